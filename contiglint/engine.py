@@ -1,0 +1,150 @@
+"""Lint one source text: parse, run the flow pass once, let every enabled rule read its sinks.
+
+Pure: text in, findings out; no file system. The CLI, the flake8 plugin and the verifier all
+call this module, so none of them re-implements analysis.
+"""
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass, field
+from typing import Optional
+
+from contiglint import noqa
+from contiglint.findings import Finding, apply_fixes
+from contiglint.layout.flow import analyze_module
+from contiglint.layout.sinks import tokens_for
+from contiglint.rules import all_rules
+from contiglint.rules.base import Rule, RuleContext
+from contiglint.settings import Settings
+from contiglint.source import SourceMap
+
+
+@dataclass(frozen=True)
+class SourceError:
+    """A problem with the input or with contiglint itself, reported instead of findings."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    kind: str = "syntax"  # "syntax" | "internal" | "io"
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[SourceError] = field(default_factory=list)
+
+
+@dataclass
+class FixResult:
+    text: str
+    applied: int
+    result: LintResult
+
+
+def enabled_rules(settings: Settings) -> list[Rule]:
+    return [rule() for rule in all_rules() if settings.is_enabled(rule.code, rule.opt_in)]
+
+
+def prefilter_tokens(settings: Settings) -> frozenset[str]:
+    """Substrings of which a file must contain at least one for any enabled rule to fire."""
+    return frozenset(token for rule in enabled_rules(settings) for token in tokens_for(rule.sinks))
+
+
+def may_have_findings(text: str, settings: Settings) -> bool:
+    return any(token in text for token in prefilter_tokens(settings))
+
+
+def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceError]]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences etc. are not ours to report
+            return ast.parse(text, filename=path, type_comments=False), None
+    except SyntaxError as error:
+        line, column = error.lineno or 1, error.offset or 1
+        message = f"cannot parse: {error.msg}" if error.msg else "cannot parse"
+        return None, SourceError(path, line, max(column, 1), message)
+    except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, absurd nesting
+        return None, SourceError(path, 1, 1, f"cannot parse: {error}")
+
+
+def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
+                tree: Optional[ast.Module] = None) -> LintResult:
+    if noqa.skips_file(text):
+        return LintResult()
+    rules = enabled_rules(settings)
+    if not rules or not any(token in text for rule in rules for token in tokens_for(rule.sinks)):
+        return LintResult()
+    if tree is None:
+        tree, error = parse(text, path)
+        if error:
+            return LintResult(errors=[error])
+    return lint_tree(tree, text, path, settings, rules)
+
+
+def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
+              rules: Optional[list[Rule]] = None) -> LintResult:
+    rules = enabled_rules(settings) if rules is None else rules
+    source = SourceMap(text)
+    result = LintResult()
+    try:
+        sinks = analyze_module(tree, source)
+    except RecursionError:
+        result.errors.append(SourceError(path, 1, 1, "too deeply nested to analyze", "internal"))
+        return result
+    except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
+        result.errors.append(_internal(path, "flow analysis", error))
+        return result
+    by_kind: dict[str, list] = {}
+    for sink in sinks:
+        by_kind.setdefault(sink.kind, []).append(sink)
+    seen: set[tuple] = set()
+    for rule in rules:
+        context = RuleContext(path, source, settings, rule.code)
+        try:
+            for kind in sorted(rule.sinks):
+                for sink in by_kind.get(kind, ()):
+                    for report in rule.check(sink, context):
+                        finding = context.finding(report)
+                        key = (finding.code, finding.line, finding.column, finding.end_line,
+                               finding.end_column)
+                        if key not in seen:
+                            seen.add(key)
+                            result.findings.append(finding)
+        except Exception as error:  # noqa: BLE001
+            result.errors.append(_internal(path, rule.code, error))
+    result.findings = sorted(noqa.unsuppressed(result.findings, text), key=lambda f: f.sort_key)
+    return result
+
+
+def fix_source(text: str, path: str = "-", settings: Settings = Settings(),
+               unsafe: bool = False, rounds: int = 10) -> FixResult:
+    """Apply fixes until none is left (or `rounds` is reached); never returns unparsable text."""
+    applied_total = 0
+    result = lint_source(text, path, settings)
+    for _ in range(rounds):
+        fixes = [f.fix for f in result.findings
+                 if f.fix and (f.fix.safety == "safe" or unsafe)]
+        if not fixes:
+            break
+        candidate, applied = apply_fixes(text, fixes)
+        if applied == 0 or candidate == text:
+            break
+        _, error = parse(candidate, path)
+        if error:
+            result.errors.append(SourceError(
+                path, 1, 1, "a fix produced code that does not parse; the file was left as it "
+                "was (please report this bug)", "internal"))
+            break
+        text, applied_total = candidate, applied_total + applied
+        result = lint_source(text, path, settings)
+    return FixResult(text, applied_total, result)
+
+
+def _internal(path: str, where: str, error: Exception) -> SourceError:
+    return SourceError(
+        path, 1, 1,
+        f"internal error in {where}: {type(error).__name__}: {error}; please report this bug "
+        "with the file that caused it", "internal")

@@ -1,0 +1,130 @@
+"""What a rule reports: findings, the fixes that resolve them, and how fixes are applied.
+
+Positions are 1-based lines and 1-based *character* columns everywhere (CLI, JSON, flake8), so a
+column means the same thing to every front end regardless of non-ASCII text on the line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal, Optional, Sequence
+
+Safety = Literal["safe", "unsafe"]
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between two positions (end exclusive) with `content`."""
+
+    start: Position
+    end: Position
+    content: str
+
+    def as_json(self) -> dict:
+        return {
+            "line": self.start.line,
+            "column": self.start.column,
+            "end_line": self.end.line,
+            "end_column": self.end.column,
+            "content": self.content,
+        }
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A set of edits applied together. `safe` fixes keep behaviour; `unsafe` ones may not."""
+
+    safety: Safety
+    edits: tuple[Edit, ...]
+    description: str = ""
+
+    def as_json(self) -> dict:
+        return {
+            "safety": self.safety,
+            "description": self.description,
+            "edits": [edit.as_json() for edit in self.edits],
+        }
+
+
+@dataclass(frozen=True)
+class Related:
+    """Another place that explains a finding: where the layout broke, the call that passed it."""
+
+    line: int
+    column: int
+    message: str
+
+    def as_json(self) -> dict:
+        return {"line": self.line, "column": self.column, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    message: str
+    fix: Optional[Fix] = None
+    related: tuple[Related, ...] = field(default=())
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code)
+
+    def as_json(self) -> dict:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "message": self.message,
+            "fix": self.fix.as_json() if self.fix else None,
+            "related": [r.as_json() for r in self.related],
+        }
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def line_starts(text: str) -> list[int]:
+    """Offsets of the first character of every line, with Python's idea of a line end
+    (LF, CRLF or a lone CR), so positions agree with the parser's line numbers."""
+    return [0] + [match.end() for match in _NEWLINE.finditer(text)]
+
+
+def offset(starts: Sequence[int], position: Position) -> int:
+    return starts[position.line - 1] + position.column - 1
+
+
+def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, int]:
+    """Apply every fix whose edits do not overlap an already accepted fix.
+
+    Returns the new text and how many fixes were applied. Overlapping fixes are left for the next
+    round (the engine re-lints and fixes again), as ruff does.
+    """
+    starts = line_starts(text)
+    accepted: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int]] = []
+    applied = 0
+    for fix in fixes:
+        spans = [(offset(starts, e.start), offset(starts, e.end), e.content) for e in fix.edits]
+        if any(not (end <= lo or start >= hi) or (start == end == lo == hi)
+               for start, end, _ in spans for lo, hi in taken):
+            continue
+        accepted.extend(spans)
+        taken.extend((start, end) for start, end, _ in spans)
+        applied += 1
+    for start, end, content in sorted(accepted, key=lambda span: (span[0], span[1]), reverse=True):
+        text = text[:start] + content + text[end:]
+    return text, applied

@@ -1,0 +1,1 @@
+"""The model of PyTorch layout semantics and the dataflow pass that applies it."""

@@ -1,0 +1,168 @@
+"""Where each logical dim of a tensor lives in memory, abstractly.
+
+A `Geometry` describes a strided tensor over a contiguous *base*: `memory` lists the base's axes
+from outermost to innermost, and every logical axis says which base axes it spans and how:
+fully, cut short (`narrow`, `x[:, 1:]`), stepped (`x[::2]`), broadcast (`expand`, stride 0) or
+newly inserted with size 1. That is exactly what decides the two questions rules ask:
+
+* is the tensor contiguous? (every axis follows the previous one in memory, nothing cut inside)
+* can `.view()` merge axes i..j? (torch needs stride[i] == size[i+1] * stride[i+1] for each pair)
+
+Size-1 axes are ignored in both, as torch ignores them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import count, pairwise
+from typing import Literal, Optional, Sequence
+
+from contiglint.layout.sizes import ONE, Size, is_one, product
+
+Span = Literal["full", "cut", "step", "broadcast", "new"]
+
+
+@dataclass(frozen=True)
+class Axis:
+    size: Size
+    base: tuple[int, ...]  # base axes spanned, outer to inner; () for broadcast or new axes
+    span: Span = "full"
+
+
+@dataclass(frozen=True)
+class Geometry:
+    axes: tuple[Axis, ...]
+    memory: tuple[int, ...]  # base axis ids, outermost first
+
+    @staticmethod
+    def contiguous(sizes: Sequence[Size]) -> "Geometry":
+        return Geometry(tuple(Axis(s, (i,)) for i, s in enumerate(sizes)), tuple(range(len(sizes))))
+
+    @property
+    def rank(self) -> int:
+        return len(self.axes)
+
+    @property
+    def sizes(self) -> tuple[Size, ...]:
+        return tuple(a.size for a in self.axes)
+
+    # --- the two questions ------------------------------------------------------------------
+    def joinable(self, outer: Axis, inner: Axis) -> Optional[bool]:
+        """Can `.view` merge these neighbouring axes? None when it depends on runtime sizes."""
+        if is_one(outer.size) or is_one(inner.size):
+            return True
+        if outer.span == "broadcast" or inner.span == "broadcast":
+            return outer.span == inner.span
+        if not outer.base or not inner.base or inner.span != "full":
+            return False
+        if outer.span == "step":
+            return False
+        position = self.memory.index(outer.base[-1])
+        return position + 1 < len(self.memory) and self.memory[position + 1] == inner.base[0]
+
+    def is_contiguous(self) -> bool:
+        live = [a for a in self.axes if not is_one(a.size)]
+        if not live:
+            return True
+        if any(self.joinable(a, b) is not True for a, b in pairwise(live)):
+            return False
+        last = live[-1]
+        return last.span in ("full", "cut") and bool(last.base) and last.base[-1] == self.memory[-1]
+
+    def is_overlapping(self) -> bool:
+        return any(a.span == "broadcast" and not is_one(a.size) for a in self.axes)
+
+    def is_dense(self) -> bool:
+        """Non-overlapping and dense: only a permutation (and a cut outermost base axis) away
+        from contiguous. Such layouts survive clone, .to() and elementwise ops."""
+        covered = [b for a in self.axes for b in a.base]
+        if sorted(covered, key=self.memory.index) != list(self.memory):
+            return False
+        for axis in self.axes:
+            if axis.span in ("step", "broadcast") and not is_one(axis.size):
+                return False
+            if axis.span == "cut" and axis.base[0] != self.memory[0]:
+                return False
+        return True
+
+    def is_channels_last(self) -> bool:
+        if self.rank != 4 or any(not a.base for a in self.axes):
+            return False
+        order = sorted(range(4), key=lambda i: self.memory.index(self.axes[i].base[0]))
+        return order == [0, 2, 3, 1] and not self.is_contiguous()
+
+    def memory_order(self) -> list[int]:
+        """Logical axes sorted outermost-first by where they live in memory."""
+        def key(i: int) -> int:
+            base = self.axes[i].base
+            return self.memory.index(base[0]) if base else -1
+        return sorted(range(self.rank), key=key)
+
+    # --- transfers ----------------------------------------------------------------------------
+    def permuted(self, order: Sequence[int]) -> "Geometry":
+        return replace(self, axes=tuple(self.axes[i] for i in order))
+
+    def dropped(self, dim: int) -> "Geometry":
+        return replace(self, axes=self.axes[:dim] + self.axes[dim + 1:])
+
+    def inserted(self, dim: int) -> "Geometry":
+        return replace(self, axes=self.axes[:dim] + (Axis(ONE, (), "new"),) + self.axes[dim:])
+
+    def with_axis(self, dim: int, **changes) -> "Geometry":
+        axes = list(self.axes)
+        axes[dim] = replace(axes[dim], **changes)
+        return replace(self, axes=tuple(axes))
+
+    def densified(self) -> "Geometry":
+        """What clone()/to()/elementwise ops allocate for this input (preserve_format):
+        dense inputs keep their strides, overlapping ones become contiguous, other non-dense
+        ones become dense with the same order of dims in memory."""
+        if self.is_dense():
+            return self
+        if self.is_overlapping():
+            return Geometry.contiguous(self.sizes)
+        order = self.memory_order()
+        memory = tuple(range(self.rank))
+        axes = [Axis(ONE, (), "new")] * self.rank
+        for position, dim in enumerate(order):
+            axes[dim] = Axis(self.axes[dim].size, (memory[position],))
+        return Geometry(tuple(axes), memory)
+
+    def regrouped(self, groups, target_sizes: Sequence[Size]) -> Optional["Geometry"]:
+        """The geometry after `.view(target)` given how source dims group onto target dims,
+        or None when some merged group is not joinable (the view raises)."""
+        fresh = count(max(self.memory, default=-1) + 1)
+        memory = list(self.memory)
+        axes: list[Axis] = []
+        for source, target in groups:
+            parts = [self.axes[i] for i in source]
+            live = [a for a in parts if not is_one(a.size)]
+            if any(self.joinable(a, b) is not True for a, b in pairwise(live)):
+                return None
+            sizes = [target_sizes[j] for j in target]
+            if not live:
+                axes.extend(Axis(size, (), "new") for size in sizes)
+                continue
+            if len(sizes) == 1:
+                merged = live[0] if len(live) == 1 else Axis(
+                    product([a.size for a in live]),
+                    tuple(b for a in live for b in a.base),
+                    live[0].span if live[0].span in ("cut", "broadcast") else "full",
+                )
+                axes.append(replace(merged, size=sizes[0]))
+                continue
+            # a split (or a merge then split): the group's base axes are refined into one new
+            # base axis per target dim, consecutive in memory
+            span = live[0].span
+            if span == "broadcast":
+                axes.extend(Axis(size, (), "broadcast") for size in sizes)
+                continue
+            ids = [next(fresh) for _ in sizes]
+            bases = [b for a in live for b in a.base]
+            where = memory.index(bases[0])
+            memory[where:where + len(bases)] = ids
+            for index, (size, base_id) in enumerate(zip(sizes, ids)):
+                part_span: Span = span if index == 0 and span in ("cut", "step") else "full"
+                if span == "step":
+                    part_span = "step"
+                axes.append(Axis(size, (base_id,), part_span))
+        return Geometry(tuple(axes), tuple(memory))

@@ -1,0 +1,117 @@
+"""Symbolic dimension sizes: enough algebra to tell which dims a `.view(...)` merges.
+
+A size is `(coefficient, factors)`: `12` is `(12, ())`, `h * d` is `(1, ("d", "h"))`, and `None`
+is a size we know nothing about. Two sizes are equal when their normal forms are, which is what
+lets `x.view(B, N, H * D)` be matched against an input whose dims are `(B, N, H, D)`.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+Size = Optional[tuple[int, tuple[str, ...]]]
+
+ONE: Size = (1, ())
+WILDCARD = "-1"  # marker used in view targets for `-1`
+
+
+def literal(value: int) -> Size:
+    return (value, ())
+
+
+def symbol(text: str) -> Size:
+    return (1, (text,))
+
+
+def multiply(a: Size, b: Size) -> Size:
+    if a is None or b is None:
+        return None
+    return (a[0] * b[0], tuple(sorted(a[1] + b[1])))
+
+
+def product(sizes: Sequence[Size]) -> Size:
+    total: Size = ONE
+    for size in sizes:
+        total = multiply(total, size)
+    return total
+
+
+def is_one(size: Size) -> bool:
+    return size == ONE
+
+
+def as_int(size: Size) -> Optional[int]:
+    return size[0] if size is not None and not size[1] else None
+
+
+def render(size: Size) -> str:
+    if size is None:
+        return "?"
+    parts = ([str(size[0])] if size[0] != 1 or not size[1] else []) + list(size[1])
+    return "*".join(parts)
+
+
+Target = Sequence[object]  # each item a Size or WILDCARD
+
+
+def align(source: Sequence[Size], target: Target) -> Optional[list[tuple[range, range]]]:
+    """Pair up runs of source dims with runs of target dims of equal total size.
+
+    Matches from the front and from the back; whatever is left in the middle forms one group
+    when either side of it has at most one dim (a pure split or a pure merge). Returns the
+    `(source_range, target_range)` groups in order, or None when the sizes leave the grouping
+    open (say `(a, b, c) -> (d, e)` with unrelated symbols).
+    """
+    n, m = len(source), len(target)
+    front = _greedy(source, target)
+    i, j = (front[-1][0].stop, front[-1][1].stop) if front else (0, 0)
+    back_rev = _greedy(list(reversed(source[i:])), list(reversed(target[j:])))
+    back = [(range(n - s.stop, n - s.start), range(m - t.stop, m - t.start)) for s, t in back_rev]
+    k, l = (back[-1][0].start, back[-1][1].start) if back else (n, m)
+    middle = []
+    if k > i or l > j:
+        if k - i > 1 and l - j > 1:
+            return None
+        middle = [(range(i, k), range(j, l))]
+    return front + middle + list(reversed(back))
+
+
+def _greedy(source: Sequence[Size], target: Target) -> list[tuple[range, range]]:
+    """Longest run of groups, from the start, whose products provably agree."""
+    groups: list[tuple[range, range]] = []
+    i = j = 0
+    n, m = len(source), len(target)
+    while i < n and j < m:
+        left, right = source[i], target[j]
+        si, sj = i + 1, j + 1
+        while True:
+            if left is None or right is None or right == WILDCARD:
+                return groups
+            if left == right:
+                break
+            if _smaller(left, right) and si < n:
+                left = multiply(left, source[si])
+                si += 1
+            elif _smaller(right, left) and sj < m and target[sj] != WILDCARD:
+                right = multiply(right, target[sj])
+                sj += 1
+            else:
+                return groups
+        groups.append((range(i, si), range(j, sj)))
+        i, j = si, sj
+    return groups
+
+
+def _smaller(small: Size, big: Size) -> bool:
+    """True when `big` is `small` times more factors, so `small`'s side must grow."""
+    if small is None or big is None or small == big:
+        return False
+    if not small[1] and not big[1]:
+        return small[0] < big[0]
+    if big[0] % small[0] != 0:
+        return False
+    rest = list(big[1])
+    for factor in small[1]:
+        if factor not in rest:
+            return False
+        rest.remove(factor)
+    return True
