@@ -1,0 +1,89 @@
+"""Entry points that `TorchFunctionMode` does not see, wrapped for the tracer's lifetime.
+
+A torch function mode observes calls that go through `__torch_function__` dispatch. Module
+buffer registration, `nn.Parameter` construction, `torch.jit.trace` and the `torch.distributed`
+collectives are plain Python and never reach it; `Tensor.data_ptr` and `untyped_storage` reach
+it on recent torch but are listed in `get_ignored_functions()` on some versions, so they are
+wrapped only when the mode would miss them. Every replaced attribute is put back on exit,
+including removing an attribute that was inherited rather than set on the class.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import torch
+
+# (op label, function, args, kwargs) -> result; the tracer's shared interception path.
+Intercept = Callable[[str, Callable[..., Any], tuple, dict], Any]
+
+COLLECTIVES = (
+    "all_reduce", "reduce", "broadcast", "all_gather", "all_gather_into_tensor",
+    "reduce_scatter", "reduce_scatter_tensor", "scatter", "gather", "all_to_all",
+    "all_to_all_single", "_all_gather_base", "_reduce_scatter_base",
+    "send", "recv", "isend", "irecv", "batch_isend_irecv",
+)
+
+
+class EntryPatches:
+    """Installs the wrappers; `restore()` undoes exactly what `install()` did, in reverse."""
+
+    def __init__(self, intercept: Intercept) -> None:
+        self._intercept = intercept
+        self._saved: list[tuple[Any, str, bool, Any]] = []
+
+    def install(self) -> None:
+        nn = torch.nn
+        self._wrap(nn.Module, "register_buffer", "nn.Module.register_buffer")
+        self._wrap_parameter_new()
+        self._wrap(torch.jit, "trace", "torch.jit.trace")
+        ignored = torch.overrides.get_ignored_functions()
+        for name in ("data_ptr", "untyped_storage"):
+            if getattr(torch.Tensor, name) in ignored:
+                self._wrap(torch.Tensor, name, f"Tensor.{name}")
+        if torch.distributed.is_available():
+            import torch.distributed.distributed_c10d as c10d
+            for name in COLLECTIVES:
+                for owner in (torch.distributed, c10d):
+                    if hasattr(owner, name):
+                        self._wrap(owner, name, f"torch.distributed.{name}")
+
+    def restore(self) -> None:
+        while self._saved:
+            owner, name, had_own, original = self._saved.pop()
+            if had_own:
+                setattr(owner, name, original)
+            else:
+                delattr(owner, name)
+
+    def _wrap(self, owner: Any, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        intercept = self._intercept
+
+        @functools.wraps(original)
+        def wrapper(*args, **kwargs):
+            return intercept(label, original, args, kwargs)
+
+        self._replace(owner, name, wrapper)
+
+    def _wrap_parameter_new(self) -> None:
+        parameter = torch.nn.Parameter
+        original = parameter.__dict__["__new__"]
+        construct = original.__func__ if isinstance(original, staticmethod) else original
+        intercept = self._intercept
+
+        def new(cls, *args, **kwargs):
+            # The class itself is not an argument worth recording; rebind it inside the call.
+            def build(data=None, requires_grad=True):
+                return construct(cls, data, requires_grad)
+
+            return intercept("nn.Parameter", build, args, kwargs)
+
+        self._replace(parameter, "__new__", staticmethod(new))
+
+    def _replace(self, owner: Any, name: str, value: Any) -> None:
+        had_own = name in getattr(owner, "__dict__", {})
+        original = owner.__dict__[name] if had_own and isinstance(owner, type) \
+            else getattr(owner, name)
+        self._saved.append((owner, name, had_own, original))
+        setattr(owner, name, value)

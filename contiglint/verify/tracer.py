@@ -1,0 +1,341 @@
+"""Runtime observer: which tensor layouts reached which torch op, on which line of user code.
+
+    with Tracer(files=["model.py"]) as tracer:     # files=None: every non-library file
+        run_the_program()
+    for obs in tracer.observations:                # Observation: site, op, arguments, results,
+        print(obs.site, obs.op, obs.receiver)      # error; layouts are plain data, no tensors
+
+How it sees calls: a `torch.overrides.TorchFunctionMode` sees every op that goes through
+`__torch_function__` (tensor methods, `torch.*`, `torch.nn.functional.*`), and `patches.py`
+wraps the few entry points it cannot see (`register_buffer`, `nn.Parameter`, `torch.jit.trace`,
+`torch.distributed` collectives, and raw-memory accessors where the mode misses them).
+Optionally a global forward hook records every `nn.Module` output (`modules=True`).
+
+Which calls are kept: those whose call site (see `frames.py`) is a user file. By default only
+*direct* calls, where the user wrote the op on that line; `indirect=True` also keeps ops that
+library code ran on behalf of a user line (attributed to that line, `direct=False`). Patched
+entry points and module outputs are always attributed to the innermost user line, with
+`direct` telling which case it was. Metadata queries (`size`, `dim`, `dtype`...) are skipped.
+
+Guarantees: results and exceptions pass through unchanged (an exception is recorded, then
+re-raised as the same object); no tensor is referenced after the call returns (layouts are
+summarized at call time; origins use a weak-key map); the mode does not see its own metadata
+queries, because torch disables a mode while its `__torch_function__` runs, and the patched
+wrappers summarize under `torch._C.DisableTorchFunction`. Inside `torch.compile`d regions the
+tracer is a pass-through: compiled code is opaque (see `contiglint.runtime` docs).
+"""
+from __future__ import annotations
+
+import inspect
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Collection, Iterable, Iterator, Optional
+
+import torch
+from torch.overrides import TorchFunctionMode, resolve_name
+from torch.utils.weak import WeakIdKeyDictionary
+
+from contiglint.verify.frames import FileFilter, FrameClassifier, Site
+from contiglint.verify.layout_summary import TensorLayout, summarize
+from contiglint.verify.patches import EntryPatches
+
+__all__ = ["Argument", "Observation", "Site", "TensorLayout", "Tracer", "METADATA_OPS"]
+
+METADATA_OPS = frozenset({
+    "Tensor.size", "Tensor.dim", "Tensor.ndim", "Tensor.shape", "Tensor.dtype", "Tensor.device",
+    "Tensor.numel", "Tensor.nelement", "Tensor.element_size", "Tensor.requires_grad",
+    "Tensor.grad_fn", "Tensor.is_nested", "Tensor.is_leaf", "Tensor.layout", "Tensor.names",
+    "Tensor._version", "Tensor.is_cuda", "Tensor.is_sparse", "Tensor.is_quantized",
+    "Tensor.is_meta", "Tensor.is_floating_point", "Tensor.is_complex", "Tensor.__len__",
+    "Tensor.__hash__", "Tensor.dim_order", "Tensor.get_device", "Tensor.grad",
+    "Tensor._backward_hooks", "Tensor.output_nr", "Tensor._base", "Tensor.is_mkldnn",
+    "Tensor._cdata", "Tensor.__format__", "Tensor.__repr__",
+})
+
+
+@dataclass(frozen=True)
+class Argument:
+    """A tensor passed to an op. `name`: "self" (the receiver), a position ("0", "1[2]" for
+    the third tensor of a list) or a keyword. `origin`: the user line where this very tensor
+    object was made non-contiguous, when it was made under this tracer."""
+
+    name: str
+    layout: TensorLayout
+    origin: Optional[Site] = None
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One call of one op from one user line.
+
+    `kind`: "op" (seen by the torch function mode), "entry" (a patched entry point) or
+    "module" (an nn.Module returned; `op` is "<ClassName>.forward"). `results` holds the
+    layouts of tensor results (one for a tensor, several for a tuple or list). `error` and
+    `error_message` are set when the call raised; the exception itself was re-raised.
+    """
+
+    site: Site
+    op: str
+    kind: str
+    direct: bool
+    arguments: tuple[Argument, ...]
+    results: tuple[TensorLayout, ...]
+    error: Optional[str] = None
+    error_message: Optional[str] = None
+
+    @property
+    def file(self) -> str:
+        return self.site.file
+
+    @property
+    def line(self) -> int:
+        return self.site.line
+
+    @property
+    def receiver(self) -> Optional[Argument]:
+        """The first tensor argument (for tensor methods, the tensor the method was called on)."""
+        return self.arguments[0] if self.arguments else None
+
+    @property
+    def result(self) -> Optional[TensorLayout]:
+        return self.results[0] if self.results else None
+
+    def as_json(self) -> dict:
+        return {
+            "file": self.file, "line": self.line, "function": self.site.function,
+            "op": self.op, "kind": self.kind, "direct": self.direct,
+            "arguments": [{"name": a.name, **a.layout.as_json(),
+                           "origin": str(a.origin) if a.origin else None}
+                          for a in self.arguments],
+            "results": [r.as_json() for r in self.results],
+            "error": self.error, "error_message": self.error_message,
+        }
+
+
+class _Plan:
+    __slots__ = ("op", "skip")
+
+    def __init__(self, op: str, skip: bool) -> None:
+        self.op, self.skip = op, skip
+
+
+class _Mode(TorchFunctionMode):
+    def __init__(self, tracer: "Tracer") -> None:
+        super().__init__()
+        self._tracer = tracer
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if torch.compiler.is_compiling():
+            return func(*args, **kwargs)
+        tracer = self._tracer
+        plan = tracer._plan(func)
+        if plan.skip:
+            return func(*args, **kwargs)
+        located = tracer._classifier.call_site(sys._getframe(1), tracer.indirect)
+        if located is None:
+            return func(*args, **kwargs)
+        return tracer._record(plan.op, "op", located, func, args, kwargs)
+
+
+class Tracer:
+    """Context manager recording `Observation`s; see the module docstring.
+
+    files: None (all non-library files), paths (files or directories), or a predicate on the
+        absolute filename. library: extra directories to treat as library code.
+    indirect: also keep ops run by library code on behalf of a user line.
+    modules: also record every nn.Module's output layout via a global forward hook.
+    ignore: op names not to record (default: metadata queries).
+    on_observation: called with each Observation as it is made (e.g. to aggregate);
+        keep=False then avoids storing them, so memory stays bounded on long runs.
+    track_origins: remember where non-contiguous results were made, for `Argument.origin`.
+    """
+
+    def __init__(self, files: FileFilter = None, *, library: Collection[str] = (),
+                 indirect: bool = False, modules: bool = False,
+                 ignore: Iterable[str] = METADATA_OPS,
+                 on_observation: Optional[Callable[[Observation], None]] = None,
+                 keep: bool = True, track_origins: bool = True, patch: bool = True) -> None:
+        self._classifier = FrameClassifier(files, library)
+        self.indirect = indirect
+        self.modules = modules
+        self.ignore = frozenset(ignore)
+        self.on_observation = on_observation
+        self.keep = keep
+        self.track_origins = track_origins
+        self.patch = patch
+        self.observations: list[Observation] = []
+        self._plans: dict[Any, _Plan] = {}
+        self._origins: WeakIdKeyDictionary = WeakIdKeyDictionary()
+        self._mode: Optional[_Mode] = None
+        self._patches: Optional[EntryPatches] = None
+        self._hook: Any = None
+        self._entries_in_progress = threading.local()
+
+    # -- lifetime ------------------------------------------------------------------------
+    def __enter__(self) -> "Tracer":
+        if self._mode is not None:
+            raise RuntimeError("a Tracer cannot be entered twice at the same time")
+        if self.patch:
+            self._patches = EntryPatches(self._intercept_entry)
+            self._patches.install()
+        if self.modules:
+            from torch.nn.modules.module import register_module_forward_hook
+            self._hook = register_module_forward_hook(self._module_returned)
+        self._mode = _Mode(self)
+        self._mode.__enter__()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        mode, self._mode = self._mode, None
+        try:
+            if mode is not None:
+                mode.__exit__(*exc_info)
+        finally:
+            if self._hook is not None:
+                self._hook.remove()
+                self._hook = None
+            if self._patches is not None:
+                self._patches.restore()
+                self._patches = None
+
+    @property
+    def active(self) -> bool:
+        return self._mode is not None
+
+    def origin_of(self, tensor: Any) -> Optional[Site]:
+        """Where `tensor` (this object) was made non-contiguous under this tracer, if known."""
+        try:
+            return self._origins.get(tensor)
+        except TypeError:
+            return None
+
+    # -- interception --------------------------------------------------------------------
+    def _plan(self, func: Any) -> _Plan:
+        try:
+            plan = self._plans.get(func)
+        except TypeError:  # unhashable callable
+            return _Plan(_op_name(func), False)
+        if plan is None:
+            op = _op_name(func)
+            plan = _Plan(op, op in self.ignore)
+            if len(self._plans) > 50_000:
+                self._plans.clear()
+            self._plans[func] = plan
+        return plan
+
+    def _intercept_entry(self, op: str, func: Callable[..., Any], args: tuple,
+                         kwargs: dict) -> Any:
+        if not self.active or torch.compiler.is_compiling():
+            return func(*args, **kwargs)
+        inside = self._entries_in_progress.__dict__.setdefault("ops", set())
+        located = None if op in inside else \
+            self._classifier.call_site(sys._getframe(1), indirect=True)
+        if located is None:  # not from user code, or torch re-entering the same entry point
+            return func(*args, **kwargs)
+        inside.add(op)
+        try:
+            return self._record(op, "entry", located, func, args, kwargs)
+        finally:
+            inside.discard(op)
+
+    def _record(self, op: str, kind: str, located: tuple[Site, bool], func: Callable[..., Any],
+                args: tuple, kwargs: dict) -> Any:
+        site, direct = located
+        with torch._C.DisableTorchFunction():
+            if kind == "entry":
+                arguments = tuple(self._named_arguments(func, args, kwargs))
+            else:
+                arguments = tuple(self._arguments(op, args, kwargs))
+        try:
+            result = func(*args, **kwargs)
+        except BaseException as error:
+            self._emit(Observation(site, op, kind, direct, arguments, (), type(error).__name__,
+                                   str(error)[:2000]))
+            raise
+        with torch._C.DisableTorchFunction():
+            results = tuple(self._results(result, arguments, site, direct and kind == "op"))
+        self._emit(Observation(site, op, kind, direct, arguments, results))
+        return result
+
+    def _module_returned(self, module: Any, inputs: Any, output: Any) -> None:
+        if not self.active or torch.compiler.is_compiling():
+            return
+        located = self._classifier.call_site(sys._getframe(1), indirect=True)
+        if located is None:
+            return
+        op = f"{type(module).__qualname__}.forward"
+        with torch._C.DisableTorchFunction():
+            arguments = tuple(self._arguments(op, inputs, {}))
+            results = tuple(self._results(output, arguments, located[0], False))
+        self._emit(Observation(located[0], op, "module", located[1], arguments, results))
+
+    def _emit(self, observation: Observation) -> None:
+        if self.keep:
+            self.observations.append(observation)
+        if self.on_observation is not None:
+            self.on_observation(observation)
+
+    def _arguments(self, op: str, args: tuple, kwargs: dict) -> Iterator[Argument]:
+        receiver = op.startswith("Tensor.")
+        for index, value in enumerate(args):
+            name = "self" if receiver and index == 0 else str(index - 1 if receiver else index)
+            yield from self._argument(name, value)
+        for key, value in kwargs.items():
+            yield from self._argument(key, value)
+
+    def _named_arguments(self, func: Callable[..., Any], args: tuple,
+                         kwargs: dict) -> Iterator[Argument]:
+        """Entry points are rare: bind their arguments to parameter names for readability."""
+        try:
+            bound = inspect.signature(func).bind_partial(*args, **kwargs).arguments
+        except (TypeError, ValueError):
+            bound = {**{str(i): v for i, v in enumerate(args)}, **kwargs}
+        for name, value in bound.items():
+            yield from self._argument(name, value)
+
+    def _argument(self, name: str, value: Any) -> Iterator[Argument]:
+        if isinstance(value, (list, tuple)):
+            for index, item in enumerate(value):
+                layout = summarize(item)
+                if layout is not None:
+                    yield Argument(f"{name}[{index}]", layout, self._origin(item, layout))
+            return
+        layout = summarize(value)
+        if layout is not None:
+            yield Argument(name, layout, self._origin(value, layout))
+
+    def _origin(self, value: Any, layout: TensorLayout) -> Optional[Site]:
+        if not self.track_origins or layout.contiguous:
+            return None
+        return self._origins.get(value)
+
+    def _results(self, result: Any, arguments: tuple[Argument, ...], site: Site,
+                 remember: bool) -> Iterator[TensorLayout]:
+        values = result if isinstance(result, (list, tuple)) else (result,)
+        inherited = next((a.origin for a in arguments if a.origin is not None), None)
+        for value in values:
+            layout = summarize(value)
+            if layout is None:
+                continue
+            if remember and self.track_origins and not layout.contiguous \
+                    and value not in self._origins:
+                self._origins[value] = inherited or site
+            yield layout
+
+
+def _op_name(func: Any) -> str:
+    """`Tensor.view`, `torch.cat`, `torch.nn.functional.linear`, `Tensor.T` (getters)."""
+    try:
+        name = resolve_name(func)
+    except Exception:  # noqa: BLE001
+        name = None
+    if not name:
+        module = getattr(func, "__module__", None) or "torch"
+        name = f"{module}.{getattr(func, '__qualname__', getattr(func, '__name__', repr(func)))}"
+    if name.startswith("torch.Tensor."):
+        name = name[len("torch."):]
+    if name.endswith(".__get__"):
+        name = name[: -len(".__get__")]
+    return name
