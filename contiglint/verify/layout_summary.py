@@ -79,8 +79,9 @@ def summarize(value: Any) -> Optional[TensorLayout]:
         shape = tuple(value.shape)
         strides = tuple(value.stride())
         contiguous = value.is_contiguous()
-        channels_last = (len(shape) == 4 and value.is_contiguous(memory_format=torch.channels_last)) \
-            or (len(shape) == 5 and value.is_contiguous(memory_format=torch.channels_last_3d))
+        channels_last = (
+            (len(shape) == 4 and value.is_contiguous(memory_format=torch.channels_last))
+            or (len(shape) == 5 and value.is_contiguous(memory_format=torch.channels_last_3d)))
         element_size = value.element_size()
         offset = value.storage_offset()
         device = str(value.device)

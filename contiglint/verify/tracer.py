@@ -29,7 +29,6 @@ from __future__ import annotations
 import inspect
 import sys
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterable, Iterator, Optional
 
 import torch
@@ -38,6 +37,7 @@ from torch.utils.weak import WeakIdKeyDictionary
 
 from contiglint.verify.frames import FileFilter, FrameClassifier, Site
 from contiglint.verify.layout_summary import TensorLayout, summarize
+from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.patches import EntryPatches
 
 __all__ = ["Argument", "Observation", "Site", "TensorLayout", "Tracer", "METADATA_OPS"]
@@ -52,65 +52,6 @@ METADATA_OPS = frozenset({
     "Tensor._backward_hooks", "Tensor.output_nr", "Tensor._base", "Tensor.is_mkldnn",
     "Tensor._cdata", "Tensor.__format__", "Tensor.__repr__",
 })
-
-
-@dataclass(frozen=True)
-class Argument:
-    """A tensor passed to an op. `name`: "self" (the receiver), a position ("0", "1[2]" for
-    the third tensor of a list) or a keyword. `origin`: the user line where this very tensor
-    object was made non-contiguous, when it was made under this tracer."""
-
-    name: str
-    layout: TensorLayout
-    origin: Optional[Site] = None
-
-
-@dataclass(frozen=True)
-class Observation:
-    """One call of one op from one user line.
-
-    `kind`: "op" (seen by the torch function mode), "entry" (a patched entry point) or
-    "module" (an nn.Module returned; `op` is "<ClassName>.forward"). `results` holds the
-    layouts of tensor results (one for a tensor, several for a tuple or list). `error` and
-    `error_message` are set when the call raised; the exception itself was re-raised.
-    """
-
-    site: Site
-    op: str
-    kind: str
-    direct: bool
-    arguments: tuple[Argument, ...]
-    results: tuple[TensorLayout, ...]
-    error: Optional[str] = None
-    error_message: Optional[str] = None
-
-    @property
-    def file(self) -> str:
-        return self.site.file
-
-    @property
-    def line(self) -> int:
-        return self.site.line
-
-    @property
-    def receiver(self) -> Optional[Argument]:
-        """The first tensor argument (for tensor methods, the tensor the method was called on)."""
-        return self.arguments[0] if self.arguments else None
-
-    @property
-    def result(self) -> Optional[TensorLayout]:
-        return self.results[0] if self.results else None
-
-    def as_json(self) -> dict:
-        return {
-            "file": self.file, "line": self.line, "function": self.site.function,
-            "op": self.op, "kind": self.kind, "direct": self.direct,
-            "arguments": [{"name": a.name, **a.layout.as_json(),
-                           "origin": str(a.origin) if a.origin else None}
-                          for a in self.arguments],
-            "results": [r.as_json() for r in self.results],
-            "error": self.error, "error_message": self.error_message,
-        }
 
 
 class _Plan:
