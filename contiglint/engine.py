@@ -12,7 +12,7 @@ from typing import Optional
 
 from contiglint import noqa
 from contiglint.findings import Finding, apply_fixes
-from contiglint.layout.flow import analyze_module
+from contiglint.layout.program import analyze_module
 from contiglint.layout.sinks import tokens_for
 from contiglint.rules import all_rules
 from contiglint.rules.base import Rule, RuleContext

@@ -44,7 +44,11 @@ class SourceMap:
 
     def shorten(self, node: ast.AST, limit: int = 40) -> str:
         """The node's source on one line, cut to `limit` characters, for messages."""
-        text = " ".join(self.segment(node).split())
+        return self.shorten_text(self.segment(node), limit)
+
+    @staticmethod
+    def shorten_text(text: str, limit: int = 40) -> str:
+        text = " ".join(text.split())
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
     # --- edits -------------------------------------------------------------------------------

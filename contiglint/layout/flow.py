@@ -1,6 +1,377 @@
-"""Per-function abstract interpretation of layouts. (Being written; API is stable.)"""
+"""The flow pass over one function body: statements in order, branches joined, loops iterated.
+
+A `Frame` holds the environment (name -> abstract value) of one activation of a function (or of
+the module body). `run_block` executes statements and returns with `self.env` set to the state
+after them, or `None` when every path returned or raised. Expressions and calls are evaluated by
+the mixins in expressions.py and calls.py.
+"""
 from __future__ import annotations
 
+import ast
+from typing import Optional
 
-def analyze_module(tree, source):
-    return []
+from contiglint.layout.calls import CallMixin
+from contiglint.layout.expressions import ExpressionMixin
+from contiglint.layout.sinks import CallSite
+from contiglint.layout.values import (
+    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Instance, Kind, Seq, Tensor, Value,
+    join,
+)
+
+Env = Optional[dict[str, Value]]
+LOOP_ROUNDS = 3
+
+
+def join_envs(a: Env, b: Env) -> Env:
+    if a is None:
+        return None if b is None else dict(b)
+    if b is None:
+        return dict(a)
+    out = {}
+    for name in a.keys() | b.keys():
+        if name in a and name in b:
+            out[name] = join(a[name], b[name])
+        else:
+            out[name] = join(a.get(name, b.get(name)), OPAQUE)  # bound on one path only
+    return out
+
+
+class Frame(ExpressionMixin, CallMixin):
+    def __init__(self, program, function: Optional[ast.AST], chain: tuple[CallSite, ...]):
+        self.program = program
+        self.function = function
+        self.chain = chain
+        self.env: Env = {}
+        self.returns: list[Value] = []
+        self.loops: list[ast.AST] = []
+        self.loop_exits: list[list[Env]] = []
+        self.loop_heads: list[list[Env]] = []
+        self.self_class: Optional[str] = None
+
+    # --- entry and exit -------------------------------------------------------------------------
+    def bind_parameters(self, bound: Optional[Value], args: list[Value],
+                        kwargs: dict[str, Value], standalone: bool) -> None:
+        spec = self.function.args
+        positional = spec.posonlyargs + spec.args
+        values = list(args)
+        if bound is not None:
+            values.insert(0, bound)
+            if isinstance(bound, Instance):
+                self.self_class = bound.cls
+        defaults = [None] * (len(positional) - len(spec.defaults)) + list(spec.defaults)
+        for index, (param, default) in enumerate(zip(positional, defaults)):
+            if index < len(values):
+                value = values[index]
+            elif param.arg in kwargs:
+                value = kwargs[param.arg]
+            elif default is not None and not standalone:
+                value = self.safe_eval(default)
+            else:
+                value = self.annotated(param)
+            self.env[param.arg] = self.narrow_by_annotation(param, value)
+        if spec.vararg:
+            extra = values[len(positional):]
+            self.env[spec.vararg.arg] = Seq(tuple(extra)) if not standalone else Seq(each=OPAQUE)
+        for param, default in zip(spec.kwonlyargs, spec.kw_defaults):
+            value = kwargs.get(param.arg, self.safe_eval(default) if default is not None and
+                               not standalone else self.annotated(param))
+            self.env[param.arg] = self.narrow_by_annotation(param, value)
+        if spec.kwarg:
+            self.env[spec.kwarg.arg] = OPAQUE
+
+    def annotated(self, param: ast.arg) -> Value:
+        qualname = self.program.names.qualname(param.annotation) if param.annotation else None
+        if qualname in ("torch.Tensor", "torch.nn.Parameter"):
+            return UNKNOWN_TENSOR
+        return OPAQUE
+
+    def narrow_by_annotation(self, param: ast.arg, value: Value) -> Value:
+        if param.annotation is None or value is not OPAQUE:
+            return value
+        qualname = self.program.names.qualname(param.annotation)
+        if qualname and not qualname.startswith("torch") and "Tensor" not in qualname:
+            return NOT_TENSOR
+        if isinstance(param.annotation, ast.Name) and param.annotation.id in (
+                "int", "float", "str", "bool", "list", "dict", "tuple"):
+            return NOT_TENSOR
+        return value
+
+    def result(self) -> Value:
+        if not self.returns:
+            return Const(None)
+        out = self.returns[0]
+        for value in self.returns[1:]:
+            out = join(out, value)
+        return out
+
+    # --- statements -------------------------------------------------------------------------------
+    def run_block(self, body: list[ast.stmt]) -> None:
+        for statement in body:
+            if self.env is None:
+                return
+            handler = getattr(self, f"stmt_{type(statement).__name__}", None)
+            if handler is not None:
+                handler(statement)
+            else:
+                for child in ast.iter_child_nodes(statement):
+                    if isinstance(child, ast.expr):
+                        self.evaluate(child)
+
+    def branch(self, body: list[ast.stmt], env: Env) -> Env:
+        saved = self.env
+        self.env = None if env is None else dict(env)
+        self.run_block(body)
+        out, self.env = self.env, saved
+        return out
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        self.evaluate(node.value)
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        value = self.evaluate(node.value)
+        for target in node.targets:
+            self.assign(target, value, node.value)
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.assign(node.target, self.evaluate(node.value), node.value)
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        target_value = self.evaluate(node.target)
+        operand = self.evaluate(node.value)
+        symbol = type(node.op).__name__
+        self.emit_inplace(node, node.target, target_value, f"{symbol} assignment")
+        if isinstance(target_value, Tensor) or target_value is OPAQUE:
+            result = target_value
+        else:
+            result = join(target_value, operand) if isinstance(target_value, Seq) else OPAQUE
+        if isinstance(node.op, ast.MatMult):
+            result = CONTIGUOUS
+        self.assign(node.target, result, None)
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        value = self.evaluate(node.value) if node.value is not None else Const(None)
+        if node.value is not None:
+            self.emit_escape(node, node.value, value, "returned")
+        self.returns.append(value)
+        self.env = None
+
+    def stmt_Raise(self, node: ast.Raise) -> None:
+        if node.exc is not None:
+            self.evaluate(node.exc)
+        self.env = None
+
+    def stmt_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                self.env.pop(target.id, None)
+            else:
+                self.evaluate(target)
+
+    def stmt_If(self, node: ast.If) -> None:
+        self.evaluate(node.test)
+        self.emit_layout_branch(node.test)
+        yes, no = self.refine(node.test, self.env)
+        after_yes = self.branch(node.body, yes)
+        after_no = self.branch(node.orelse, no)
+        self.env = join_envs(after_yes, after_no)
+
+    def stmt_While(self, node: ast.While) -> None:
+        self.evaluate(node.test)
+        self.emit_layout_branch(node.test)
+        self.loop(node, lambda: None)
+
+    def stmt_For(self, node: ast.For) -> None:
+        element = self.iterate(self.evaluate(node.iter))
+        self.loop(node, lambda: self.assign(node.target, element, None))
+
+    stmt_AsyncFor = stmt_For
+
+    def loop(self, node, bind) -> None:
+        entry = self.env
+        current = dict(entry)
+        self.loops.append(node)
+        self.loop_exits.append([])
+        self.loop_heads.append([])
+        for _ in range(LOOP_ROUNDS):
+            self.env = dict(current)
+            bind()
+            self.run_block(node.body)
+            heads = [self.env] + self.loop_heads[-1]
+            self.loop_heads[-1] = []
+            merged = current
+            for head in heads:
+                merged = join_envs(merged, head)
+            if merged == current:
+                break
+            current = merged
+        exits = self.loop_exits.pop()
+        self.loop_heads.pop()
+        self.loops.pop()
+        self.env = current
+        self.run_block(node.orelse)
+        for env in exits:
+            self.env = join_envs(self.env, env)
+
+    def stmt_Break(self, node: ast.Break) -> None:
+        if self.loop_exits:
+            self.loop_exits[-1].append(self.env)
+        self.env = None
+
+    def stmt_Continue(self, node: ast.Continue) -> None:
+        if self.loop_heads:
+            self.loop_heads[-1].append(self.env)
+        self.env = None
+
+    def stmt_With(self, node: ast.With) -> None:
+        for item in node.items:
+            value = self.evaluate(item.context_expr)
+            if item.optional_vars is not None:
+                self.assign(item.optional_vars, OPAQUE if not isinstance(value, Tensor)
+                            else value, None)
+        self.run_block(node.body)
+
+    stmt_AsyncWith = stmt_With
+
+    def stmt_Try(self, node) -> None:
+        entry = self.env
+        after_body = self.branch(node.body, entry)
+        handlers_entry = join_envs(entry, after_body)
+        outs = [self.branch(node.orelse, after_body)]
+        for handler in node.handlers:
+            env = None if handlers_entry is None else dict(handlers_entry)
+            if env is not None and handler.name:
+                env[handler.name] = NOT_TENSOR
+            outs.append(self.branch(handler.body, env))
+        merged = None
+        for env in outs:
+            merged = join_envs(merged, env) if merged is not None else env
+        if node.finalbody:
+            self.env = merged if merged is not None else handlers_entry
+            self.run_block(node.finalbody)
+            if merged is None:
+                self.env = None
+        else:
+            self.env = merged
+
+    stmt_TryStar = stmt_Try
+
+    def stmt_Match(self, node) -> None:
+        self.evaluate(node.subject)
+        entry = self.env
+        merged = None
+        for case in node.cases:
+            env = dict(entry)
+            for child in ast.walk(case.pattern):
+                name = getattr(child, "name", None)
+                if isinstance(name, str):
+                    env[name] = OPAQUE
+            out = self.branch(case.body, env)
+            merged = out if merged is None else join_envs(merged, out)
+        self.env = join_envs(merged, entry)
+
+    def stmt_FunctionDef(self, node) -> None:
+        from contiglint.layout.values import Function
+
+        if self.function is None:
+            self.env[node.name] = Function(node.name)
+        else:
+            key = f"<local>{id(node)}"
+            self.program.functions.setdefault(key, node)
+            self.env[node.name] = Function(key)
+
+    stmt_AsyncFunctionDef = stmt_FunctionDef
+
+    def stmt_ClassDef(self, node: ast.ClassDef) -> None:
+        if self.function is None:
+            self.env[node.name] = OPAQUE if node.name not in self.program.classes \
+                else self.class_ref(node.name)
+
+    def stmt_Import(self, node) -> None:
+        return None
+
+    stmt_ImportFrom = stmt_Import
+    stmt_Global = stmt_Import
+    stmt_Nonlocal = stmt_Import
+    stmt_Pass = stmt_Import
+
+    # --- assignment ---------------------------------------------------------------------------
+    def assign(self, target: ast.expr, value: Value, source: Optional[ast.expr]) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self.unpack(target.elts, value)
+        elif isinstance(target, ast.Starred):
+            self.assign(target.value, Seq(each=self.iterate(value)), None)
+        elif isinstance(target, ast.Attribute):
+            owner = self.evaluate(target.value)
+            key = self.attribute_key(target)
+            if key is not None:
+                self.env[key] = value
+            if isinstance(owner, Instance):
+                self.program.store_attribute(owner.cls, target.attr, value)
+                if source is not None:
+                    self.emit_escape(target, source, value, f"stored on {ast.unparse(target)}")
+        elif isinstance(target, ast.Subscript):
+            container = self.evaluate(target.value)
+            self.evaluate(target.slice)
+            self.emit_inplace(target, target.value, container, "item assignment")
+
+    def unpack(self, targets: list[ast.expr], value: Value) -> None:
+        from contiglint.layout.values import Dims, IntVal
+        from contiglint.layout.sizes import symbol
+
+        stars = [i for i, t in enumerate(targets) if isinstance(t, ast.Starred)]
+        if isinstance(value, Dims) or (isinstance(value, Seq) and value.items is None
+                                       and value.each is None):
+            sizes = value.sizes if isinstance(value, Dims) else None
+            if sizes is not None and len(sizes) == len(targets) and not stars:
+                for target, size in zip(targets, sizes):
+                    name = target.id if isinstance(target, ast.Name) else None
+                    self.assign(target, IntVal(size if size is not None else
+                                               (symbol(name) if name else None)), None)
+                return
+            for target in targets:
+                name = target.id if isinstance(target, ast.Name) else None
+                self.assign(target, IntVal(symbol(name) if name and not stars else None), None)
+            return
+        if isinstance(value, Seq) and value.items is not None and not stars \
+                and len(value.items) == len(targets):
+            for target, item in zip(targets, value.items):
+                self.assign(target, item, None)
+            return
+        element = self.iterate(value)
+        for target in targets:
+            self.assign(target, element, None)
+
+    def attribute_key(self, node: ast.Attribute) -> Optional[str]:
+        """`self.x` (or `obj.x.y`) as a flow-sensitive name, when rooted at a local name."""
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if isinstance(node, ast.Name) and node.id in (self.env or {}) | {"self": None}:
+            return ".".join([node.id] + list(reversed(parts)))
+        return None
+
+    # --- branches ----------------------------------------------------------------------------
+    def refine(self, test: ast.expr, env: Env) -> tuple[Env, Env]:
+        """Split the environment on layout checks: `if x.is_contiguous():` / `if not ...`."""
+        if env is None:
+            return None, None
+        negate = False
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            negate, test = not negate, test.operand
+        names = self.layout_checked_names(test)
+        if not names:
+            return env, env
+        yes, no = dict(env), dict(env)
+        contiguous_branch, other = (no, yes) if negate else (yes, no)
+        for name, exact in names:
+            value = env.get(name)
+            if isinstance(value, Tensor) or value is OPAQUE:
+                geometry = value.geometry if isinstance(value, Tensor) else None
+                contiguous_branch[name] = Tensor(Kind.CONTIGUOUS if exact else Kind.UNKNOWN,
+                                                 geometry if exact else None)
+                other[name] = value
+        return yes, no

@@ -1,6 +1,111 @@
-"""Sinks: places where a tensor's layout matters. (Being written; API is stable.)"""
+"""Sinks: the places where a tensor's layout matters, as the flow pass reports them.
+
+The flow pass emits a `Sink` whenever it evaluates one of the operations in `SPECS`, with the
+abstract value of the tensor that reaches it and the call chain that brought it there. Rules
+filter sinks by kind; adding a rule never means touching the flow pass, and adding a sink kind
+means adding a row here.
+"""
 from __future__ import annotations
 
+import ast
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
 
-def tokens_for(kinds) -> frozenset[str]:
-    return frozenset({".view("})
+from contiglint.layout.values import Origin, Tensor, Value
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call through which a value entered the function holding the sink."""
+
+    line: int
+    column: int
+    callee: str
+
+
+@dataclass(frozen=True)
+class Sink:
+    kind: str
+    node: ast.AST  # the call, subscript or statement where the layout matters
+    target: Optional[ast.expr]  # the tensor expression at the sink
+    value: Value  # its abstract value
+    op: str  # the method or qualified function name
+    detail: tuple[tuple[str, object], ...] = ()
+    chain: tuple[CallSite, ...] = ()
+    loop: Optional[ast.AST] = None  # innermost enclosing loop, in the same function
+    loop_invariant: bool = False  # the target's names are not reassigned inside `loop`
+    function: Optional[ast.AST] = None  # enclosing function definition
+
+    @property
+    def tensor(self) -> Optional[Tensor]:
+        return self.value if isinstance(self.value, Tensor) else None
+
+    def get(self, key: str, default: object = None) -> object:
+        return dict(self.detail).get(key, default)
+
+
+@dataclass(frozen=True)
+class SinkSpec:
+    """Which operations are sinks of a kind, and which argument is the tensor that matters."""
+
+    kind: str
+    methods: tuple[str, ...] = ()  # Tensor methods: the receiver is the tensor
+    functions: tuple[str, ...] = ()  # qualified functions: `argument` is the tensor
+    argument: int = 0
+    keyword: str = ""
+    tokens: tuple[str, ...] = field(default=())  # substrings that a file holding one contains
+
+
+_DIST = "torch.distributed."
+_COLLECTIVES = ("all_reduce", "broadcast", "reduce", "reduce_scatter", "reduce_scatter_tensor",
+                "all_gather", "all_gather_into_tensor", "gather", "scatter", "all_to_all",
+                "all_to_all_single", "send", "recv", "isend", "irecv", "all_gather_single")
+
+SPECS: tuple[SinkSpec, ...] = (
+    SinkSpec("view", methods=("view", "view_as"), tokens=(".view",)),
+    SinkSpec("raw_memory", methods=("data_ptr", "untyped_storage", "storage", "_storage"),
+             tokens=("data_ptr", "storage")),
+    SinkSpec("kernel_launch", tokens=("triton", "[grid]", "](")),
+    SinkSpec("buffer", methods=("register_buffer",), argument=1, keyword="tensor",
+             tokens=("register_buffer",)),
+    SinkSpec("parameter", functions=("torch.nn.Parameter", "torch.nn.parameter.Parameter"),
+             keyword="data", tokens=("Parameter",)),
+    SinkSpec("device_move", methods=("to", "cuda", "cpu"), tokens=(".to(", ".cuda(", ".cpu(")),
+    SinkSpec("trace", functions=("torch.jit.trace", "torch.jit.trace_module", "torch.onnx.export",
+                                 "torch.export.export", "torch.jit._trace.trace"),
+             argument=1, keyword="example_inputs", tokens=("trace", "export")),
+    SinkSpec("layout_branch", tokens=("is_contiguous", "stride(")),
+    SinkSpec("collective", functions=tuple(_DIST + n for n in _COLLECTIVES),
+             tokens=("distributed", "dist.", "all_reduce", "broadcast", "send", "recv",
+                     "scatter", "gather")),
+    SinkSpec("inplace", tokens=("_(", "=")),
+    SinkSpec("contiguous_call", methods=("contiguous",), tokens=(".contiguous(",)),
+    SinkSpec("save", functions=("torch.save",), tokens=("save",)),
+    SinkSpec("escape", tokens=("return", "self.", "append", "yield")),
+    SinkSpec("from_numpy", functions=("torch.from_numpy",), tokens=("from_numpy",)),
+)
+
+BY_KIND = {spec.kind: spec for spec in SPECS}
+METHOD_SINKS: dict[str, list[SinkSpec]] = {}
+FUNCTION_SINKS: dict[str, list[SinkSpec]] = {}
+for _spec in SPECS:
+    for _name in _spec.methods:
+        METHOD_SINKS.setdefault(_name, []).append(_spec)
+    for _name in _spec.functions:
+        FUNCTION_SINKS.setdefault(_name, []).append(_spec)
+
+INPLACE_EXEMPT = frozenset({"requires_grad_", "retain_grad", "share_memory_", "detach_",
+                            "record_stream", "set_", "resize_", "grad_", "register_hook",
+                            "pin_memory_", "rename_", "refine_names_"})
+
+
+def is_inplace_method(name: str) -> bool:
+    return name.endswith("_") and not name.startswith("_") and name not in INPLACE_EXEMPT
+
+
+def tokens_for(kinds: Iterable[str]) -> frozenset[str]:
+    return frozenset(token for kind in kinds for token in BY_KIND[kind].tokens)
+
+
+def origin_related(origin: Optional[Origin]) -> Optional[Origin]:
+    return origin

@@ -1,0 +1,80 @@
+"""A content-addressed result cache in `.contiglint_cache/`, like ruff's.
+
+An entry is keyed by the sha256 of the contiglint version, the effective settings, the display
+path and the file text, so any change to one of them is a miss, never a stale hit. Entries are
+written atomically (temp file + `os.replace`), so concurrent runs can share the directory; an
+entry that cannot be read or decoded is treated as a miss. The cache never makes a run fail.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Optional
+
+from contiglint import __version__
+from contiglint.engine import LintResult, SourceError
+from contiglint.files import atomic_write_bytes
+from contiglint.findings import Edit, Finding, Fix, Position, Related
+from contiglint.settings import Settings
+
+CACHE_DIR_NAME = ".contiglint_cache"
+_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# created by contiglint\n"
+
+
+class Cache:
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+
+    @staticmethod
+    def key(text: str, path: str, settings: Settings) -> str:
+        digest = hashlib.sha256()
+        for part in (__version__, settings.cache_key(), path, text):
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\0")
+        return digest.hexdigest()
+
+    def _entry(self, key: str) -> str:
+        return os.path.join(self.directory, __version__, key[:2], key + ".json")
+
+    def load(self, key: str) -> Optional[LintResult]:
+        try:
+            with open(self._entry(key), "rb") as handle:
+                entry = json.loads(handle.read())
+            return LintResult([finding_from_json(f) for f in entry["findings"]],
+                              [SourceError(**e) for e in entry["errors"]])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None  # missing or corrupt: lint again
+
+    def store(self, key: str, result: LintResult) -> None:
+        if any(error.kind != "syntax" for error in result.errors):
+            return  # internal and I/O problems may go away; don't remember them
+        entry = {"findings": [f.as_json() for f in result.findings],
+                 "errors": [vars(error) for error in result.errors]}
+        path = self._entry(key)
+        try:
+            self._prepare(os.path.dirname(path))
+            atomic_write_bytes(path, json.dumps(entry).encode("utf-8"))
+        except OSError:
+            pass  # a read-only tree or a full disk costs speed, not correctness
+
+    def _prepare(self, directory: str) -> None:
+        if os.path.isdir(directory):
+            return
+        os.makedirs(directory, exist_ok=True)
+        for name, content in (("CACHEDIR.TAG", _TAG), (".gitignore", "*\n")):
+            marker = os.path.join(self.directory, name)
+            if not os.path.exists(marker):
+                atomic_write_bytes(marker, content.encode())
+
+
+def finding_from_json(data: dict) -> Finding:
+    """The inverse of `Finding.as_json()`."""
+    fix = data["fix"]
+    if fix is not None:
+        fix = Fix(fix["safety"], tuple(
+            Edit(Position(e["line"], e["column"]), Position(e["end_line"], e["end_column"]),
+                 e["content"]) for e in fix["edits"]), fix["description"])
+    related = tuple(Related(r["line"], r["column"], r["message"]) for r in data["related"])
+    return Finding(data["path"], data["line"], data["column"], data["end_line"],
+                   data["end_column"], data["code"], data["message"], fix, related)

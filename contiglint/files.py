@@ -1,0 +1,252 @@
+"""Files at the edge of the program: discovery, excludes, reading and atomic writing.
+
+Everything that touches the file system for source files lives here, so the engine stays pure.
+Reading keeps what a fix must write back unchanged: the declared encoding (PEP 263), a UTF-8
+BOM and the line endings (the text is decoded without newline translation). Nothing here raises
+on a bad file: problems come back as `SourceError(kind="io")` with a message a user can act on.
+"""
+from __future__ import annotations
+
+import codecs
+import errno
+import fnmatch
+import hashlib
+import io
+import os
+import stat
+import tempfile
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Sequence, Union
+
+from contiglint.engine import SourceError
+
+DEFAULT_EXCLUDE = (
+    ".bzr", ".direnv", ".eggs", ".git", ".hg", ".ipynb_checkpoints", ".mypy_cache", ".nox",
+    ".pytest_cache", ".ruff_cache", ".svn", ".tox", ".venv", "venv", "__pycache__",
+    "__pypackages__", "_build", "build", "dist", "node_modules", "site-packages",
+    ".contiglint_cache",
+)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A decoded source file and what is needed to write it back byte-compatible."""
+
+    path: str  # as displayed to the user
+    text: str
+    encoding: str  # "utf-8-sig" when the file starts with a BOM
+    digest: str  # sha256 of the bytes read, to refuse writing over a concurrent change
+
+    @property
+    def has_bom(self) -> bool:
+        return self.encoding == "utf-8-sig"
+
+
+def matches(path: str, patterns: Iterable[str], root: Optional[str] = None) -> bool:
+    """Whether any glob matches the path, like ruff: a pattern without a slash matches the
+    file or directory name (`build`, `*_pb2.py`); one with a slash matches the path relative to
+    `root`, or the working directory (`tests/data/*`, `src/**/gen_*.py`). Discovery prunes
+    excluded directories, so `build` also excludes everything below it."""
+    name = os.path.basename(os.path.normpath(path))
+    relative = None
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")
+        if "/" not in pattern:
+            if fnmatch.fnmatchcase(name, pattern):
+                return True
+            continue
+        if relative is None:
+            relative = _relative(path, root)
+        pattern = pattern[2:] if pattern.startswith("./") else pattern
+        if fnmatch.fnmatchcase(relative, pattern) or (
+                "**/" in pattern and fnmatch.fnmatchcase(relative, pattern.replace("**/", ""))):
+            return True
+    return False
+
+
+def _relative(path: str, root: Optional[str]) -> str:
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute, root or os.getcwd())
+    return Path(absolute if relative.startswith("..") else relative).as_posix()
+
+
+def discover(paths: Sequence[str], exclude: Sequence[str] = DEFAULT_EXCLUDE,
+             extend_exclude: Sequence[str] = (), root: Optional[str] = None,
+             ) -> tuple[list[str], list[SourceError]]:
+    """Expand paths into Python files, sorted and without duplicates.
+
+    A file named explicitly is always linted (whatever its suffix or the excludes), as ruff
+    and flake8 do; directories are walked for `*.py`, pruning excluded names. Symlinked
+    directories are followed; a directory reached twice is walked once, and a symlink loop
+    is reported instead of walked forever.
+    """
+    walk = _Walk(tuple(exclude) + tuple(extend_exclude), root)
+    for path in paths:
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError as error:
+            walk.errors.append(io_error(path, error))
+            continue
+        if is_dir:
+            walk.directory(path, frozenset())
+        else:
+            walk.files.append(path)
+    seen: set[str] = set()
+    unique = []
+    for path in walk.files:
+        key = os.path.normpath(path)
+        if key not in seen:
+            seen.add(key)
+            unique.append(path)
+    return sorted(unique, key=lambda path: Path(path).parts), walk.errors
+
+
+class _Walk:
+    def __init__(self, patterns: tuple[str, ...], root: Optional[str]) -> None:
+        self.patterns, self.root = patterns, root
+        self.files: list[str] = []
+        self.errors: list[SourceError] = []
+        self.walked: set[tuple[int, int]] = set()
+
+    def directory(self, directory: str, ancestors: frozenset[tuple[int, int]]) -> None:
+        try:
+            info = os.stat(directory)
+            key = (info.st_dev, info.st_ino)
+            if key in ancestors:
+                self.errors.append(SourceError(
+                    directory, 1, 1, "symlink loop: this directory contains itself; skipped",
+                    "io"))
+                return
+            if key in self.walked:
+                return
+            self.walked.add(key)
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        except OSError as error:
+            self.errors.append(io_error(directory, error))
+            return
+        for entry in entries:
+            path = entry.name if directory == "." else entry.path
+            if matches(path, self.patterns, self.root):
+                continue
+            try:
+                is_dir, is_file = entry.is_dir(), entry.is_file()  # both follow symlinks
+            except OSError as error:
+                self.errors.append(io_error(path, error))
+                continue
+            if is_dir:
+                self.directory(path, ancestors | {key})
+            elif is_file and entry.name.endswith(".py"):
+                self.files.append(path)
+            elif entry.name.endswith(".py") and entry.is_symlink():
+                try:
+                    os.stat(path)  # broken or looping: say which
+                except OSError as error:
+                    self.errors.append(io_error(path, error))
+
+
+def io_error(path: str, error: BaseException) -> SourceError:
+    """An OSError as one line a user can act on, without a traceback."""
+    reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    if isinstance(error, OSError) and error.errno == errno.ELOOP:
+        reason = "symlink loop (too many levels of symbolic links)"
+    return SourceError(path, 1, 1, f"cannot read: {reason}", "io")
+
+
+def decode(data: bytes, path: str) -> Union[tuple[str, str], SourceError]:
+    """Decode bytes as Python does (BOM, then a PEP 263 cookie, else UTF-8); keep newlines."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:  # an unknown cookie, or non-UTF-8 bytes without one
+        encoding, reason = "utf-8", error.msg
+    else:
+        reason = None
+    try:
+        codecs.lookup(encoding)
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        return SourceError(path, line, 1, f"cannot decode: byte 0x{data[error.start]:02x} is not "
+                           f"valid {encoding}; save the file as UTF-8 or declare its encoding "
+                           "with a `# -*- coding: ... -*-` comment", "io")
+    except LookupError:
+        return SourceError(path, 1, 1, f"cannot decode: unknown encoding {encoding!r}", "io")
+    if reason:
+        return SourceError(path, 1, 1, f"cannot decode: {reason}", "io")
+    return text, encoding
+
+
+def read_source(path: str) -> Union[SourceFile, SourceError]:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except (OSError, ValueError) as error:
+        return io_error(path, error)
+    decoded = decode(data, path)
+    if isinstance(decoded, SourceError):
+        return decoded
+    text, encoding = decoded
+    return SourceFile(path, text, encoding, hashlib.sha256(data).hexdigest())
+
+
+def encode(source: SourceFile, text: str) -> bytes:
+    """The new text in the file's own encoding; `utf-8-sig` writes the BOM back."""
+    return text.encode(source.encoding)
+
+
+def write_source(source: SourceFile, text: str) -> Optional[SourceError]:
+    """Replace the file atomically with `text`, unless it changed since it was read.
+
+    The temporary file lives in the same directory (so `os.replace` is atomic), is fsynced
+    first, and takes the original permissions. A symlink is followed: its target is rewritten,
+    the link stays a link.
+    """
+    target = os.path.realpath(source.path)
+    try:
+        data = encode(source, text)
+    except UnicodeEncodeError as error:
+        return SourceError(source.path, 1, 1, f"not written: the fixed text cannot be encoded as "
+                           f"{source.encoding} ({error.reason})", "io")
+    try:
+        with open(target, "rb") as handle:
+            if hashlib.sha256(handle.read()).hexdigest() != source.digest:
+                return SourceError(source.path, 1, 1, "not written: the file changed on disk "
+                                   "while contiglint was fixing it; run again", "io")
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+        directory = os.path.dirname(target) or "."
+        handle, temporary = tempfile.mkstemp(prefix=".contiglint-", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(temporary, mode)
+            os.replace(temporary, target)
+        except BaseException:
+            _remove_quietly(temporary)
+            raise
+    except OSError as error:
+        reason = error.strerror or str(error)
+        return SourceError(source.path, 1, 1, f"cannot write: {reason}", "io")
+    return None
+
+
+def atomic_write_bytes(path: str, data: bytes) -> None:
+    """Write a whole file so readers see the old or the new content, never half (cache use)."""
+    directory = os.path.dirname(path) or "."
+    handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        _remove_quietly(temporary)
+        raise
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -1,0 +1,374 @@
+"""Evaluating calls: torch functions, Tensor methods, nn modules, and the module's own code.
+
+Calls to the module's own functions, classes and methods are analysed in context by `Program`
+(see program.py); everything else goes through the op table (ops.py), and the sink table
+(sinks.py) decides which calls are reported as sinks.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from contiglint.layout import ops
+from contiglint.layout.names import is_foreign, is_torch
+from contiglint.layout.sinks import FUNCTION_SINKS, METHOD_SINKS, CallSite, is_inplace_method
+from contiglint.layout.sizes import literal
+from contiglint.layout.transfer import Call
+from contiglint.layout.values import (
+    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Dims, Function, Instance, IntVal, Ref,
+    Seq, Tensor, Value,
+)
+from contiglint.layout.views import view_verdict
+
+DTYPES = frozenset(f"torch.{name}" for name in (
+    "float", "float32", "float64", "double", "float16", "half", "bfloat16", "int", "int8",
+    "int16", "int32", "int64", "long", "short", "uint8", "bool", "complex64", "complex128",
+    "cfloat", "cdouble", "float8_e4m3fn", "float8_e5m2", "uint16", "uint32", "uint64"))
+ELEMENT_SIZE = {"float": 4, "float32": 4, "float64": 8, "double": 8, "float16": 2, "half": 2,
+                "bfloat16": 2, "int": 4, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
+                "long": 8, "short": 2, "uint8": 1, "bool": 1, "complex64": 8, "complex128": 16}
+COPY_IF_NEEDED = frozenset({"contiguous", "reshape", "flatten", "to", "float", "half", "double",
+                            "bfloat16", "type", "cuda", "cpu", "reshape_as", "ravel"})
+BUILTIN_SEQUENCES = frozenset({"list", "tuple", "sorted", "reversed"})
+
+
+class CallMixin:
+    def expr_Call(self, node: ast.Call) -> Value:
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            qualname = self.program.names.qualname(func)
+            if qualname is not None and not self.shadowed(func):
+                args, kwargs = self.arguments(node)
+                return self.call_qualname(node, qualname, args, kwargs)
+            receiver = self.evaluate(func.value)
+            args, kwargs = self.arguments(node)
+            return self.call_method(node, func, receiver, args, kwargs)
+        if isinstance(func, ast.Subscript):
+            callee = self.evaluate(func.value)
+            self.evaluate(func.slice)
+            args, kwargs = self.arguments(node)
+            if isinstance(func.value, ast.Name) and func.value.id in self.program.kernels:
+                for argument, value in zip(node.args, args):
+                    if isinstance(value, Tensor):
+                        self.emit("kernel_launch", node, argument, value, func.value.id)
+            return OPAQUE if callee is not NOT_TENSOR else NOT_TENSOR
+        if isinstance(func, ast.Name) and self.is_builtin(func.id):
+            args, kwargs = self.arguments(node)
+            return self.call_builtin(func.id, args)
+        callee = self.evaluate(func)
+        args, kwargs = self.arguments(node)
+        return self.call_value(node, callee, args, kwargs)
+
+    def shadowed(self, func: ast.Attribute) -> bool:
+        """`torch.x` where a local variable named like the import hides it."""
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and self.env is not None and root.id in self.env
+
+    def arguments(self, node: ast.Call) -> tuple[list[Value], dict[str, Value]]:
+        args: list[Value] = []
+        for argument in node.args:
+            value = self.evaluate(argument.value if isinstance(argument, ast.Starred)
+                                  else argument)
+            if isinstance(argument, ast.Starred):
+                if isinstance(value, Dims) and value.sizes is not None:
+                    args.extend(IntVal(size) for size in value.sizes)
+                elif isinstance(value, Seq) and value.items is not None:
+                    args.extend(value.items)
+                else:
+                    args.append(Seq(each=self.iterate(value)))
+            else:
+                args.append(value)
+        kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords if k.arg}
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                self.evaluate(keyword.value)
+        return args, kwargs
+
+    def site(self, node: ast.AST, callee: str) -> CallSite:
+        start = self.program.source.start(node)
+        return CallSite(start.line, start.column, callee)
+
+    # --- builtins --------------------------------------------------------------------------------
+    def is_builtin(self, name: str) -> bool:
+        return name in ("len", "range", "int", "float", "str", "bool", "isinstance", "print",
+                        "list", "tuple", "sorted", "reversed", "zip", "enumerate", "min", "max",
+                        "abs", "sum", "getattr", "hasattr", "setattr", "super", "type", "id",
+                        "iter", "next", "map", "filter", "any", "all", "round", "dict", "set") \
+            and not (self.env and name in self.env) and name not in self.program.functions \
+            and name not in self.program.globals
+
+    def call_builtin(self, name: str, args: list[Value]) -> Value:
+        if name in ("len", "int", "round"):
+            return IntVal(None)
+        if name in BUILTIN_SEQUENCES and args:
+            value = args[0]
+            if isinstance(value, Seq):
+                return value
+            if isinstance(value, Dims):
+                return Seq(tuple(IntVal(s) for s in value.sizes)) if value.sizes else \
+                    Seq(each=IntVal(None))
+            return Seq(each=self.iterate(value))
+        if name == "range":
+            return Seq(each=IntVal(None))
+        if name == "zip":
+            return Seq(each=Seq(tuple(self.iterate(a) for a in args)))
+        if name == "enumerate" and args:
+            return Seq(each=Seq((IntVal(None), self.iterate(args[0]))))
+        if name == "super" and self.self_class:
+            return Instance(f"<super>{self.self_class}")
+        if name in ("min", "max", "abs", "sum") and args and isinstance(args[0], IntVal):
+            return IntVal(None)
+        return OPAQUE if name in ("getattr", "next", "iter", "map", "filter") else NOT_TENSOR
+
+    # --- calling values --------------------------------------------------------------------------
+    def call_value(self, node: ast.Call, callee: Value, args, kwargs) -> Value:
+        if isinstance(callee, Function):
+            return self.program.call(callee.key, callee.bound, args, kwargs,
+                                     self.site(node, callee.key), self.chain)
+        if isinstance(callee, Ref) and callee.qualname.startswith("<class>"):
+            return self.construct(node, callee.qualname[len("<class>"):], args, kwargs)
+        if isinstance(callee, Ref) and callee.instance:
+            return self.call_module(node, callee.qualname, args, kwargs)
+        if isinstance(callee, Ref):
+            return self.call_qualname(node, callee.qualname, args, kwargs)
+        if isinstance(callee, Instance):
+            info = self.program.classes.get(callee.cls)
+            key = info.method("forward", self.program.classes) or \
+                info.method("__call__", self.program.classes) if info else None
+            if key:
+                return self.program.call(key, callee, args, kwargs, self.site(node, key),
+                                         self.chain)
+            return UNKNOWN_TENSOR if info and self.is_module_class(info) else OPAQUE
+        return NOT_TENSOR if callee is NOT_TENSOR else OPAQUE
+
+    def construct(self, node: ast.Call, cls: str, args, kwargs) -> Value:
+        instance = Instance(cls)
+        info = self.program.classes.get(cls)
+        if info is not None:
+            key = info.method("__init__", self.program.classes)
+            if key and any(isinstance(a, Tensor) and a.noncontiguous
+                           for a in list(args) + list(kwargs.values())):
+                self.program.call(key, instance, args, kwargs, self.site(node, cls), self.chain)
+        return instance
+
+    def is_module_class(self, info) -> bool:
+        return any("Module" in base or base in self.program.classes for base in info.bases)
+
+    def call_module(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
+        """Calling an nn module instance: `self.proj(x)` where `self.proj = nn.Linear(...)`."""
+        op = ops.module(qualname)
+        if op is None:
+            return UNKNOWN_TENSOR if is_torch(qualname) else OPAQUE
+        this = args[0] if args else OPAQUE
+        return op.transfer(Call(qualname, self.as_tensor(this), args[1:], kwargs,
+                                self.origin(node)))
+
+    def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
+        for spec in FUNCTION_SINKS.get(qualname, ()):
+            self.emit_argument_sinks(spec, node, qualname, args, kwargs)
+        if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+            data = args[0] if args else kwargs.get("data", OPAQUE)
+            return data if isinstance(data, Tensor) else UNKNOWN_TENSOR
+        if qualname == "torch.device":
+            return Const("<device>")
+        if qualname in DTYPES:
+            return NOT_TENSOR
+        op = ops.function(qualname)
+        if op is not None:
+            this = args[0] if args else OPAQUE
+            if qualname == "torch.einsum":
+                this = args[0] if args else OPAQUE
+            return op.transfer(Call(qualname, self.as_tensor(this) if not isinstance(
+                this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node)))
+        if ops.module(qualname) is not None or self.is_torch_module_class(qualname):
+            return Ref(qualname, instance=True)
+        if is_foreign(qualname):
+            return NOT_TENSOR
+        if is_torch(qualname):
+            last = qualname.rsplit(".", 1)[-1]
+            if last.startswith("is_") or last in ("numel", "get_rank", "get_world_size"):
+                return NOT_TENSOR
+            return UNKNOWN_TENSOR if qualname.count(".") <= 3 else OPAQUE
+        return OPAQUE
+
+    def is_torch_module_class(self, qualname: str) -> bool:
+        last = qualname.rsplit(".", 1)[-1]
+        return qualname.startswith("torch.nn.") and last[:1].isupper() and \
+            not qualname.startswith("torch.nn.functional")
+
+    def emit_argument_sinks(self, spec, node: ast.Call, qualname: str, args, kwargs) -> None:
+        if spec.kind == "collective":
+            for position, (argument, value) in enumerate(zip(node.args, args)):
+                if isinstance(value, (Tensor, Seq)) or value is OPAQUE:
+                    self.emit("collective", node, argument, value, qualname, position=position)
+            for keyword in node.keywords:
+                if keyword.arg in ("tensor", "output", "input", "tensor_list", "output_tensor",
+                                   "input_tensor"):
+                    self.emit("collective", node, keyword.value, kwargs[keyword.arg], qualname,
+                              position=keyword.arg)
+            return
+        argument, value = None, None
+        if spec.argument < len(node.args):
+            argument, value = node.args[spec.argument], args[spec.argument]
+        elif spec.keyword:
+            keyword = next((k for k in node.keywords if k.arg == spec.keyword), None)
+            if keyword is not None:
+                argument, value = keyword.value, kwargs[spec.keyword]
+        if argument is not None:
+            self.emit(spec.kind, node, argument, value, qualname)
+
+    # --- methods ------------------------------------------------------------------------------
+    def call_method(self, node: ast.Call, func: ast.Attribute, receiver: Value, args,
+                    kwargs) -> Value:
+        name = func.attr
+        if isinstance(receiver, Instance):
+            return self.call_own_method(node, func, receiver, args, kwargs)
+        if isinstance(receiver, Function):
+            return OPAQUE
+        if isinstance(receiver, Ref):
+            if receiver.instance and name in ("to", "cuda", "cpu", "train", "eval", "float",
+                                              "half", "requires_grad_"):
+                return receiver
+            if receiver.instance and name == "forward":
+                return self.call_module(node, receiver.qualname, args, kwargs)
+            return OPAQUE if receiver.instance else self.call_qualname(
+                node, f"{receiver.qualname}.{name}", args, kwargs)
+        if isinstance(receiver, (Seq, Dims)):
+            if name == "append" and args and isinstance(args[0], Tensor):
+                self.emit_escape(node, node.args[0], args[0], f"appended to "
+                                 f"{ast.unparse(func.value)}")
+            if name in ("numel",):
+                return IntVal(None)
+            return OPAQUE if isinstance(receiver, Seq) else NOT_TENSOR
+        if receiver is NOT_TENSOR or isinstance(receiver, (Const, IntVal)):
+            return NOT_TENSOR
+        if receiver is OPAQUE and name in ("append", "add", "insert") and args and \
+                isinstance(args[0], Tensor):
+            self.emit_escape(node, node.args[0], args[0],
+                             f"appended to {ast.unparse(func.value)}")
+            return NOT_TENSOR
+        return self.call_tensor_method(node, func, self.as_tensor(receiver), args, kwargs,
+                                       receiver is OPAQUE)
+
+    def call_own_method(self, node: ast.Call, func: ast.Attribute, receiver: Instance, args,
+                        kwargs) -> Value:
+        name = func.attr
+        cls = receiver.cls.replace("<super>", "")
+        info = self.program.classes.get(cls)
+        if info is not None:
+            if receiver.cls.startswith("<super>"):
+                key = next((info2.method(name, self.program.classes)
+                            for base in info.bases
+                            if (info2 := self.program.classes.get(base))), None)
+            else:
+                key = info.method(name, self.program.classes)
+            if key:
+                bound = Instance(cls)
+                return self.program.call(key, bound, args, kwargs, self.site(node, key),
+                                         self.chain)
+        if name in ("register_buffer", "register_parameter") and len(args) >= 2:
+            for spec in METHOD_SINKS.get(name, ()):
+                self.emit(spec.kind, node, node.args[1] if len(node.args) > 1 else None,
+                          args[1], name)
+            label = args[0].value if isinstance(args[0], Const) else None
+            if isinstance(label, str):
+                self.program.store_attribute(cls, label, args[1])
+                if self.env is not None:
+                    self.env[f"self.{label}"] = args[1]
+            return Const(None)
+        if name in ("to", "cuda", "cpu", "train", "eval", "float", "half", "requires_grad_"):
+            return receiver
+        return OPAQUE
+
+    def call_tensor_method(self, node: ast.Call, func: ast.Attribute, tensor: Tensor, args,
+                           kwargs, unknown_receiver: bool) -> Value:
+        name = func.attr
+        for spec in METHOD_SINKS.get(name, ()):
+            self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
+        if is_inplace_method(name):
+            self.emit_inplace(node, func.value, tensor, f".{name}()")
+        if name == "size":
+            if args:
+                dim = args[0]
+                if isinstance(dim, IntVal) and dim.size and not dim.size[1] and tensor.geometry:
+                    index = dim.size[0]
+                    sizes = tensor.geometry.sizes
+                    if -len(sizes) <= index < len(sizes) and sizes[index] is not None:
+                        return IntVal(sizes[index])
+                from contiglint.layout.sizes import symbol
+                return IntVal(symbol(ast.unparse(node)))
+            return Dims(tensor.geometry.sizes if tensor.geometry else None)
+        if name in ("dim", "ndimension"):
+            return IntVal(literal(tensor.rank)) if tensor.rank is not None else IntVal(None)
+        if name in ("numel", "nelement", "element_size", "stride", "storage_offset", "item"):
+            return IntVal(None) if name != "stride" or args else NOT_TENSOR
+        op = ops.method(name)
+        if op is not None:
+            if op.effect == "not-a-tensor":
+                return NOT_TENSOR
+            return op.transfer(Call(name, tensor, args, kwargs, self.origin(node)))
+        if is_inplace_method(name):
+            return tensor
+        return OPAQUE
+
+    def emit_method_sink(self, kind: str, node: ast.Call, func: ast.Attribute, tensor: Tensor,
+                         args, kwargs) -> None:
+        detail: dict[str, object] = {}
+        if kind == "view":
+            dtype = next((a.qualname for a in args if isinstance(a, Ref) and a.qualname in DTYPES),
+                         None) or (kwargs["dtype"].qualname if isinstance(
+                             kwargs.get("dtype"), Ref) else None)
+            if dtype:
+                detail.update(dtype=dtype, unit_stride=last_dim_unit_stride(tensor))
+            else:
+                target = Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
+                    if func.attr == "view" else _other_sizes(args)
+                detail.update(verdict=view_verdict(tensor, target),
+                              target_rank=len(target) if target is not None else None)
+        elif kind == "device_move":
+            detail.update(device=self.moves_device(node, func.attr, args, kwargs),
+                          memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+        elif kind == "contiguous_call":
+            detail.update(memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+        self.emit(kind, node, func.value, tensor, func.attr, **detail)
+
+    def moves_device(self, node: ast.Call, name: str, args, kwargs) -> Optional[bool]:
+        if name in ("cuda", "cpu"):
+            return True
+        if "device" in kwargs:
+            return True
+        if not args:
+            return False
+        first, text = args[0], ast.unparse(node.args[0]) if node.args else ""
+        if isinstance(first, Ref) and first.qualname in DTYPES:
+            return False
+        if isinstance(first, Const) and isinstance(first.value, str):
+            return True
+        if isinstance(first, Tensor):
+            return True
+        if "dtype" in text:
+            return False
+        return True if any(word in text.lower() for word in ("device", "cuda", "dev", "gpu",
+                                                               "rank")) else None
+
+
+def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
+    geometry = tensor.geometry
+    if not tensor.noncontiguous:
+        return True if tensor.kind is not tensor.kind.UNKNOWN else None
+    if geometry is None:
+        return False if tensor.kind is tensor.kind.PERMUTED else None
+    live = [a for a in geometry.axes if a.size != (1, ())]
+    if not live:
+        return True
+    last = live[-1]
+    return last.span in ("full", "cut") and bool(last.base) and last.base[-1] == geometry.memory[-1]
+
+
+def _other_sizes(args) -> Optional[list]:
+    other = args[0] if args else None
+    if isinstance(other, Tensor) and other.geometry is not None:
+        return list(other.geometry.sizes)
+    return None

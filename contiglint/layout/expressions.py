@@ -1,0 +1,405 @@
+"""Evaluating expressions to abstract values, and reporting the sinks they contain."""
+from __future__ import annotations
+
+import ast
+import operator
+from typing import Optional
+
+from contiglint.layout import ops
+from contiglint.layout.indexing import Index
+from contiglint.layout.sinks import Sink
+from contiglint.layout.sizes import literal, multiply, symbol
+from contiglint.layout.transfer import Call
+from contiglint.layout.values import (
+    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Dims, Function, Instance, IntVal,
+    Origin, Ref, Seq, Tensor, Value, join,
+)
+
+TENSOR_ATTRIBUTES_NOT_TENSOR = frozenset({
+    "device", "dtype", "ndim", "is_cuda", "requires_grad", "is_leaf", "layout", "names",
+    "itemsize", "nbytes", "is_sparse", "is_quantized", "is_meta"})
+
+
+class ExpressionMixin:
+    def evaluate(self, node: Optional[ast.expr]) -> Value:
+        if node is None:
+            return OPAQUE
+        handler = getattr(self, f"expr_{type(node).__name__}", None)
+        if handler is None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.evaluate(child)
+            return OPAQUE
+        return handler(node)
+
+    def safe_eval(self, node: ast.expr) -> Value:
+        if self.env is None:
+            self.env = {}
+        return self.evaluate(node)
+
+    def origin(self, node: ast.AST) -> Origin:
+        """The op's text and position; for `a.b(...)` the position of `.b`, not of `a`."""
+        source = self.program.source
+        func = node.func if isinstance(node, ast.Call) else node
+        if isinstance(func, ast.Attribute) and not self.program.names.qualname(func):
+            start, _ = source.attribute_name(func)
+            return Origin(self.op_text(node), start.line, max(start.column - 1, 1))
+        start = source.start(node)
+        return Origin(self.op_text(node), start.line, start.column)
+
+    def op_text(self, node: ast.AST) -> str:
+        """`.transpose(1, 2)` for a method call, `torch.cat(...)` for a function call."""
+        source = self.program.source
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and not self.program.names.qualname(node.func):
+            arguments = source.text[source.offset(source.end(node.func)):
+                                    source.offset(source.end(node))]
+            return source.shorten_text(f".{node.func.attr}{arguments}", 40)
+        if isinstance(node, ast.Attribute):
+            return "." + node.attr
+        if isinstance(node, ast.Subscript):
+            return source.shorten_text("[" + source.segment(node.slice) + "]", 40)
+        return source.shorten(node, 40)
+
+    # --- names and attributes -------------------------------------------------------------------
+    def expr_Name(self, node: ast.Name) -> Value:
+        if self.env is not None and node.id in self.env:
+            return self.env[node.id]
+        if node.id in self.program.globals:
+            return self.program.globals[node.id]
+        if node.id in self.program.functions and "." not in node.id:
+            return Function(node.id)
+        if node.id in self.program.classes:
+            return self.class_ref(node.id)
+        qualname = self.program.names.qualname(node)
+        if qualname is not None:
+            return Ref(qualname)
+        return OPAQUE
+
+    def class_ref(self, name: str) -> Value:
+        return Ref(f"<class>{name}")
+
+    def expr_Attribute(self, node: ast.Attribute) -> Value:
+        key = self.attribute_key(node) if self.env is not None else None
+        if key is not None and key in self.env:
+            return self.env[key]
+        qualname = self.program.names.qualname(node)
+        if qualname is not None:
+            return Ref(qualname)
+        owner = self.evaluate(node.value)
+        if isinstance(owner, Instance):
+            info = self.program.classes.get(owner.cls)
+            if info is None:
+                return OPAQUE
+            value = info.attribute(node.attr, self.program.classes)
+            if value is not None:
+                return value
+            method = info.method(node.attr, self.program.classes)
+            return Function(method, owner) if method else OPAQUE
+        if isinstance(owner, Ref):
+            if owner.instance:
+                return UNKNOWN_TENSOR if node.attr in ("weight", "bias") else OPAQUE
+            return Ref(f"{owner.qualname}.{node.attr}")
+        if owner is NOT_TENSOR or isinstance(owner, (Const, Seq, IntVal, Function)):
+            return NOT_TENSOR if owner is NOT_TENSOR or isinstance(owner, Const) else OPAQUE
+        return self.tensor_attribute(node, owner)
+
+    def tensor_attribute(self, node: ast.Attribute, owner: Value) -> Value:
+        if node.attr == "shape":
+            return Dims(owner.geometry.sizes) if isinstance(owner, Tensor) and owner.geometry \
+                else Dims(None)
+        if node.attr in TENSOR_ATTRIBUTES_NOT_TENSOR:
+            return NOT_TENSOR
+        if node.attr in ("grad", "data") and owner is OPAQUE:
+            return UNKNOWN_TENSOR
+        if node.attr == "grad":
+            return UNKNOWN_TENSOR
+        if node.attr in ops.ATTRIBUTES:
+            op = ops.method(node.attr)
+            return op.transfer(Call(node.attr, self.as_tensor(owner), origin=self.origin(node)))
+        return OPAQUE
+
+    def as_tensor(self, value: Value) -> Value:
+        return UNKNOWN_TENSOR if value is OPAQUE else value
+
+    # --- literals and containers ----------------------------------------------------------------
+    def expr_Constant(self, node: ast.Constant) -> Value:
+        if isinstance(node.value, int) and not isinstance(node.value, bool):
+            return IntVal(literal(node.value))
+        return Const(node.value)
+
+    def expr_Tuple(self, node) -> Value:
+        items: list[Value] = []
+        for element in node.elts:
+            if isinstance(element, ast.Starred):
+                inner = self.evaluate(element.value)
+                if isinstance(inner, Dims) and inner.sizes is not None:
+                    items.extend(IntVal(size) for size in inner.sizes)
+                elif isinstance(inner, Seq) and inner.items is not None:
+                    items.extend(inner.items)
+                else:
+                    return Seq(each=self.iterate(inner))
+            else:
+                items.append(self.evaluate(element))
+        return Seq(tuple(items))
+
+    expr_List = expr_Tuple
+
+    def expr_Set(self, node) -> Value:
+        for element in node.elts:
+            self.evaluate(element)
+        return NOT_TENSOR
+
+    def expr_Dict(self, node: ast.Dict) -> Value:
+        for child in node.keys + node.values:
+            if child is not None:
+                self.evaluate(child)
+        return OPAQUE
+
+    def expr_JoinedStr(self, node) -> Value:
+        return NOT_TENSOR
+
+    def expr_Lambda(self, node) -> Value:
+        return OPAQUE
+
+    def comprehension(self, node) -> Value:
+        saved = self.env
+        self.env = dict(saved) if saved is not None else {}
+        for generator in node.generators:
+            element = self.iterate(self.evaluate(generator.iter))
+            self.assign(generator.target, element, None)
+            for condition in generator.ifs:
+                self.evaluate(condition)
+        if isinstance(node, ast.DictComp):
+            self.evaluate(node.key)
+            self.evaluate(node.value)
+            value = OPAQUE
+        else:
+            value = Seq(each=self.evaluate(node.elt))
+        self.env = saved
+        return value
+
+    expr_ListComp = expr_SetComp = expr_GeneratorExp = expr_DictComp = comprehension
+
+    def iterate(self, value: Value) -> Value:
+        """The value of one element when iterating over `value`."""
+        if isinstance(value, Seq):
+            return value.element()
+        if isinstance(value, Tensor):
+            return ops.index(value, [Index("int")], Origin("[i]", 0, 0)) \
+                if value.geometry is not None else UNKNOWN_TENSOR
+        if isinstance(value, Dims):
+            return IntVal(None)
+        return OPAQUE
+
+    # --- operators ----------------------------------------------------------------------------
+    def expr_BinOp(self, node: ast.BinOp) -> Value:
+        left, right = self.evaluate(node.left), self.evaluate(node.right)
+        if isinstance(left, IntVal) and isinstance(right, IntVal):
+            return IntVal(self.size_arithmetic(node, left, right))
+        if isinstance(node.op, ast.MatMult):
+            ranks = [v.rank for v in (left, right) if isinstance(v, Tensor)]
+            if len(ranks) == 2 and None not in ranks and min(ranks) >= 2:
+                from contiglint.layout.geometry import Geometry
+                return Tensor(CONTIGUOUS.kind, Geometry.contiguous([None] * max(ranks)))
+            return CONTIGUOUS
+        if isinstance(left, (Seq, Const)) and not isinstance(right, Tensor):
+            return left if isinstance(left, Seq) else OPAQUE
+        if left is NOT_TENSOR and right is NOT_TENSOR:
+            return NOT_TENSOR
+        if not isinstance(left, Tensor) and not isinstance(right, Tensor):
+            return OPAQUE if left is OPAQUE or right is OPAQUE else NOT_TENSOR
+        operands = [v for v in (left, right) if not isinstance(v, (IntVal, Const))]
+        op = ops.method("add")
+        return op.transfer(Call("add", operands[0], operands[1:], origin=self.origin(node)))
+
+    def size_arithmetic(self, node: ast.BinOp, left: IntVal, right: IntVal):
+        a, b = left.size, right.size
+        if isinstance(node.op, ast.Mult):
+            return multiply(a, b)
+        fold = _FOLD.get(type(node.op))
+        if a is not None and b is not None and not a[1] and not b[1]:
+            if fold is None or (b[0] == 0 and fold in (operator.floordiv, operator.mod)):
+                return None
+            return literal(fold(a[0], b[0]))
+        return symbol(ast.unparse(node))
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
+        value = self.evaluate(node.operand)
+        if isinstance(value, IntVal) and isinstance(node.op, ast.USub) and value.size \
+                and not value.size[1]:
+            return IntVal(literal(-value.size[0]))
+        if isinstance(node.op, ast.Not):
+            return NOT_TENSOR
+        if isinstance(value, Tensor):
+            return ops.method("neg").transfer(Call("neg", value, origin=self.origin(node)))
+        return value if isinstance(value, IntVal) else OPAQUE
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> Value:
+        values = [self.evaluate(v) for v in node.values]
+        out = values[0]
+        for value in values[1:]:
+            out = join(out, value)
+        return out
+
+    def expr_Compare(self, node: ast.Compare) -> Value:
+        values = [self.evaluate(node.left)] + [self.evaluate(c) for c in node.comparators]
+        if any(isinstance(v, Tensor) for v in values):
+            return ops.method("eq").transfer(Call("eq", values[0], values[1:],
+                                                  origin=self.origin(node)))
+        return NOT_TENSOR
+
+    def expr_IfExp(self, node: ast.IfExp) -> Value:
+        self.evaluate(node.test)
+        return join(self.evaluate(node.body), self.evaluate(node.orelse))
+
+    def expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
+        value = self.evaluate(node.value)
+        self.assign(node.target, value, None)
+        return value
+
+    def expr_Starred(self, node: ast.Starred) -> Value:
+        return self.evaluate(node.value)
+
+    def expr_Await(self, node) -> Value:
+        return self.evaluate(node.value)
+
+    # --- subscripts ----------------------------------------------------------------------------
+    def expr_Subscript(self, node: ast.Subscript) -> Value:
+        container = self.evaluate(node.value)
+        if isinstance(container, (Seq, Dims)):
+            return self.index_sequence(container, node.slice)
+        if isinstance(container, Tensor) or container is OPAQUE and self.looks_like_tensor(node):
+            items = self.index_items(node.slice)
+            return ops.index(self.as_tensor(container), items, self.origin(node))
+        self.evaluate(node.slice)
+        return OPAQUE if container is OPAQUE else NOT_TENSOR if container is NOT_TENSOR \
+            else OPAQUE
+
+    def looks_like_tensor(self, node: ast.Subscript) -> bool:
+        """An unknown container indexed with slices or None is taken for a tensor."""
+        elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return any(isinstance(e, ast.Slice) or (isinstance(e, ast.Constant) and
+                                                 e.value in (None, Ellipsis)) for e in elements)
+
+    def index_sequence(self, container: Value, index: ast.expr) -> Value:
+        if isinstance(index, ast.Slice):
+            for part in (index.lower, index.upper, index.step):
+                self.evaluate(part)
+            if isinstance(container, Dims):
+                lower = self.literal_int(index.lower)
+                upper = self.literal_int(index.upper)
+                if container.sizes is not None and index.step is None and \
+                        (index.lower is None or lower is not None) and \
+                        (index.upper is None or upper is not None):
+                    return Dims(container.sizes[lower:upper])
+                return Dims(None)
+            if container.items is not None:
+                lower, upper = self.literal_int(index.lower), self.literal_int(index.upper)
+                if (index.lower is None or lower is not None) and \
+                        (index.upper is None or upper is not None) and index.step is None:
+                    return Seq(container.items[lower:upper])
+            return Seq(each=container.element())
+        position = self.evaluate(index)
+        at = position.size[0] if isinstance(position, IntVal) and position.size and \
+            not position.size[1] else None
+        if isinstance(container, Dims):
+            if container.sizes is not None and at is not None and \
+                    -len(container.sizes) <= at < len(container.sizes):
+                return IntVal(container.sizes[at])
+            return IntVal(None)
+        return container.item(at) if at is not None else container.element()
+
+    def literal_int(self, node: Optional[ast.expr]) -> Optional[int]:
+        if node is None:
+            return None
+        value = self.evaluate(node)
+        if isinstance(value, IntVal) and value.size is not None and not value.size[1]:
+            return value.size[0]
+        return None
+
+    def index_items(self, node: ast.expr) -> list[Index]:
+        elements = node.elts if isinstance(node, ast.Tuple) else [node]
+        items = []
+        for element in elements:
+            if isinstance(element, ast.Slice):
+                lower = self.literal_int(element.lower)
+                upper = self.literal_int(element.upper)
+                step = self.literal_int(element.step) if element.step is not None else 1
+                bounded = element.lower is not None or element.upper is not None
+                length = None
+                if upper is not None and upper >= 0 and (lower or 0) >= 0 and \
+                        (element.lower is None or lower is not None):
+                    length = literal(max(upper - (lower or 0), 0))
+                if element.lower is None and element.upper is not None and upper is None:
+                    upper_value = self.evaluate(element.upper)
+                    length = upper_value.size if isinstance(upper_value, IntVal) else None
+                items.append(Index("slice", lower, upper, step if step is not None else 2,
+                                   bounded, length))
+                continue
+            if isinstance(element, ast.Constant) and element.value is None:
+                items.append(Index("none"))
+                continue
+            if isinstance(element, ast.Constant) and element.value is Ellipsis:
+                items.append(Index("ellipsis"))
+                continue
+            value = self.evaluate(element)
+            if isinstance(value, IntVal):
+                items.append(Index("int"))
+            elif isinstance(value, (Tensor, Seq)):
+                items.append(Index("advanced"))
+            elif isinstance(value, Const) and isinstance(value.value, bool):
+                items.append(Index("advanced"))
+            else:
+                items.append(Index("unknown"))
+        return items
+
+    # --- sinks ----------------------------------------------------------------------------------
+    def emit(self, kind: str, node: ast.AST, target: Optional[ast.expr], value: Value, op: str,
+             **detail) -> None:
+        if not self.program.recording:
+            return
+        loop = self.loops[-1] if self.loops else None
+        invariant = False
+        if loop is not None and target is not None:
+            names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+            invariant = bool(names) and not (names & assigned_in(loop))
+        self.program.emit(Sink(kind, node, target, value, op, tuple(sorted(detail.items())),
+                               self.chain, loop, invariant, self.function))
+
+    def emit_inplace(self, node: ast.AST, target: ast.expr, value: Value, op: str) -> None:
+        self.emit("inplace", node, target, value, op)
+
+    def emit_escape(self, node: ast.AST, expression: ast.expr, value: Value, how: str) -> None:
+        if isinstance(value, Tensor):
+            self.emit("escape", node, expression, value, how)
+
+    def emit_layout_branch(self, test: ast.expr) -> None:
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+               n.func.attr in ("is_contiguous", "stride") for n in ast.walk(test)):
+            self.emit("layout_branch", test, None, OPAQUE, "layout check")
+
+    def layout_checked_names(self, test: ast.expr) -> list[tuple[str, bool]]:
+        """Names whose layout `test` checks; True when the check is `is_contiguous()`."""
+        found = []
+        for node in ast.walk(test):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    isinstance(node.func.value, ast.Name) and \
+                    node.func.attr in ("is_contiguous", "stride"):
+                found.append((node.func.value.id, node.func.attr == "is_contiguous"
+                              and not node.keywords))
+        return found
+
+
+_FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.FloorDiv: operator.floordiv,
+         ast.Mod: operator.mod}
+
+
+def assigned_in(loop: ast.AST) -> frozenset[str]:
+    """Names (re)bound anywhere in a loop, including its target (cached on the node)."""
+    names = getattr(loop, "_contiglint_assigned", None)
+    if names is None:
+        names = frozenset(node.id for node in ast.walk(loop) if isinstance(node, ast.Name)
+                          and isinstance(node.ctx, (ast.Store, ast.Del)))
+        loop._contiglint_assigned = names
+    return names

@@ -1,0 +1,102 @@
+"""Subscripts: `x[1:]`, `x[:, ::2]`, `x[..., 0]`, `x[None]`, `x[idx]`.
+
+Basic indexing returns a view (cut, stepped or dropped dims, inserted size-1 dims); advanced
+indexing (tensors, lists, masks) always copies into a fresh contiguous tensor.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional, Sequence
+
+from contiglint.layout.geometry import Axis, Geometry
+from contiglint.layout.sizes import ONE, Size
+from contiglint.layout.transfer import CONTIGUOUS
+from contiglint.layout.values import Kind, Origin, Tensor
+from contiglint.layout.views import _result
+
+
+@dataclass(frozen=True)
+class Index:
+    """One subscript item: kind is slice, int, none, ellipsis, advanced or unknown."""
+
+    kind: str
+    lower: Optional[int] = None
+    upper: Optional[int] = None
+    step: Optional[int] = None
+    bounded: bool = False  # the slice has a start or stop (so it may cut the dim)
+    length: Size = None  # the resulting size when known
+
+
+def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
+    if any(item.kind == "advanced" for item in items):
+        return CONTIGUOUS
+    if any(item.kind == "unknown" for item in items):
+        return Tensor(Kind.UNKNOWN) if not tensor.noncontiguous else tensor
+    consumed = sum(1 for item in items if item.kind in ("slice", "int"))
+    partial = origin if any(_cuts(item) for item in items) else None
+    geometry = tensor.geometry
+    if geometry is not None and consumed <= geometry.rank:
+        changed = _apply(geometry, items, consumed)
+        if changed is not None:
+            return _result(tensor, changed, _Call(origin), partial)
+    return _coarse(tensor, items, origin, consumed, partial)
+
+
+class _Call:
+    def __init__(self, origin: Origin) -> None:
+        self.origin = origin
+
+
+def _cuts(item: Index) -> bool:
+    return item.kind == "int" or (item.kind == "slice" and (item.bounded or (item.step or 1) != 1))
+
+
+def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optional[Geometry]:
+    axes: list[Axis] = []
+    dim = 0
+    for item in items:
+        if item.kind == "ellipsis":
+            skip = geometry.rank - consumed
+            axes.extend(geometry.axes[dim:dim + skip])
+            dim += skip
+        elif item.kind == "none":
+            axes.append(Axis(ONE, (), "new"))
+        elif item.kind == "int":
+            dim += 1
+        else:
+            axis = geometry.axes[dim]
+            dim += 1
+            step = item.step or 1
+            if step > 1:
+                axes.append(Axis(None, axis.base, "step"))
+            elif item.bounded and not (item.lower in (None, 0) and item.upper is None):
+                full = item.length is not None and item.length == axis.size
+                axes.append(axis if full else replace(
+                    axis, size=item.length, span="cut" if axis.span == "full" else axis.span))
+            else:
+                axes.append(axis)
+    axes.extend(geometry.axes[dim:])
+    return Geometry(tuple(axes), geometry.memory)
+
+
+def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: int,
+            partial) -> Tensor:
+    """Rank unknown: only the position of each cut is known, counted from the front (before an
+    ellipsis) or from the back (after it)."""
+    breaks = False
+    seen_ellipsis = False
+    for position, item in enumerate(items):
+        if item.kind == "ellipsis":
+            seen_ellipsis = True
+            continue
+        leading = not seen_ellipsis and all(i.kind == "none" for i in items[:position])
+        if item.kind == "int" and not leading:
+            breaks = True
+        if item.kind == "slice" and _cuts(item) and (not leading or (item.step or 1) != 1):
+            breaks = True
+    if not breaks:
+        return replace(tensor, partial=partial or tensor.partial,
+                       min_rank=max(tensor.min_rank, consumed))
+    if tensor.noncontiguous:
+        return replace(tensor, geometry=None, partial=partial or tensor.partial)
+    return Tensor(Kind.STRIDED, None, origin, False, partial, consumed)

@@ -1,0 +1,160 @@
+"""Whole-module analysis: the module's functions and classes, and calls between them.
+
+Most real contiguity bugs cross a function boundary: the transpose is in the caller, the view in
+the callee. Calls to the module's own functions, methods and classes are therefore analysed in
+context: the callee body runs with the caller's abstract arguments (memoised per argument
+values, depth-limited, recursion-safe), so a `.view` inside a helper is judged on the tensor the
+caller really passes, and its result flows back. `self.x` state is shared across methods: the
+stores of `__init__` and of every other method are joined into one value per attribute.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+from contiglint.layout.names import ImportMap
+from contiglint.layout.sinks import CallSite, Sink
+from contiglint.layout.values import OPAQUE, Const, Instance, Value, join
+from contiglint.source import SourceMap
+
+MAX_DEPTH = 6
+FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    node: ast.ClassDef
+    methods: dict[str, ast.AST] = field(default_factory=dict)
+    bases: list[str] = field(default_factory=list)
+    attrs: dict[str, Value] = field(default_factory=dict)
+
+    def method(self, name: str, classes: dict[str, "ClassInfo"], seen=()) -> Optional[str]:
+        """The key of `name` on this class or a base class defined in the module."""
+        if name in self.methods:
+            return f"{self.name}.{name}"
+        for base in self.bases:
+            if base in classes and base not in seen:
+                found = classes[base].method(name, classes, seen + (self.name,))
+                if found:
+                    return found
+        return None
+
+    def attribute(self, name: str, classes: dict[str, "ClassInfo"], seen=()) -> Optional[Value]:
+        if name in self.attrs:
+            return self.attrs[name]
+        for base in self.bases:
+            if base in classes and base not in seen:
+                found = classes[base].attribute(name, classes, seen + (self.name,))
+                if found is not None:
+                    return found
+        return None
+
+
+class Program:
+    def __init__(self, tree: ast.Module, source: SourceMap) -> None:
+        self.tree = tree
+        self.source = source
+        self.names = ImportMap(tree)
+        self.functions: dict[str, ast.AST] = {}
+        self.classes: dict[str, ClassInfo] = {}
+        self.globals: dict[str, Value] = {}
+        self.sinks: list[Sink] = []
+        self.recording = False
+        self.cache: dict[tuple, Value] = {}
+        self.active: list[str] = []
+        self.kernels: set[str] = set()
+        self._collect()
+
+    def _collect(self) -> None:
+        for node in self.tree.body:
+            if isinstance(node, FunctionNode):
+                self.functions[node.name] = node
+                if any("jit" in ast.unparse(d) for d in node.decorator_list):
+                    self.kernels.add(node.name)
+            elif isinstance(node, ast.ClassDef):
+                info = ClassInfo(node.name, node, bases=[
+                    b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute)
+                    else "" for b in node.bases])
+                for item in node.body:
+                    if isinstance(item, FunctionNode):
+                        info.methods[item.name] = item
+                        self.functions[f"{node.name}.{item.name}"] = item
+                self.classes[node.name] = info
+
+    # --- driving the analysis -----------------------------------------------------------------
+    def run(self) -> list[Sink]:
+        from contiglint.layout.flow import Frame
+
+        self.recording = False
+        module = Frame(self, None, ())
+        module.run_block(self.tree.body)  # module constants and aliases, first without sinks
+        self.globals = dict(module.env)
+        for info in self.classes.values():
+            self._learn_attributes(info)
+        self.recording = True
+        self.cache.clear()
+        Frame(self, None, ()).run_block(self.tree.body)
+        for key, node in self.functions.items():
+            owner = key.split(".")[0] if "." in key else None
+            self.call(key, Instance(owner) if owner else None, [], {}, None, standalone=True)
+        return self.sinks
+
+    def _learn_attributes(self, info: ClassInfo) -> None:
+        """Join every `self.x = ...` of the class, `__init__` first, then twice over the rest so
+        attributes set in one method and read in another settle."""
+        order = sorted(info.methods, key=lambda name: name != "__init__")
+        for _ in range(2):
+            for name in order:
+                self.cache.clear()
+                self.call(f"{info.name}.{name}", Instance(info.name), [], {}, None,
+                          standalone=True)
+
+    def store_attribute(self, cls: str, name: str, value: Value) -> None:
+        info = self.classes.get(cls)
+        if info is None:
+            return
+        old = info.attrs.get(name)
+        info.attrs[name] = value if old is None else join(old, value)
+
+    # --- calls ----------------------------------------------------------------------------------
+    def call(self, key: str, bound: Optional[Value], args: list[Value], kwargs: dict[str, Value],
+             site: Optional[CallSite], chain: tuple[CallSite, ...] = (),
+             standalone: bool = False) -> Value:
+        from contiglint.layout.flow import Frame
+
+        node = self.functions.get(key)
+        if node is None:
+            return OPAQUE
+        if key in self.active or len(self.active) >= MAX_DEPTH:
+            return OPAQUE
+        memo = (key, bound, tuple(args), tuple(sorted(kwargs.items())), standalone,
+                self.recording)
+        try:
+            if memo in self.cache:
+                return self.cache[memo]
+        except TypeError:
+            memo = None
+        self.active.append(key)
+        try:
+            frame = Frame(self, node, chain + ((site,) if site else ()))
+            frame.bind_parameters(bound, args, kwargs, standalone)
+            frame.run_block(node.body)
+            result = frame.result()
+        finally:
+            self.active.pop()
+        if memo is not None:
+            self.cache[memo] = result
+        return result
+
+    def emit(self, sink: Sink) -> None:
+        if self.recording:
+            self.sinks.append(sink)
+
+
+def analyze_module(tree: ast.Module, source: SourceMap) -> list[Sink]:
+    return Program(tree, source).run()
+
+
+NONE = Const(None)

@@ -1,0 +1,237 @@
+"""Building blocks of the op table: how an op's result layout follows from its inputs.
+
+Each function takes a `Call` (the abstract receiver, arguments and the op's origin) and returns
+the abstract result. They are composed declaratively in `ops.py`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable, Optional, Sequence
+
+from contiglint.layout.geometry import Geometry
+from contiglint.layout.sizes import ONE, Size, literal
+from contiglint.layout.values import (
+    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Dims, IntVal, Kind, Origin, Ref, Seq,
+    Tensor, Value,
+)
+
+
+@dataclass
+class Call:
+    name: str
+    this: Value  # the tensor the op applies to: the receiver, or the first argument
+    args: list[Value] = field(default_factory=list)  # the other positional arguments
+    kwargs: dict[str, Value] = field(default_factory=dict)
+    origin: Origin = Origin("?", 0, 0)
+
+    @property
+    def tensor(self) -> Tensor:
+        return self.this if isinstance(self.this, Tensor) else UNKNOWN_TENSOR
+
+    def arg(self, index: int, name: str = "") -> Optional[Value]:
+        if name and name in self.kwargs:
+            return self.kwargs[name]
+        return self.args[index] if index < len(self.args) else None
+
+    def int_arg(self, index: int, name: str = "", default: Optional[int] = None) -> Optional[int]:
+        value = self.arg(index, name)
+        if value is None:
+            return default
+        if isinstance(value, IntVal) and value.size is not None and not value.size[1]:
+            return value.size[0]
+        return None
+
+    def dim_arg(self, index: int, name: str = "dim", default: Optional[int] = None,
+                rank: Optional[int] = None) -> Optional[int]:
+        """A dimension argument, made non-negative when the rank is known."""
+        dim = self.int_arg(index, name, default)
+        rank = self.tensor.rank if rank is None else rank
+        if dim is not None and dim < 0:
+            return dim + rank if rank is not None and dim + rank >= 0 else None
+        return dim
+
+    def int_list(self, start: int = 0, name: str = "") -> Optional[list[Optional[int]]]:
+        """Integers given as varargs (`permute(0, 2, 1)`) or as one sequence (`permute((0, 2, 1))`)."""
+        values = self.sizes(start, name)
+        if values is None:
+            return None
+        return [size[0] if size is not None and not size[1] and size != "-1" else
+                (-1 if size == "-1" else None) for size in values]
+
+    def sizes(self, start: int = 0, name: str = "") -> Optional[list]:
+        """Sizes given as varargs or one sequence; `-1` becomes the string "-1"."""
+        given = [self.kwargs[name]] if name and name in self.kwargs else self.args[start:]
+        if len(given) == 1 and isinstance(given[0], (Seq, Dims)):
+            given = list(given[0].items or ()) if isinstance(given[0], Seq) \
+                else [IntVal(s) for s in (given[0].sizes or ())]
+            if isinstance(self.arg(start, name), Dims) and self.arg(start, name).sizes is None:
+                return None
+            if isinstance(self.arg(start, name), Seq) and self.arg(start, name).items is None:
+                return None
+        out: list = []
+        for value in given:
+            if isinstance(value, IntVal):
+                out.append("-1" if value.size == literal(-1) else value.size)
+            elif isinstance(value, Dims):
+                if value.sizes is None:
+                    return None
+                out.extend(value.sizes)
+            elif isinstance(value, Seq):
+                return None
+            else:
+                out.append(None)
+        return out
+
+    def memory_format(self) -> Optional[str]:
+        value = self.kwargs.get("memory_format")
+        return value.qualname.rsplit(".", 1)[-1] if isinstance(value, Ref) else None
+
+
+Transfer = Callable[[Call], Value]
+
+
+# --- results that do not depend on the input layout -----------------------------------------
+def fresh(call: Call, sizes: Optional[Sequence[Size]] = None) -> Tensor:
+    if sizes is None:
+        return CONTIGUOUS
+    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(list(sizes)))
+
+
+def fresh_same_rank(call: Call) -> Tensor:
+    rank = call.tensor.rank
+    return fresh(call, [None] * rank) if rank is not None else CONTIGUOUS
+
+
+def factory(call: Call) -> Tensor:
+    """`torch.zeros(2, 3)`, `torch.randn((b, n))`, `x.new_zeros(...)`: fresh, sizes from args."""
+    sizes = call.sizes(0, "size")
+    if sizes is None or any(s == "-1" for s in sizes):
+        return CONTIGUOUS
+    tensor = fresh(call, sizes)
+    return with_memory_format(call, tensor)
+
+
+def function_factory(call: Call) -> Tensor:
+    """Factories whose first argument is a size too (`torch.zeros(2, 3)` -> this == 2)."""
+    return factory(replace(call, args=[call.this] + call.args))
+
+
+def unknown(call: Call) -> Value:
+    return OPAQUE
+
+
+def not_tensor(call: Call) -> Value:
+    return NOT_TENSOR
+
+
+# --- results that follow the input ----------------------------------------------------------
+def identity(call: Call) -> Value:
+    """Same strides exactly (`detach`, `requires_grad_`, no-op conversions)."""
+    return call.this if isinstance(call.this, Tensor) else UNKNOWN_TENSOR
+
+
+def densify(tensor: Tensor) -> Tensor:
+    """preserve_format allocation: dense layouts kept, others made dense in the same dim order."""
+    if tensor.kind is Kind.UNKNOWN:
+        return replace(tensor, partial=None)
+    if tensor.geometry is None:
+        if tensor.kind is Kind.PERMUTED:
+            return replace(tensor, partial=None)
+        if tensor.kind is Kind.BROADCAST:
+            return Tensor(Kind.CONTIGUOUS, min_rank=tensor.min_rank)
+        return Tensor(Kind.UNKNOWN, min_rank=tensor.min_rank)  # strided: order unknown
+    geometry = tensor.geometry.densified()
+    result = Tensor.of(geometry, tensor.origin)
+    return replace(result, maybe=tensor.maybe and result.noncontiguous)
+
+
+def preserve(call: Call) -> Value:
+    """Elementwise ops, clone, .to(), *_like: a new tensor in the input's (dense) layout."""
+    return with_memory_format(call, densify(call.tensor))
+
+
+def with_memory_format(call: Call, tensor: Tensor) -> Tensor:
+    fmt = call.memory_format()
+    if fmt == "contiguous_format":
+        return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(tensor.geometry.sizes)
+                      if tensor.geometry is not None else None, min_rank=tensor.min_rank)
+    if fmt in ("channels_last", "channels_last_3d"):
+        return channels_last(tensor, call.origin)
+    return tensor
+
+
+def channels_last(tensor: Tensor, origin: Origin) -> Tensor:
+    rank = tensor.rank
+    if rank not in (4, 5):
+        return Tensor(Kind.PERMUTED, origin=origin, min_rank=4)
+    sizes = tensor.geometry.sizes
+    order = [0] + list(range(2, rank)) + [1]  # logical dims outermost-first in memory
+    base = Geometry.contiguous([sizes[i] for i in order])
+    axes = [None] * rank
+    for position, dim in enumerate(order):
+        axes[dim] = base.axes[position]
+    return Tensor.of(Geometry(tuple(axes), base.memory), origin)
+
+
+def first_operand(operands: Sequence[Value]) -> Tensor:
+    """TensorIterator: the result follows the first operand of the highest rank."""
+    tensors = [v for v in operands if isinstance(v, Tensor)]
+    if not tensors:
+        unknown_operands = [v for v in operands if v is OPAQUE]
+        return UNKNOWN_TENSOR if unknown_operands else CONTIGUOUS
+    ranks = [t.rank for t in tensors]
+    if all(r is not None for r in ranks):
+        best = max(ranks)
+        return next(t for t in tensors if t.rank == best)
+    if any(v is OPAQUE for v in operands[: operands.index(tensors[0])]):
+        return UNKNOWN_TENSOR
+    return tensors[0]
+
+
+def elementwise(call: Call) -> Value:
+    operands = [call.this] + [a for a in call.args if isinstance(a, Tensor) or a is OPAQUE]
+    return densify(first_operand(operands))
+
+
+def keep_channels_last(call: Call) -> Value:
+    """Ops that return contiguous output unless the input is channels_last (pad, interpolate,
+    pooling, conv), which they keep."""
+    tensor = call.tensor
+    if tensor.channels_last:
+        return densify(tensor)
+    if tensor.kind is Kind.UNKNOWN:
+        return replace(UNKNOWN_TENSOR, min_rank=tensor.min_rank)
+    return fresh(call, [None] * tensor.rank) if tensor.rank else CONTIGUOUS
+
+
+def convolution(call: Call) -> Value:
+    """conv/conv_transpose: channels_last when the input or the weight is."""
+    weight = call.arg(0, "weight")
+    if isinstance(weight, Tensor) and weight.channels_last:
+        return channels_last(fresh_same_rank(call), call.origin)
+    return keep_channels_last(call)
+
+
+def reduction(call: Call) -> Value:
+    """Reductions over a dim return fresh contiguous tensors (measured: sum, mean, amax,
+    norm, argmax, max over permuted and channels_last inputs). Keepdim keeps channels_last."""
+    if call.tensor.channels_last and _truthy(call.kwargs.get("keepdim")):
+        return densify(call.tensor)
+    return CONTIGUOUS if call.tensor.kind is not Kind.UNKNOWN or True else UNKNOWN_TENSOR
+
+
+def _truthy(value: Optional[Value]) -> bool:
+    return isinstance(value, Const) and bool(value.value)
+
+
+def tuple_of(transfer: Transfer, count: int = 2) -> Transfer:
+    def apply(call: Call) -> Value:
+        result = transfer(call)
+        return Seq(tuple([result] + [CONTIGUOUS] * (count - 1)))
+    return apply
+
+
+def sequence_of(transfer: Transfer) -> Transfer:
+    def apply(call: Call) -> Value:
+        return Seq(each=transfer(call))
+    return apply

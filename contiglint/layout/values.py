@@ -1,0 +1,224 @@
+"""The abstract values the flow pass computes, and their join.
+
+The value that matters is `Tensor`: its `kind` says what rules need (contiguous, permuted,
+strided, broadcast, unknown), its `geometry` (when the rank is known) says exactly which dims sit
+where in memory, its `origin` says where contiguity was lost, and `maybe` says that only some
+paths make it so. The other values carry what it takes to get there: shapes and sizes, tuples
+(for `q, k, v = x.unbind(0)`), instances of the module's own classes, references to torch names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Optional, Union
+
+from contiglint.layout.geometry import Geometry
+from contiglint.layout.sizes import Size
+
+
+class Kind(Enum):
+    CONTIGUOUS = "contiguous"
+    PERMUTED = "permuted"  # dense, dims out of memory order (transpose, permute, channels_last)
+    STRIDED = "strided"  # non-dense: slices, narrow, select, step, chunk on an inner dim
+    BROADCAST = "broadcast"  # overlapping: expand, broadcast_to, overlapping unfold/as_strided
+    UNKNOWN = "unknown"
+
+
+NONCONTIGUOUS = (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a layout was made: the op's source text and its position."""
+
+    op: str
+    line: int
+    column: int
+
+    def describe(self) -> str:
+        return f"{self.op} on line {self.line}"
+
+
+@dataclass(frozen=True)
+class Tensor:
+    kind: Kind = Kind.UNKNOWN
+    geometry: Optional[Geometry] = None
+    origin: Optional[Origin] = None
+    maybe: bool = False
+    partial: Optional[Origin] = None  # a view that may cover only part of a larger storage
+    min_rank: int = 0  # a lower bound on the rank when the geometry is unknown
+
+    @staticmethod
+    def of(geometry: Optional[Geometry], origin: Optional[Origin], *, kind: Optional[Kind] = None,
+           partial: Optional[Origin] = None, min_rank: int = 0) -> "Tensor":
+        """A tensor whose kind follows from its geometry (or `kind` when the rank is unknown)."""
+        if geometry is not None and kind is not Kind.UNKNOWN:
+            kind = classify(geometry)
+        kind = kind or Kind.UNKNOWN
+        return Tensor(kind, geometry, origin if kind in NONCONTIGUOUS else None, False, partial,
+                      geometry.rank if geometry is not None else min_rank)
+
+    @property
+    def noncontiguous(self) -> bool:
+        return self.kind in NONCONTIGUOUS
+
+    @property
+    def rank(self) -> Optional[int]:
+        return self.geometry.rank if self.geometry is not None else None
+
+    @property
+    def channels_last(self) -> bool:
+        return self.geometry is not None and self.geometry.is_channels_last()
+
+
+def classify(geometry: Geometry) -> Kind:
+    if geometry.is_contiguous():
+        return Kind.CONTIGUOUS
+    if geometry.is_overlapping():
+        return Kind.BROADCAST
+    return Kind.PERMUTED if geometry.is_dense() else Kind.STRIDED
+
+
+@dataclass(frozen=True)
+class Seq:
+    """A tuple or list: known items, or unknown length with every item like `each`."""
+
+    items: Optional[tuple["Value", ...]] = None
+    each: "Value" = None  # type: ignore[assignment]
+
+    def item(self, index: int) -> "Value":
+        if self.items is not None and -len(self.items) <= index < len(self.items):
+            return self.items[index]
+        return self.each if self.each is not None else OPAQUE
+
+    def element(self) -> "Value":
+        if self.items:
+            out = self.items[0]
+            for item in self.items[1:]:
+                out = join(out, item)
+            return out
+        return self.each if self.each is not None else OPAQUE
+
+
+@dataclass(frozen=True)
+class Dims:
+    """`x.shape` or `x.size()`: the sizes when the rank is known."""
+
+    sizes: Optional[tuple[Size, ...]]
+
+
+@dataclass(frozen=True)
+class IntVal:
+    size: Size
+
+
+@dataclass(frozen=True)
+class Instance:
+    """An instance of one of the module's own classes."""
+
+    cls: str
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function or method defined in the module; `bound` is the receiver of a method."""
+
+    key: str
+    bound: Optional["Value"] = None
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A resolved external name: a module (`torch.nn.functional`), function, class or constant;
+    `instance` marks an object built by calling the class (`nn.Linear(4, 4)`)."""
+
+    qualname: str
+    instance: bool = False
+
+
+@dataclass(frozen=True)
+class Const:
+    value: object
+
+
+class _Opaque:
+    """Anything else: could be a tensor of unknown layout, could be anything."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "OPAQUE"
+
+
+class _NotTensor(_Opaque.__base__):  # type: ignore[misc]
+    """A value the code shows is not a tensor (numpy arrays, strings, numbers)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NOT_TENSOR"
+
+
+OPAQUE = _Opaque()
+NOT_TENSOR = _NotTensor()
+UNKNOWN_TENSOR = Tensor()
+CONTIGUOUS = Tensor(Kind.CONTIGUOUS)
+
+Value = Union[Tensor, Seq, Dims, IntVal, Instance, Function, Ref, Const, _Opaque, _NotTensor]
+
+
+def join(a: Value, b: Value) -> Value:
+    """The value that covers both paths."""
+    if a == b:
+        return a
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        return _join_tensors(a, b)
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        tensor = a if isinstance(a, Tensor) else b
+        return replace(tensor, maybe=True) if tensor.noncontiguous else UNKNOWN_TENSOR
+    if isinstance(a, Seq) and isinstance(b, Seq):
+        if a.items is not None and b.items is not None and len(a.items) == len(b.items):
+            return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)))
+        return Seq(each=join(a.element(), b.element()))
+    if isinstance(a, Dims) and isinstance(b, Dims):
+        if a.sizes is not None and b.sizes is not None and len(a.sizes) == len(b.sizes):
+            return Dims(tuple(x if x == y else None for x, y in zip(a.sizes, b.sizes)))
+        return Dims(None)
+    if isinstance(a, IntVal) and isinstance(b, IntVal):
+        return IntVal(None)
+    if isinstance(a, Const) and a.value is None:
+        return b
+    if isinstance(b, Const) and b.value is None:
+        return a
+    return OPAQUE
+
+
+def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
+    if a.noncontiguous or b.noncontiguous:
+        broken = a if a.noncontiguous else b
+        other = b if broken is a else a
+        same = other.noncontiguous and other.kind == broken.kind and not other.maybe
+        geometry = broken.geometry
+        if other.geometry is not None and broken.geometry is not None \
+                and other.geometry.rank != broken.geometry.rank:
+            geometry = None
+        return replace(broken, maybe=broken.maybe or not same, geometry=geometry,
+                       partial=a.partial or b.partial)
+    kind = a.kind if a.kind == b.kind else Kind.UNKNOWN
+    geometry = a.geometry if a.geometry == b.geometry else None
+    if geometry is None and a.geometry is not None and b.geometry is not None \
+            and a.geometry.rank == b.geometry.rank:
+        geometry = Geometry.contiguous([x if x == y else None
+                                        for x, y in zip(a.geometry.sizes, b.geometry.sizes)])
+    return Tensor(kind, geometry, None, False, a.partial or b.partial,
+                  min(a.min_rank, b.min_rank))

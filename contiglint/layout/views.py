@@ -1,0 +1,353 @@
+"""Ops that return views: their result geometry, and whether `.view(shape)` can succeed.
+
+Each transfer computes the exact result geometry when the input's rank is known, and falls back
+to a coarse kind (permuted, strided, broadcast) when it is not. An input of unknown layout is
+treated as contiguous for the purpose of *breaking* contiguity: `param.transpose(1, 2)` is
+non-contiguous whatever `param` was, in all but contrived cases.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Optional
+
+from contiglint.layout.geometry import Axis, Geometry
+from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal
+from contiglint.layout.transfer import CONTIGUOUS, Call, fresh
+from contiglint.layout.values import (
+    UNKNOWN_TENSOR, Dims, IntVal, Kind, Seq, Tensor, Value,
+)
+
+GeometryChange = Callable[[Geometry], Optional[Geometry]]
+
+
+def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_rank: int = 0,
+               rank: Optional[int] = None, partial: bool = False) -> Tensor:
+    """Apply a geometry change; `coarse` is the kind when the geometry is unknown (None: keep)."""
+    tensor = call.tensor
+    geometry = tensor.geometry
+    if geometry is None and rank is not None and tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS):
+        geometry = Geometry.contiguous([None] * rank)
+    part = call.origin if partial else None
+    if geometry is not None:
+        changed = change(geometry)
+        if changed is not None:
+            return _result(tensor, changed, call, part)
+    kind = tensor.kind if coarse is None else coarse
+    if tensor.noncontiguous and kind is not Kind.CONTIGUOUS:
+        return Tensor(tensor.kind if coarse is None else kind, None, tensor.origin, tensor.maybe,
+                      part or tensor.partial, max(min_rank, tensor.min_rank))
+    origin = call.origin if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST) else None
+    return Tensor(kind, None, origin, False, part or tensor.partial, max(min_rank, tensor.min_rank))
+
+
+def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
+    partial = part or tensor.partial
+    result = Tensor.of(geometry, None, partial=partial)
+    if result.noncontiguous:
+        origin = tensor.origin if tensor.noncontiguous and tensor.origin else call.origin
+        return replace(result, origin=origin, maybe=tensor.maybe)
+    if tensor.kind is Kind.UNKNOWN:
+        return Tensor(Kind.UNKNOWN, geometry, None, False, partial, geometry.rank)
+    return replace(result, maybe=False)
+
+
+def _norm(dim: Optional[int], rank: int) -> Optional[int]:
+    if dim is None:
+        return None
+    dim = dim + rank if dim < 0 else dim
+    return dim if 0 <= dim < rank else None
+
+
+# --- permutations -----------------------------------------------------------------------------
+def transpose(call: Call) -> Tensor:
+    a, b = call.int_arg(0, "dim0"), call.int_arg(1, "dim1")
+
+    def change(g: Geometry):
+        i, j = _norm(a, g.rank), _norm(b, g.rank)
+        if i is None or j is None:
+            return None
+        order = list(range(g.rank))
+        order[i], order[j] = order[j], order[i]
+        return g.permuted(order)
+
+    distinct = a is not None and b is not None and a != b
+    min_rank = max((d + 1 if d >= 0 else -d) for d in (a or 0, b or 0))
+    return apply_view(call, change, Kind.PERMUTED if distinct else Kind.UNKNOWN, min_rank)
+
+
+def matrix_transpose(call: Call) -> Tensor:
+    """`.mT`, `.mH`, `.adjoint()`: swap the last two dims."""
+    def change(g: Geometry):
+        if g.rank < 2:
+            return None
+        return g.permuted(list(range(g.rank - 2)) + [g.rank - 1, g.rank - 2])
+    return apply_view(call, change, Kind.PERMUTED, 2)
+
+
+def t(call: Call) -> Tensor:
+    """`.t()`/`.T`: a no-op below 2-D, swaps 2-D, reverses dims for `.T` on N-D."""
+    def change(g: Geometry):
+        return g if g.rank < 2 else g.permuted(list(reversed(range(g.rank))))
+    return apply_view(call, change, Kind.PERMUTED, 2)
+
+
+def permute(call: Call) -> Tensor:
+    order = call.int_list(0, "dims")
+    if order is None or any(d is None for d in order):
+        return apply_view(call, lambda g: None, Kind.UNKNOWN)
+    rank = len(order)
+    order = [d + rank if d < 0 else d for d in order]
+    identity = order == list(range(rank))
+    return apply_view(call, lambda g: g.permuted(order) if g.rank == rank else None,
+                      Kind.UNKNOWN if identity else Kind.PERMUTED, rank, rank=rank)
+
+
+def movedim(call: Call) -> Tensor:
+    source, dest = call.int_arg(0, "source"), call.int_arg(1, "destination")
+
+    def change(g: Geometry):
+        s, d = _norm(source, g.rank), _norm(dest, g.rank)
+        if s is None or d is None:
+            return None
+        order = [i for i in range(g.rank) if i != s]
+        order.insert(d, s)
+        return g.permuted(order)
+
+    same = source is not None and source == dest
+    return apply_view(call, change, Kind.UNKNOWN if same else Kind.PERMUTED)
+
+
+# --- selecting part of a tensor -------------------------------------------------------------
+def narrow(call: Call) -> Tensor:
+    dim = call.int_arg(0, "dim")
+    start, length = call.int_arg(1, "start"), call.arg(2, "length")
+
+    def change(g: Geometry):
+        d = _norm(dim, g.rank)
+        if d is None:
+            return None
+        size = length.size if isinstance(length, IntVal) else None
+        if start == 0 and size is not None and size == g.axes[d].size:
+            return g
+        return g.with_axis(d, size=size, span="cut" if g.axes[d].span == "full" else
+                           g.axes[d].span)
+
+    return apply_view(call, change, None if dim == 0 else Kind.STRIDED, partial=True)
+
+
+def select(call: Call, dim: Optional[int] = None) -> Tensor:
+    dim = call.int_arg(0, "dim") if dim is None else dim
+    return apply_view(call, lambda g: g.dropped(d) if (d := _norm(dim, g.rank)) is not None
+                      else None, None if dim == 0 else Kind.STRIDED, partial=True)
+
+
+def unbind(call: Call) -> Value:
+    dim = call.int_arg(0, "dim", 0)
+    part = select(Call(call.name, call.this, [IntVal(literal(dim))], {}, call.origin), dim)
+    size = _dim_size(call.tensor, dim)
+    if size is not None and not size[1] and 0 < size[0] <= 64:
+        return Seq(tuple([part] * size[0]))
+    return Seq(each=part)
+
+
+def split(call: Call) -> Value:
+    """split/chunk/tensor_split: pieces are narrows of `dim` (contiguous only on dim 0)."""
+    dim = call.int_arg(1, "dim", 0)
+    piece = narrow(Call(call.name, call.this, [IntVal(literal(dim)), IntVal(None), IntVal(None)],
+                        {}, call.origin))
+    count = call.int_arg(0, "chunks") if call.name.endswith("chunk") else None
+    sections = call.arg(0, "split_size_or_sections")
+    if isinstance(sections, Seq) and sections.items is not None:
+        count = len(sections.items)
+    if count is not None and 0 < count <= 64:
+        return Seq(tuple([piece] * count))
+    return Seq(each=piece)
+
+
+def _dim_size(tensor: Tensor, dim: int) -> Optional[Size]:
+    if tensor.geometry is None:
+        return None
+    d = _norm(dim, tensor.geometry.rank)
+    return tensor.geometry.axes[d].size if d is not None else None
+
+
+def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
+    sizes = call.sizes(0, "size") if sizes is None else sizes
+
+    def change(g: Geometry):
+        if sizes is None or len(sizes) < g.rank:
+            return None
+        lead = len(sizes) - g.rank
+        axes = [Axis(s if s not in (None, WILDCARD) else None, (), "broadcast")
+                for s in sizes[:lead]]
+        for axis, size in zip(g.axes, sizes[lead:]):
+            if size == WILDCARD or size == axis.size or is_one(size):
+                axes.append(axis)
+            elif is_one(axis.size) or axis.size is None:
+                axes.append(Axis(size, (), "broadcast"))
+            else:
+                axes.append(axis)
+        return Geometry(tuple(axes), g.memory)
+
+    return apply_view(call, change, Kind.BROADCAST)
+
+
+def expand_as(call: Call) -> Tensor:
+    other = call.arg(0, "other")
+    sizes = list(other.geometry.sizes) if isinstance(other, Tensor) and other.geometry else None
+    return expand(call, sizes)
+
+
+def unfold(call: Call) -> Tensor:
+    """`x.unfold(dim, size, step)`: overlapping windows when step < size."""
+    size, step = call.int_arg(1, "size"), call.int_arg(2, "step")
+    overlapping = size is None or step is None or step < size
+    if overlapping:
+        return apply_view(call, lambda g: None, Kind.BROADCAST)
+    return apply_view(call, lambda g: None, Kind.UNKNOWN)
+
+
+def diagonal(call: Call) -> Tensor:
+    return apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
+
+
+# --- adding and removing size-1 dims ----------------------------------------------------------
+def unsqueeze(call: Call) -> Tensor:
+    dim = call.int_arg(0, "dim")
+
+    def change(g: Geometry):
+        if dim is None:
+            return None
+        d = dim + g.rank + 1 if dim < 0 else dim
+        return g.inserted(d) if 0 <= d <= g.rank else None
+
+    return apply_view(call, change, None)
+
+
+def squeeze(call: Call) -> Tensor:
+    dim = call.int_arg(0, "dim")
+
+    def change(g: Geometry):
+        if dim is None:
+            if any(a.size is None for a in g.axes):
+                return None
+            return Geometry(tuple(a for a in g.axes if not is_one(a.size)), g.memory)
+        d = _norm(dim, g.rank)
+        if d is None:
+            return None
+        if is_one(g.axes[d].size):
+            return g.dropped(d)
+        return g if g.axes[d].size is not None else None
+
+    return apply_view(call, change, None)
+
+
+# --- view / reshape -------------------------------------------------------------------------
+def view_verdict(tensor: Tensor, target: Optional[list]) -> str:
+    """Would `tensor.view(*target)` raise? "raises", "ok" or "unknown".
+
+    A view never needs a contiguous input: it fails only when it merges dims that are not
+    adjacent in memory. `target` holds sizes and "-1"; None when the shape is not known.
+    """
+    if not tensor.noncontiguous:
+        return "ok"
+    geometry = tensor.geometry
+    if geometry is None or target is None:
+        return _coarse_verdict(tensor, target)
+    groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
+    if groups is None:
+        return _verdict_without_grouping(geometry, len(target))
+    return "ok" if geometry.regrouped(groups, [None if s == "-1" else s for s in target]) \
+        else "raises"
+
+
+def _verdict_without_grouping(geometry: Geometry, target_rank: int) -> str:
+    live = [a for a in geometry.axes if not is_one(a.size)]
+    joins = [geometry.joinable(a, b) for a, b in zip(live, live[1:])]
+    if target_rank < len(live) and joins and all(j is False for j in joins):
+        return "raises"  # some dims must merge, and no two neighbours can
+    if all(j is True for j in joins):
+        return "ok"
+    return "unknown"
+
+
+def _coarse_verdict(tensor: Tensor, target: Optional[list]) -> str:
+    """No geometry: a merge is certain only when the target has fewer dims than the input has
+    at least; permuting ops then make it fail in all but contrived shapes."""
+    if target is None:
+        return "unknown"
+    if len(target) < tensor.min_rank:
+        return "raises" if tensor.kind is not Kind.STRIDED else "unknown"
+    return "unknown"
+
+
+def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False) -> Value:
+    """`.view(shape)` (and `.reshape` with `copy_if_needed`): regroup the geometry."""
+    tensor = call.tensor
+    target = call.sizes(0, "shape") if target is None else target
+    if target is None:
+        return UNKNOWN_TENSOR if tensor.kind is Kind.UNKNOWN or not copy_if_needed \
+            else (CONTIGUOUS if tensor.noncontiguous else UNKNOWN_TENSOR)
+    sizes = [None if s == "-1" else s for s in target]
+    geometry = tensor.geometry
+    if geometry is None:
+        if tensor.kind is Kind.CONTIGUOUS:
+            return fresh(call, sizes)
+        if tensor.noncontiguous and copy_if_needed and view_verdict(tensor, target) == "raises":
+            return fresh(call, sizes)
+        return Tensor(tensor.kind if not tensor.noncontiguous else Kind.UNKNOWN,
+                      Geometry.contiguous(sizes), min_rank=len(sizes))
+    groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
+    regrouped = geometry.regrouped(groups, sizes) if groups is not None else None
+    if regrouped is not None:
+        return _result(tensor, regrouped, call, None)
+    if tensor.kind is Kind.CONTIGUOUS or (copy_if_needed and tensor.noncontiguous):
+        return fresh(call, sizes)
+    return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
+
+
+def reshape(call: Call) -> Value:
+    """reshape views when it can (the result may be non-contiguous) and copies when it must."""
+    return view(call, copy_if_needed=True)
+
+
+def view_as(call: Call, copy_if_needed: bool = False) -> Value:
+    other = call.arg(0, "other")
+    target = list(other.geometry.sizes) if isinstance(other, Tensor) and other.geometry else None
+    return view(call, target, copy_if_needed)
+
+
+def flatten(call: Call) -> Value:
+    start, end = call.int_arg(0, "start_dim", 0), call.int_arg(1, "end_dim", -1)
+    geometry = call.tensor.geometry
+    if geometry is None or start is None or end is None:
+        if call.tensor.noncontiguous and call.tensor.min_rank > (start or 0) + 1:
+            return Tensor(Kind.UNKNOWN, min_rank=1)
+        return replace(UNKNOWN_TENSOR) if call.tensor.kind is Kind.UNKNOWN else CONTIGUOUS
+    s, e = _norm(start, geometry.rank), _norm(end, geometry.rank)
+    if geometry.rank == 0:
+        return view(call, [ONE], copy_if_needed=True)
+    if s is None or e is None:
+        return UNKNOWN_TENSOR
+    sizes = list(geometry.sizes)
+    merged = None
+    if all(size is not None for size in sizes[s:e + 1]):
+        from contiglint.layout.sizes import product
+        merged = product(sizes[s:e + 1])
+    target = sizes[:s] + [merged if merged is not None else "-1"] + sizes[e + 1:]
+    if sum(1 for x in target if x is None or x == "-1") > 1:
+        target = None
+    return view(call, target, copy_if_needed=True)
+
+
+def unflatten(call: Call) -> Value:
+    dim = call.int_arg(0, "dim")
+    geometry = call.tensor.geometry
+    parts = call.sizes(1, "sizes")
+    if geometry is None or dim is None or parts is None:
+        return UNKNOWN_TENSOR if not call.tensor.noncontiguous else call.tensor
+    d = _norm(dim, geometry.rank)
+    if d is None:
+        return UNKNOWN_TENSOR
+    sizes = list(geometry.sizes)
+    return view(call, sizes[:d] + parts + sizes[d + 1:])

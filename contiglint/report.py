@@ -1,0 +1,218 @@
+"""Output formats: text, json, sarif, github annotations, and per-code statistics.
+
+Findings and errors are rendered here and nowhere else. Each renderer returns the text for
+stdout and the text for stderr, so the CLI only prints. Problems that stopped a file from being
+checked (`SourceError`) use flake8-style codes so editors and CI treat them as errors:
+E999 the file does not parse, E902 the file cannot be read/decoded/written, E900 contiglint
+failed internally.
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from contiglint import __version__
+from contiglint.engine import SourceError
+from contiglint.findings import Finding
+from contiglint.rules import all_rules, rule_by_code
+
+ERROR_CODES = {"syntax": "E999", "io": "E902", "internal": "E900"}
+FORMATS = ("text", "json", "sarif", "github")
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    mode: str = "check"  # "check" | "fix" | "diff"
+    unsafe_fixes: bool = False
+    fixed: int = 0
+    changed_files: int = 0
+    quiet: bool = False
+    statistics: bool = False
+
+
+def error_code(error: SourceError) -> str:
+    return ERROR_CODES.get(error.kind, "E900")
+
+
+def is_fixable(finding: Finding, unsafe_fixes: bool) -> bool:
+    return finding.fix is not None and (finding.fix.safety == "safe" or unsafe_fixes)
+
+
+def render(format: str, findings: Sequence[Finding], errors: Sequence[SourceError],
+           context: ReportContext) -> tuple[str, str]:
+    """(stdout, stderr) for one run."""
+    if format == "json":
+        return _json(findings, errors, context), ""
+    if format == "sarif":
+        return json.dumps(sarif(findings, errors), indent=2) + "\n", ""
+    if format == "github":
+        return "".join(github_line(f.path, f.line, f.column, f.end_line, f.end_column, f.code,
+                                   f.message) for f in findings) + \
+            "".join(github_line(e.path, e.line, e.column, e.line, e.column, error_code(e),
+                                e.message) for e in errors), ""
+    return _text(findings, errors, context)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
+          context: ReportContext) -> tuple[str, str]:
+    out = []
+    if context.statistics:
+        out.extend(statistics_lines(findings, context.unsafe_fixes))
+    else:
+        out.extend(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"
+                   f"{' [*]' if is_fixable(f, context.unsafe_fixes) else ''}" for f in findings)
+    err = [f"{e.path}:{e.line}:{e.column}: {error_code(e)} {e.message}" for e in errors]
+    if not context.quiet:
+        fixable = sum(is_fixable(f, context.unsafe_fixes) for f in findings)
+        hidden = sum(f.fix is not None for f in findings) - fixable
+        total = len(findings) + context.fixed
+        if context.fixed:
+            out.append(f"Found {_plural(total, 'problem')} ({context.fixed} fixed, "
+                       f"{len(findings)} remaining).")
+        elif findings:
+            fix_hint = f" ({fixable} fixable with --fix)" if fixable else ""
+            out.append(f"Found {_plural(len(findings), 'problem')}{fix_hint}.")
+        elif not errors:
+            out.append("All checks passed!")
+        if hidden:
+            out.append(f"{_plural(hidden, 'more fix')} available with --unsafe-fixes.")
+        if errors:
+            err.append(f"contiglint: {_plural(len(errors), 'error')} (listed above) stopped "
+                       "files from being checked completely.")
+    return _lines(out), _lines(err)
+
+
+def diff_summary(fixed: int, changed_files: int) -> str:
+    """For --diff, on stderr: the diff itself goes to stdout untouched."""
+    if not fixed:
+        return "No fixes available.\n"
+    return f"Would fix {_plural(fixed, 'problem')} in {_plural(changed_files, 'file')}.\n"
+
+
+def _lines(lines: Sequence[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def statistics_lines(findings: Sequence[Finding], unsafe_fixes: bool = False) -> list[str]:
+    """One line per code, most frequent first: count, code, `[*]` if fixable, rule name."""
+    rows = []
+    for code, count in statistics(findings):
+        rule = rule_by_code(code)
+        fixable = any(is_fixable(f, unsafe_fixes) for f in findings if f.code == code)
+        rows.append(f"{count:>5}  {code}  {'[*]' if fixable else '   '} "
+                    f"{rule.name if rule else ''}".rstrip())
+    return rows
+
+
+def statistics(findings: Sequence[Finding]) -> list[tuple[str, int]]:
+    counts = Counter(f.code for f in findings)
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def error_as_json(error: SourceError) -> dict:
+    """An error in the finding schema, so a json consumer reads one list of one shape."""
+    return {"path": error.path, "line": error.line, "column": error.column,
+            "end_line": error.line, "end_column": error.column, "code": error_code(error),
+            "message": error.message, "fix": None, "related": []}
+
+
+def _json(findings: Sequence[Finding], errors: Sequence[SourceError],
+          context: ReportContext) -> str:
+    if context.statistics:
+        data = [{"code": code, "name": getattr(rule_by_code(code), "name", ""), "count": count}
+                for code, count in statistics(findings)]
+    else:
+        data = [f.as_json() for f in findings] + [error_as_json(e) for e in errors]
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def github_line(path: str, line: int, column: int, end_line: int, end_column: int, code: str,
+                message: str) -> str:
+    """A GitHub Actions workflow command that annotates the line in the pull request."""
+    properties = ",".join(f"{key}={_escape_property(str(value))}" for key, value in (
+        ("file", path), ("line", line), ("col", column), ("endLine", end_line),
+        ("endColumn", end_column), ("title", code)))
+    return f"::error {properties}::{_escape_data(message)}\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _uri(path: str) -> dict:
+    if os.path.isabs(path):
+        return {"uri": Path(path).as_uri()}
+    return {"uri": Path(path).as_posix(), "uriBaseId": "%SRCROOT%"}
+
+
+def _region(line: int, column: int, end_line: int, end_column: int) -> dict:
+    return {"startLine": line, "startColumn": column, "endLine": end_line,
+            "endColumn": end_column}
+
+
+def sarif(findings: Sequence[Finding], errors: Sequence[SourceError]) -> dict:
+    """A SARIF 2.1.0 log: one run, every known rule, results with related locations."""
+    rules = list(all_rules())
+    index = {rule.code: number for number, rule in enumerate(rules)}
+    results = []
+    for f in findings:
+        result = {
+            "ruleId": f.code,
+            "level": "error",
+            "message": {"text": f.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": _uri(f.path),
+                "region": _region(f.line, f.column, f.end_line, f.end_column)}}],
+        }
+        if f.code in index:
+            result["ruleIndex"] = index[f.code]
+        if f.related:
+            result["relatedLocations"] = [
+                {"id": number, "message": {"text": r.message},
+                 "physicalLocation": {"artifactLocation": _uri(f.path),
+                                      "region": {"startLine": r.line, "startColumn": r.column}}}
+                for number, r in enumerate(f.related, 1)]
+        results.append(result)
+    notifications = [{
+        "level": "error",
+        "descriptor": {"id": error_code(e)},
+        "message": {"text": e.message},
+        "locations": [{"physicalLocation": {"artifactLocation": _uri(e.path),
+                                            "region": {"startLine": e.line,
+                                                       "startColumn": e.column}}}],
+    } for e in errors]
+    driver = {
+        "name": "contiglint",
+        "version": __version__,
+        "rules": [{
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.summary},
+            "fullDescription": {"text": rule.documentation()},
+            "help": {"text": rule.documentation()},
+            "defaultConfiguration": {"level": "error"},
+            "properties": {"fixable": bool(rule.fixable), "opt_in": bool(rule.opt_in)},
+        } for rule in rules],
+    }
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": driver},
+            "invocations": [{"executionSuccessful": not errors,
+                             "toolExecutionNotifications": notifications}],
+            "results": results,
+        }],
+    }

@@ -1,0 +1,100 @@
+"""CTG101: `.view()` that must merge dims which are not adjacent in memory."""
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from contiglint.findings import Edit, Fix, Position
+from contiglint.layout.sinks import Sink
+from contiglint.rules.base import Report, Rule, RuleContext
+from contiglint.rules.messages import called_from, made_by, related
+
+
+class ViewOnNonContiguous(Rule):
+    """Flags `.view(shape)` / `.view_as(other)` on a tensor whose layout cannot be viewed so.
+
+    **What it flags.** A `.view()` needs no contiguous input: it fails only when it must
+    *merge* dims that are not adjacent in memory. That is what happens after `transpose`,
+    `permute`, `movedim`, `.mT`, narrowing or slicing an inner dim, `expand`, or on
+    channels_last conv outputs, when the target shape merges the dims they moved or cut.
+    Also `.view(dtype)` to a dtype of another element size when the last dim is not
+    unit-stride.
+
+    **Why.** torch raises at run time:
+
+        RuntimeError: view size is not compatible with input tensor's size and stride (at
+        least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.
+
+    Often only on some inputs or code paths, so it surfaces in production, not in tests.
+
+    **Example.**
+
+        x = attn @ v                              # (B, H, N, D)
+        x = x.transpose(1, 2).view(B, N, H * D)   # CTG101: merges H and D after the transpose
+
+    **Fix.** `.reshape(...)` (safe: it returns a view wherever `.view` would have succeeded and
+    copies only where `.view` raises). With `fix-style = "contiguous-view"` the fix inserts
+    `.contiguous()` before `.view` instead (unsafe: it copies even where `.view` aliased).
+    Splitting a dim, adding size-1 dims or merging dims that are still in memory order is not
+    flagged: those views succeed.
+
+    **When to ignore.** When the shapes at run time make the merged dims size 1. Suppress with
+    `# noqa: CTG101`.
+    """
+
+    code = "CTG101"
+    name = "view-on-noncontiguous"
+    summary = "`.view()` merges dims that a transpose, slice or expand separated in memory"
+    sinks = frozenset({"view"})
+    fixable = True
+    options = {"fix-style": "reshape"}
+
+    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+        tensor = sink.tensor
+        if tensor is None or not tensor.noncontiguous:
+            return
+        if sink.get("dtype"):
+            yield from self.check_dtype_view(sink, ctx)
+            return
+        verdict = sink.get("verdict")
+        certain = verdict == "raises"
+        if not certain and not (ctx.strict or self.likely_merge(sink)):
+            return
+        call = sink.node
+        text = "raises" if certain and not tensor.maybe else "can raise"
+        message = (f".view() on a tensor {made_by(tensor)}{called_from(sink)} {text} "
+                   f"'view size is not compatible with input tensor's size and stride'; "
+                   f"use .reshape() or .contiguous().view()")
+        yield Report(call, message, self.fix(call, ctx), related(sink, tensor))
+
+    @staticmethod
+    def likely_merge(sink: Sink) -> bool:
+        """Rank unknown: flag a permuted tensor viewed into no more dims than it has at least,
+        the shape of the classic `x.transpose(1, 2).view(B, N, C)` bug."""
+        tensor = sink.tensor
+        target_rank = sink.get("target_rank")
+        return (sink.get("verdict") == "unknown" and tensor.geometry is None
+                and tensor.kind.value == "permuted" and target_rank is not None
+                and target_rank <= tensor.min_rank)
+
+    def check_dtype_view(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+        if sink.get("unit_stride") is not False:
+            return
+        tensor = sink.tensor
+        message = (f".view({sink.get('dtype')}) on a tensor {made_by(tensor)} whose last dim is "
+                   f"not unit-stride raises when the element size differs; call .contiguous() "
+                   f"first")
+        call = sink.node
+        fix = Fix("unsafe", (ctx.source.insert_after(call.func.value, ".contiguous()"),),
+                  "insert .contiguous() before .view(dtype)")
+        yield Report(call, message, fix, related(sink, tensor))
+
+    def fix(self, call: ast.Call, ctx: RuleContext) -> Fix:
+        func = call.func
+        if ctx.option("fix-style", "reshape") == "contiguous-view":
+            return Fix("unsafe", (ctx.source.insert_after(func.value, ".contiguous()"),),
+                       "insert .contiguous() before .view()")
+        start, end = ctx.source.attribute_name(func)
+        replacement = "reshape_as" if func.attr == "view_as" else "reshape"
+        return Fix("safe", (Edit(start, end, replacement),), f"replace .{func.attr}() with "
+                   f".{replacement}()")

@@ -1,0 +1,34 @@
+"""Shared wording and related locations, so every rule explains a layout the same way."""
+from __future__ import annotations
+
+from contiglint.findings import Related
+from contiglint.layout.sinks import Sink
+from contiglint.layout.values import Tensor
+
+
+def made_by(tensor: Tensor) -> str:
+    """"made non-contiguous by `.transpose(1, 2)` on line 12" (with "on some paths")."""
+    how = {"permuted": "made non-contiguous", "strided": "sliced into a non-contiguous view",
+           "broadcast": "expanded (its elements share memory)"}[tensor.kind.value]
+    where = f" by `{tensor.origin.op}` on line {tensor.origin.line}" if tensor.origin else ""
+    paths = " on some paths" if tensor.maybe else ""
+    return f"{how}{where}{paths}"
+
+
+def related(sink: Sink, tensor: Tensor) -> tuple[Related, ...]:
+    """The origin of the layout and each call that carried the tensor to the sink."""
+    places = []
+    if tensor.origin is not None:
+        places.append(Related(tensor.origin.line, tensor.origin.column,
+                              f"made non-contiguous here by `{tensor.origin.op}`"))
+    for site in sink.chain:
+        places.append(Related(site.line, site.column, f"passed in by this call to "
+                                                      f"`{site.callee.split('>')[-1]}`"))
+    return tuple(places)
+
+
+def called_from(sink: Sink) -> str:
+    if not sink.chain:
+        return ""
+    site = sink.chain[0]
+    return f" (when called from line {site.line})"

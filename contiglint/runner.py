@@ -1,0 +1,159 @@
+"""Lint, fix or diff many files: read, prefilter, cache, analyze, in parallel when it pays.
+
+Results come back in discovery order (sorted paths) whatever the number of workers, so output
+is deterministic. Each worker reads its own files, so I/O is parallel too. A file whose text
+cannot contain any sink (`may_have_findings`) is never parsed and never cached.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
+from typing import Optional, Sequence
+
+from contiglint.cache import Cache
+from contiglint.config import Config
+from contiglint.engine import LintResult, SourceError, fix_source, lint_source, may_have_findings
+from contiglint.files import SourceFile, discover, read_source, write_source
+from contiglint.findings import Finding
+
+SERIAL_BELOW = 8  # fewer files than this: starting workers costs more than it saves
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    mode: str = "check"  # "check" | "fix" (write fixes) | "diff" (show fixes, write nothing)
+    unsafe_fixes: bool = False
+    jobs: int = 0  # 0: one worker per core
+    cache_dir: Optional[str] = None  # None: no cache
+
+
+@dataclass
+class FileOutcome:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[SourceError] = field(default_factory=list)
+    fixed: int = 0  # fixes applied (fix mode) or that would be applied (diff mode)
+    diff: str = ""
+    text: Optional[str] = None  # the fixed text, for stdin in fix mode
+
+
+@dataclass
+class RunResult:
+    outcomes: list[FileOutcome] = field(default_factory=list)
+    errors: list[SourceError] = field(default_factory=list)  # discovery problems
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for outcome in self.outcomes for f in outcome.findings]
+
+    @property
+    def all_errors(self) -> list[SourceError]:
+        errors = self.errors + [e for outcome in self.outcomes for e in outcome.errors]
+        return sorted(errors, key=lambda e: (e.path, e.line, e.column))
+
+    @property
+    def fixed(self) -> int:
+        return sum(outcome.fixed for outcome in self.outcomes)
+
+    @property
+    def changed_files(self) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.fixed)
+
+
+def run(paths: Sequence[str], config: Config, options: RunOptions) -> RunResult:
+    files, errors = discover(paths, config.exclude, config.extend_exclude, config.root)
+    return RunResult(process_files(files, config, options), errors)
+
+
+def process_files(files: Sequence[str], config: Config, options: RunOptions
+                  ) -> list[FileOutcome]:
+    jobs = options.jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(files) < SERIAL_BELOW:
+        return [process_file(path, config, options) for path in files]
+    workers = min(jobs, len(files))
+    chunksize = max(1, len(files) // (workers * 4))
+    try:
+        with ProcessPoolExecutor(workers, initializer=_init_worker,
+                                 initargs=(_portable(config), options)) as pool:
+            return list(pool.map(_process_in_worker, files, chunksize=chunksize))
+    except (BrokenProcessPool, OSError, PermissionError):
+        # No usable process pool here (sandbox, no /dev/shm): the serial path gives the same
+        # results. In fix mode a file may already be fixed, which processing again handles.
+        return [process_file(path, config, options) for path in files]
+
+
+_worker_state: Optional[tuple[Config, RunOptions]] = None
+
+
+def _init_worker(config: Config, options: RunOptions) -> None:
+    global _worker_state
+    _worker_state = (config, options)
+
+
+def _process_in_worker(path: str) -> FileOutcome:
+    assert _worker_state is not None
+    return process_file(path, *_worker_state)
+
+
+def _portable(config: Config) -> Config:
+    """A picklable copy: rule options as plain dicts instead of read-only proxies."""
+    options = {code: dict(values) for code, values in config.settings.rule_options.items()}
+    return replace(config, settings=replace(config.settings, rule_options=options))
+
+
+def process_file(path: str, config: Config, options: RunOptions) -> FileOutcome:
+    source = read_source(path)
+    if isinstance(source, SourceError):
+        return FileOutcome(path, errors=[source])
+    return process_source(source, config, options, write=options.mode == "fix")
+
+
+def process_source(source: SourceFile, config: Config, options: RunOptions,
+                   write: bool = False) -> FileOutcome:
+    """Check or fix one decoded file; `write` puts a fix back on disk."""
+    settings = config.settings_for(source.path)
+    outcome = FileOutcome(source.path)
+    if not may_have_findings(source.text, settings):
+        return outcome
+    if options.mode == "check":
+        result = _check(source, settings, options)
+        outcome.findings, outcome.errors = result.findings, result.errors
+        return outcome
+    fixed = fix_source(source.text, source.path, settings, unsafe=options.unsafe_fixes)
+    outcome.findings, outcome.errors = fixed.result.findings, fixed.result.errors
+    if fixed.text == source.text:
+        return outcome
+    outcome.fixed, outcome.text = fixed.applied, fixed.text
+    if options.mode == "diff":
+        outcome.diff = unified_diff(source.path, source.text, fixed.text)
+    elif write:
+        error = write_source(source, fixed.text)
+        if error:
+            outcome.fixed = 0
+            outcome.errors.append(error)
+    return outcome
+
+
+def _check(source: SourceFile, settings, options: RunOptions) -> LintResult:
+    if options.cache_dir is None:
+        return lint_source(source.text, source.path, settings)
+    cache = Cache(options.cache_dir)
+    key = cache.key(source.text, source.path, settings)
+    result = cache.load(key)
+    if result is None:
+        result = lint_source(source.text, source.path, settings)
+        cache.store(key, result)
+    return result
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    lines = []
+    for line in difflib.unified_diff(before.splitlines(keepends=True),
+                                     after.splitlines(keepends=True),
+                                     fromfile=f"a/{path}", tofile=f"b/{path}"):
+        lines.append(line if line.endswith(("\n", "\r")) else
+                     line + "\n\\ No newline at end of file\n")
+    return "".join(lines)

@@ -1,0 +1,41 @@
+"""Runtime watch mode: report where non-contiguous tensors reached layout-sensitive ops.
+
+    import contiglint.runtime
+    with contiglint.runtime.watch() as report:
+        loss = model(x).sum(); loss.backward()
+    print(report)                         # aggregated, deduplicated, most expensive first
+
+    print(contiglint.runtime.describe(t))  # one-look summary of a tensor's layout
+
+From a shell: `contiglint run script.py [args]` (or `python -m contiglint.runtime script.py`);
+under pytest: `pytest --contiglint-runtime`.
+
+The static linter guesses from source; this watcher sees what torch actually did, in user code
+only (torch and site-packages internals are attributed to the user line that called them). Codes
+shared with the static rules mean the same hazard; CTG2xx are runtime-only (see `codes.py`).
+
+Limits: a `torch.compile`d function is opaque (its ops run as a compiled graph, not through
+Python dispatch), so hazards inside it are not seen; calls on other threads (DataLoader
+workers, autograd's engine) are not seen; CUDA work is observed at launch, not completion.
+
+This package imports torch lazily, so importing it (e.g. via the pytest plugin) is free.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["watch", "describe", "Report", "Entry"]
+
+_LAZY = {
+    "watch": "contiglint.runtime.watch",
+    "describe": "contiglint.runtime.describe",
+    "Report": "contiglint.runtime.report",
+    "Entry": "contiglint.runtime.report",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'contiglint.runtime' has no attribute {name!r}")

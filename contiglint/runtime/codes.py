@@ -1,0 +1,53 @@
+"""The hazard codes the runtime watcher reports, and what each one means.
+
+Codes below 200 are the static rules' codes: the watcher reports the same hazard, observed
+rather than inferred, so `# noqa: CTG101` silences both. CTG2xx exist only at runtime, because
+they need facts the source does not show (whether a copy really happened, how many bytes it
+moved, what a module really returned).
+"""
+from __future__ import annotations
+
+TITLES = {
+    "CTG101": "view on a non-contiguous tensor raised",
+    "CTG103": "non-contiguous tensor registered as a buffer or Parameter",
+    "CTG104": "device move carries non-contiguous strides",
+    "CTG106": "raw memory access (data_ptr/untyped_storage) on a non-contiguous tensor",
+    "CTG107": "collective or p2p call on a non-contiguous tensor",
+    "CTG108": "in-place write into an expanded or overlapping tensor",
+    "CTG111": "in-place write into a temporary copy (the original is not updated)",
+    "CTG201": "implicit copy of a non-contiguous tensor",
+    "CTG202": "module output is non-contiguous",
+}
+
+EXPLANATIONS = {
+    "CTG101": "`.view()` needs strides compatible with the new shape; on a transposed, "
+              "sliced or expanded tensor it raises. Use `.reshape()`, or `.contiguous()` "
+              "where the tensor was made non-contiguous (shown as 'made non-contiguous at').",
+    "CTG103": "Buffers and Parameters keep their strides: state_dict, parameters_to_vector, "
+              "optimizers with flat buffers and raw kernels then see the odd layout. "
+              "Register `t.contiguous()`.",
+    "CTG104": "`.to(device)`/`.cuda()` preserve the strides of a dense non-contiguous tensor, "
+              "so the copy on the new device is just as non-contiguous. Call "
+              "`.contiguous()` first, or pass `memory_format=torch.contiguous_format`.",
+    "CTG106": "A raw pointer or storage exposes memory order, not logical order: a kernel "
+              "reading numel elements from data_ptr() reads the wrong elements (or out of "
+              "bounds for expanded tensors). Pass `t.contiguous()` and keep it alive.",
+    "CTG107": "gloo reduces/broadcasts `numel` elements from data_ptr: on a non-contiguous "
+              "tensor results are silently wrong or neighbouring memory is corrupted; "
+              "send/recv and NCCL raise. Use `y = x.contiguous(); op(y); x.copy_(y)`.",
+    "CTG108": "Several elements of an expanded/overlapping tensor share memory: in-place "
+              "arithmetic raises, fill_/setitem writes through to the base, unfold-style "
+              "overlap gives wrong results. Clone first.",
+    "CTG111": "The in-place op wrote into a copy made by reshape/contiguous/flatten because "
+              "the input was non-contiguous; the original tensor is unchanged.",
+    "CTG201": "reshape/flatten/contiguous had to copy because the input was non-contiguous. "
+              "Each copy costs about as much as a clone; fix the layout where it was broken, "
+              "or accept the copy if it is deliberate.",
+    "CTG202": "A module returned a non-contiguous (and not channels_last) tensor made from "
+              "contiguous inputs; every consumer that needs contiguity will copy or raise. "
+              "Return `.contiguous()` if callers need it, or document it.",
+}
+
+
+def title(code: str) -> str:
+    return TITLES.get(code, code)

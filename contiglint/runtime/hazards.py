@@ -1,0 +1,143 @@
+"""Which observations are hazards: the runtime counterpart of the static rules.
+
+Each check reads one `Observation` (plus a little memory of recent copies and module outputs)
+and says whether a non-contiguous tensor reached a layout-sensitive op, and at what cost. The
+thresholds follow torch-layout-facts.md: channels_last tensors are a deliberate layout, not a
+hazard, for buffers, device moves and module outputs; gathers handle non-contiguous inputs
+correctly on gloo, so only the collectives that corrupt or raise are reported.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Optional
+
+from contiglint.verify.observation import Argument, Observation
+from contiglint.verify.frames import Site
+from contiglint.verify.layout_summary import TensorLayout
+
+COPYING_OPS = frozenset({
+    "Tensor.reshape", "torch.reshape", "Tensor.reshape_as", "Tensor.flatten", "torch.flatten",
+    "Tensor.ravel", "torch.ravel", "Tensor.contiguous",
+})
+VIEW_OPS = frozenset({"Tensor.view", "Tensor.view_as"})
+RAW_MEMORY_OPS = frozenset({"Tensor.data_ptr", "Tensor.untyped_storage", "Tensor.storage"})
+DEVICE_MOVES = frozenset({"Tensor.to", "Tensor.cuda", "Tensor.cpu"})
+REGISTRATIONS = frozenset({"nn.Module.register_buffer", "nn.Parameter"})
+SAFE_COLLECTIVES = frozenset({  # measured correct on non-contiguous tensors (gloo)
+    "all_gather", "gather", "all_to_all", "all_gather_into_tensor", "_all_gather_base",
+    "batch_isend_irecv",
+})
+_INPLACE_DUNDERS = frozenset({
+    "__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
+    "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
+})
+
+
+@dataclass(frozen=True)
+class Hazard:
+    """One occurrence. `layout` is the offending tensor's; `origin` where it became
+    non-contiguous (if the tracer saw it happen)."""
+
+    code: str
+    site: Site
+    op: str
+    layout: Optional[TensorLayout]
+    bytes_copied: int = 0
+    origin: Optional[Site] = None
+    note: str = ""
+
+
+def is_inplace(op: str) -> bool:
+    if not op.startswith("Tensor."):
+        return False
+    name = op[len("Tensor."):]
+    return name in _INPLACE_DUNDERS or (name.endswith("_") and not name.endswith("__"))
+
+
+def _non_contiguous(argument: Optional[Argument]) -> bool:
+    return argument is not None and not argument.layout.contiguous
+
+
+class HazardFinder:
+    """Turns observations into hazards. Stateful only to link a copy with an in-place write
+    on the same line (CTG111) and to report a module output once, not once per enclosing
+    module that passes it through (CTG202)."""
+
+    def __init__(self) -> None:
+        self._copies: dict[tuple, Site] = {}
+        self._module_outputs: dict[tuple, Site] = {}
+
+    def hazards(self, obs: Observation) -> Iterator[Hazard]:
+        if obs.kind == "module":
+            yield from self._module_output(obs)
+            return
+        op, receiver = obs.op, obs.receiver
+        if op in VIEW_OPS and obs.error and _non_contiguous(receiver):
+            yield Hazard("CTG101", obs.site, op, receiver.layout, origin=receiver.origin,
+                         note=obs.error_message or "")
+        elif op in COPYING_OPS and _non_contiguous(receiver) and obs.result is not None:
+            yield from self._copy(obs, receiver, obs.result)
+        elif op in RAW_MEMORY_OPS and _non_contiguous(receiver) and obs.direct:
+            yield Hazard("CTG106", obs.site, op, receiver.layout, origin=receiver.origin)
+        elif op in DEVICE_MOVES and obs.result is not None and _non_contiguous(receiver):
+            result = obs.result
+            if result.device != receiver.layout.device and not result.contiguous \
+                    and not result.channels_last:
+                yield Hazard("CTG104", obs.site, op, receiver.layout, origin=receiver.origin,
+                             note=f"{receiver.layout.device} -> {result.device}")
+        elif op in REGISTRATIONS:
+            for argument in obs.arguments:
+                if _non_contiguous(argument) and not argument.layout.channels_last:
+                    yield Hazard("CTG103", obs.site, op, argument.layout,
+                                 origin=argument.origin)
+        elif op.startswith("torch.distributed."):
+            yield from self._collective(obs)
+        if is_inplace(op) and receiver is not None:
+            yield from self._inplace(obs, receiver)
+
+    def _copy(self, obs: Observation, receiver: Argument,
+              result: TensorLayout) -> Iterator[Hazard]:
+        source = receiver.layout
+        if result.numel == 0 or result.storage_ptr is None \
+                or result.storage_ptr == source.storage_ptr:
+            return
+        if len(self._copies) > 1024:
+            self._copies.clear()
+        self._copies[(result.data_ptr, result.shape)] = obs.site
+        yield Hazard("CTG201", obs.site, obs.op, source, bytes_copied=result.nbytes,
+                     origin=receiver.origin)
+
+    def _wrote_into_copy(self, obs: Observation, layout: TensorLayout) -> bool:
+        return self._copies.get((layout.data_ptr, layout.shape)) == obs.site
+
+    def _inplace(self, obs: Observation, receiver: Argument) -> Iterator[Hazard]:
+        if receiver.layout.overlapping:
+            yield Hazard("CTG108", obs.site, obs.op, receiver.layout, origin=receiver.origin,
+                         note=obs.error_message or "")
+        elif self._wrote_into_copy(obs, receiver.layout):
+            yield Hazard("CTG111", obs.site, obs.op, receiver.layout)
+
+    def _collective(self, obs: Observation) -> Iterator[Hazard]:
+        name = obs.op.rsplit(".", 1)[-1]
+        for argument in obs.arguments:
+            if name not in SAFE_COLLECTIVES and _non_contiguous(argument):
+                yield Hazard("CTG107", obs.site, obs.op, argument.layout,
+                             origin=argument.origin, note=f"argument {argument.name}")
+            elif self._wrote_into_copy(obs, argument.layout) and name not in SAFE_COLLECTIVES:
+                yield Hazard("CTG111", obs.site, obs.op, argument.layout,
+                             note=f"argument {argument.name}")
+
+    def _module_output(self, obs: Observation) -> Iterator[Hazard]:
+        if any(not a.layout.contiguous and not a.layout.channels_last for a in obs.arguments):
+            return  # a non-contiguous input passed along; the hazard is upstream
+        for result in obs.results:
+            if result.contiguous or result.channels_last or result.numel == 0:
+                continue
+            key = (result.data_ptr, result.shape, result.strides)
+            seen_at = self._module_outputs.get(key)
+            if len(self._module_outputs) > 256:
+                self._module_outputs.clear()
+            if seen_at is not None and seen_at != obs.site:
+                continue  # an enclosing module returned the same tensor
+            self._module_outputs[key] = obs.site
+            yield Hazard("CTG202", obs.site, obs.op, result)

@@ -1,0 +1,170 @@
+"""The watch report: hazards aggregated per site, ordered by what they cost.
+
+One entry per (code, file, line, op, shape, strides): a training loop that copies the same
+tensor a million times is one line with a count, not a million lines. Entries are ordered by
+bytes copied, then by count, because the user's first question is "which fix buys the most".
+`# noqa` / `# noqa: CTG201` on the reported line suppresses an entry, as for the static linter.
+"""
+from __future__ import annotations
+
+import json
+import linecache
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Optional
+
+from contiglint.noqa import codes_on, comments
+from contiglint.runtime.codes import EXPLANATIONS, title
+from contiglint.runtime.hazards import Hazard
+from contiglint.verify.frames import Site
+
+_MAX_ORIGINS = 3
+
+
+@dataclass
+class Entry:
+    code: str
+    file: str
+    line: int
+    function: str
+    op: str
+    shape: Optional[tuple[int, ...]]
+    strides: Optional[tuple[int, ...]]
+    device: Optional[str]
+    dtype: Optional[str]
+    count: int = 0
+    bytes_copied: int = 0
+    origins: list[Site] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def title(self) -> str:
+        return title(self.code)
+
+    def as_json(self) -> dict:
+        return {
+            "code": self.code, "title": self.title, "file": self.file, "line": self.line,
+            "function": self.function, "op": self.op,
+            "shape": list(self.shape) if self.shape is not None else None,
+            "strides": list(self.strides) if self.strides is not None else None,
+            "device": self.device, "dtype": self.dtype, "count": self.count,
+            "bytes_copied": self.bytes_copied,
+            "made_non_contiguous_at": [{"file": o.file, "line": o.line} for o in self.origins],
+            "note": self.note,
+        }
+
+
+class Report:
+    """Accumulates hazards (thread-safe) and renders them as text or JSON."""
+
+    def __init__(self) -> None:
+        self._entries: dict[tuple, Entry] = {}
+        self._lock = threading.Lock()
+        self._noqa: dict[str, dict[int, Optional[frozenset]]] = {}
+        self.suppressed = 0
+        self.script_error: Optional[str] = None
+
+    def add(self, hazard: Hazard) -> None:
+        layout = hazard.layout
+        key = (hazard.code, hazard.site.file, hazard.site.line, hazard.op,
+               layout.shape if layout else None, layout.strides if layout else None)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                if self._silenced(hazard.site, hazard.code):
+                    self.suppressed += 1
+                    return
+                entry = self._entries[key] = Entry(
+                    hazard.code, hazard.site.file, hazard.site.line, hazard.site.function,
+                    hazard.op, layout.shape if layout else None,
+                    layout.strides if layout else None, layout.device if layout else None,
+                    layout.dtype if layout else None, note=hazard.note[:300])
+            entry.count += 1
+            entry.bytes_copied += hazard.bytes_copied
+            if hazard.origin is not None and hazard.origin not in entry.origins \
+                    and len(entry.origins) < _MAX_ORIGINS and hazard.origin != hazard.site:
+                entry.origins.append(hazard.origin)
+
+    @property
+    def entries(self) -> list[Entry]:
+        with self._lock:
+            entries = list(self._entries.values())
+        return sorted(entries, key=lambda e: (-e.bytes_copied, -e.count, e.file, e.line, e.code))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __bool__(self) -> bool:
+        return True  # `with watch() as report:` must stay truthy even when empty
+
+    def _silenced(self, site: Site, code: str) -> bool:
+        by_line = self._noqa.get(site.file)
+        if by_line is None:
+            by_line = self._noqa[site.file] = _noqa_lines(site.file)
+        codes = by_line.get(site.line)
+        return codes is not None and (codes == frozenset({"*"}) or
+                                      any(code.startswith(prefix) for prefix in codes))
+
+    # -- rendering ---------------------------------------------------------------------------
+    def as_json(self) -> dict:
+        entries = self.entries
+        return {
+            "version": 1, "tool": "contiglint run",
+            "summary": {"entries": len(entries), "occurrences": sum(e.count for e in entries),
+                        "bytes_copied": sum(e.bytes_copied for e in entries),
+                        "suppressed": self.suppressed},
+            "entries": [e.as_json() for e in entries],
+            "script_error": self.script_error,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_json(), indent=2)
+
+    def to_text(self, explain: bool = False) -> str:
+        entries = self.entries
+        if not entries:
+            return "contiglint run: no layout hazards observed in user code."
+        total = sum(e.bytes_copied for e in entries)
+        lines = [f"contiglint run: {len(entries)} layout hazard site(s), "
+                 f"{sum(e.count for e in entries)} occurrence(s), {_size(total)} copied"]
+        for entry in entries:
+            cost = f", {_size(entry.bytes_copied)} copied" if entry.bytes_copied else ""
+            layout = f" shape {entry.shape} strides {entry.strides}" if entry.shape is not None \
+                else ""
+            lines.append(f"{_shown(entry.file)}:{entry.line}: {entry.code} {entry.title}: "
+                         f"{entry.op}{layout} x{entry.count}{cost}")
+            for origin in entry.origins:
+                lines.append(f"    made non-contiguous at {_shown(origin.file)}:{origin.line}")
+            if entry.note:
+                lines.append(f"    {entry.note.splitlines()[0]}")
+            if explain:
+                lines.append(f"    why: {EXPLANATIONS.get(entry.code, '')}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def _noqa_lines(path: str) -> dict[int, Optional[frozenset]]:
+    text = "".join(linecache.getlines(path))
+    if "noqa" not in text.lower():
+        return {}
+    return {line: codes for line, comment in comments(text).items()
+            if (codes := codes_on(comment)) is not None}
+
+
+def _shown(path: str) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative
+
+
+def _size(count: int) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if count < 1024 or unit == "GiB":
+            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+        count /= 1024
+    return f"{count} B"
