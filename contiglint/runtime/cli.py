@@ -125,11 +125,12 @@ def _exit_status(code: object) -> int:
 
 
 def _print_script_traceback(error: BaseException) -> None:
-    """Print the traceback as `python script.py` would: without our and runpy's frames."""
-    tb = error.__traceback__
-    ours = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,
-            os.path.abspath(runpy.__file__))
-    while tb is not None and tb.tb_frame.f_code.co_filename.startswith(ours):
-        tb = tb.tb_next
+    """Print the traceback as `python script.py` would: without runpy's and contiglint's
+    frames (the tracer sits between the user's line and torch)."""
+    ours = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    hidden = (ours, os.path.abspath(runpy.__file__), "<frozen runpy>")
+    report = traceback.TracebackException.from_exception(error)
+    report.stack = traceback.StackSummary.from_list(
+        [frame for frame in report.stack if not frame.filename.startswith(hidden)])
     sys.stdout.flush()
-    traceback.print_exception(type(error), error, tb, file=sys.stderr)
+    print("".join(report.format()), end="", file=sys.stderr)
