@@ -1,0 +1,128 @@
+"""[tool.contiglint] loading, validation, discovery and merging with flags."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from clitools import BAD, contiglint, findings_json, write
+from contiglint.config import ConfigError, Overrides, find_pyproject, load_config, resolve
+from contiglint.rules import rule_by_code
+
+
+def pyproject(directory, body):
+    return write(directory, "pyproject.toml", body)
+
+
+def test_all_keys_load(tmp_path):
+    path = pyproject(tmp_path, """
+[tool.contiglint]
+select = ["CTG1"]
+ignore = ["ctg102"]
+extend-select = ["CTG201"]
+exclude = ["gen"]
+extend-exclude = ["*_pb2.py"]
+strict = true
+[tool.contiglint.per-file-ignores]
+"tests/*" = ["CTG101"]
+""")
+    config = load_config(str(path))
+    settings = config.settings
+    assert (settings.select, settings.ignore, settings.extend_select, settings.strict) == \
+        (("CTG1",), ("CTG102",), ("CTG201",), True)
+    assert (config.exclude, config.extend_exclude) == (("gen",), ("*_pb2.py",))
+    assert config.root == str(tmp_path)
+    assert config.settings_for(str(tmp_path / "tests" / "t.py")).ignore == ("CTG102", "CTG101")
+    assert config.settings_for(str(tmp_path / "src" / "t.py")).ignore == ("CTG102",)
+
+
+@pytest.mark.parametrize("body, words", [
+    ("selec = ['CTG']", "[tool.contiglint] selec: unknown key"),
+    ("strict = 'yes'", "strict: must be true or false"),
+    ("select = 'CTG101'", "select: must be a list of strings"),
+    ("ignore = ['E501']", "'E501' is not a contiglint code"),
+    ("per-file-ignores = ['x']", "per-file-ignores: must be a table"),
+    ("[tool.contiglint.CTG999]\nx = 1", "unknown rule 'CTG999'"),
+    ("[tool.contiglint.CTG101]\nno_such_option = 1", "unknown option 'no_such_option' for CTG101"),
+    ("select = [", "invalid TOML"),
+])
+def test_bad_config_names_file_and_key(tmp_path, body, words):
+    path = pyproject(tmp_path, "[tool.contiglint]\n" + body + "\n")
+    with pytest.raises(ConfigError) as raised:
+        load_config(str(path))
+    message = str(raised.value)
+    assert message.startswith(str(path)) and words in message, message
+    assert "\n" not in message
+
+
+def test_rule_option_values_are_type_checked(tmp_path, monkeypatch):
+    rule = rule_by_code("CTG101")
+    monkeypatch.setattr(rule, "options", {"max_depth": 3, "verbose": False})
+    good = pyproject(tmp_path, "[tool.contiglint.CTG101]\nmax_depth = 5\nverbose = true\n")
+    assert dict(load_config(str(good)).settings.rule_options["CTG101"]) == \
+        {"max_depth": 5, "verbose": True}
+    bad = pyproject(tmp_path, "[tool.contiglint.CTG101]\nmax_depth = true\n")
+    with pytest.raises(ConfigError, match="max_depth must be int"):
+        load_config(str(bad))
+
+
+def test_nearest_pyproject_with_our_table_wins(tmp_path):
+    pyproject(tmp_path, "[tool.contiglint]\nignore = ['CTG101']\n")
+    inner = tmp_path / "inner"
+    pyproject(inner, "[tool.black]\nline-length = 100\n")  # no [tool.contiglint]: skipped
+    (inner / "src").mkdir()
+    assert find_pyproject(str(inner / "src")) == str(tmp_path / "pyproject.toml")
+    pyproject(inner, "[tool.contiglint]\n")
+    assert find_pyproject(str(inner / "src")) == str(inner / "pyproject.toml")
+
+
+def test_flags_win_over_the_file(tmp_path):
+    pyproject(tmp_path, "[tool.contiglint]\nselect = ['CTG1']\nignore = ['CTG101']\n"
+                        "extend-select = ['CTG2']\n")
+    start = str(tmp_path)
+    assert not resolve(Overrides(), start=start).settings.is_enabled("CTG101")
+    chosen = resolve(Overrides(select=("CTG101",)), start=start).settings
+    assert chosen.is_enabled("CTG101") and not chosen.is_enabled("CTG201")
+    added = resolve(Overrides(ignore=("CTG102",), extend_select=("CTG3",), strict=True),
+                    start=start).settings
+    assert added.ignore == ("CTG101", "CTG102") and added.extend_select == ("CTG2", "CTG3")
+    assert added.strict
+
+
+def test_explicit_config_file_must_exist(tmp_path):
+    with pytest.raises(ConfigError, match="does not exist"):
+        resolve(Overrides(), config_path=str(tmp_path / "nope.toml"))
+
+
+# --- through the real command ------------------------------------------------------------------
+
+def test_cli_reads_pyproject_and_flags_override(tmp_path):
+    pyproject(tmp_path, "[tool.contiglint]\nignore = ['CTG101']\n")
+    write(tmp_path, "bad.py", BAD)
+    assert contiglint("bad.py", cwd=tmp_path).returncode == 0
+    assert contiglint("--select", "CTG101", "bad.py", cwd=tmp_path).returncode == 1
+
+
+def test_cli_per_file_ignores_and_extend_exclude(tmp_path):
+    pyproject(tmp_path, "[tool.contiglint]\nextend-exclude = ['generated']\n"
+                        "[tool.contiglint.per-file-ignores]\n'legacy/*' = ['CTG101']\n")
+    for name in ("a.py", "legacy/b.py", "generated/c.py"):
+        write(tmp_path, name, BAD)
+    flagged = {os.path.normpath(f["path"]) for f in findings_json(".", cwd=tmp_path)}
+    assert flagged == {"a.py"}
+
+
+def test_cli_config_flag_points_at_a_file(tmp_path):
+    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "conf/pyproject.toml", "[tool.contiglint]\nignore = ['CTG1']\n")
+    assert contiglint("--config", "conf/pyproject.toml", "bad.py", cwd=tmp_path).returncode == 0
+
+
+def test_cli_bad_config_exits_2_with_one_line(tmp_path):
+    pyproject(tmp_path, "[tool.contiglint]\nselect = ['CTG']\nfrobnicate = 1\n")
+    write(tmp_path, "bad.py", BAD)
+    process = contiglint("bad.py", cwd=tmp_path)
+    assert process.returncode == 2
+    assert process.stdout == ""
+    lines = process.stderr.splitlines()
+    assert len(lines) == 1 and "pyproject.toml" in lines[0] and "frobnicate" in lines[0]
