@@ -1,0 +1,106 @@
+"""Many files: prefilter, worker pool, deterministic order, the cache."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from clitools import BAD, BAD_LINE, CLEAN, FIXED, contiglint, environment, write
+from contiglint.cache import Cache
+from contiglint.config import Config
+from contiglint.findings import Finding
+from contiglint.runner import RunOptions, run
+from contiglint.settings import Settings
+
+
+def make_tree(tmp_path, count=12):
+    for number in range(count):
+        write(tmp_path, f"pkg{number % 3}/m{number:02d}.py", BAD if number % 2 else CLEAN)
+
+
+def test_parallel_and_serial_runs_give_identical_ordered_output(tmp_path):
+    make_tree(tmp_path)
+    serial = contiglint("--no-cache", "-j", "1", ".", cwd=tmp_path)
+    parallel = contiglint("--no-cache", "-j", "4", ".", cwd=tmp_path)
+    assert serial.returncode == parallel.returncode == 1
+    assert serial.stdout == parallel.stdout
+    paths = [line.split(":")[0] for line in serial.stdout.splitlines() if "CTG101" in line]
+    assert paths == sorted(paths) and len(paths) == 6
+
+
+def test_pool_in_process_matches_serial(tmp_path):
+    make_tree(tmp_path, 16)
+    config = Config()
+    parallel = run([str(tmp_path)], config, RunOptions(jobs=3))
+    serial = run([str(tmp_path)], config, RunOptions(jobs=1))
+    assert [o.path for o in parallel.outcomes] == [o.path for o in serial.outcomes]
+    assert parallel.findings == serial.findings and len(serial.findings) == 8
+
+
+def test_files_without_sink_tokens_are_not_parsed(tmp_path):
+    # The prefilter skips text that cannot hold a finding, so even a syntax error there is
+    # not reported: contiglint is a layout linter, not a syntax checker.
+    write(tmp_path, "plain.py", "def f(:\n")
+    result = run([str(tmp_path)], Config(), RunOptions(jobs=1))
+    assert result.all_errors == [] and result.findings == []
+
+
+def test_fix_mode_writes_every_file_in_parallel(tmp_path):
+    make_tree(tmp_path)
+    result = run([str(tmp_path)], Config(), RunOptions("fix", jobs=2))
+    assert result.fixed == 6 and result.findings == [] and result.all_errors == []
+    assert all(path.read_text() in (FIXED, CLEAN) for path in tmp_path.rglob("*.py"))
+
+
+def test_cache_is_written_and_reused(tmp_path):
+    path = write(tmp_path, "bad.py", BAD)
+    assert contiglint("bad.py", cwd=tmp_path).returncode == 1
+    entries = list((tmp_path / ".contiglint_cache").rglob("*.json"))
+    assert len(entries) == 1
+    assert (tmp_path / ".contiglint_cache" / "CACHEDIR.TAG").exists()
+    # Plant a different finding under the same key: a second run must report it, which shows
+    # the cache is read instead of the file being linted again.
+    key = Cache.key(BAD, "bad.py", Settings())
+    assert entries[0].name == key + ".json"
+    planted = Finding("bad.py", 1, 1, 1, 2, "CTG101", "from the cache")
+    entries[0].write_text(json.dumps({"findings": [planted.as_json()], "errors": []}))
+    assert "from the cache" in contiglint("bad.py", cwd=tmp_path).stdout
+    # A changed file is a different key, so the planted entry no longer applies.
+    path.write_text(BAD + "\n")
+    assert "from the cache" not in contiglint("bad.py", cwd=tmp_path).stdout
+
+
+def test_corrupt_cache_entry_is_ignored(tmp_path):
+    write(tmp_path, "bad.py", BAD)
+    contiglint("bad.py", cwd=tmp_path)
+    for entry in (tmp_path / ".contiglint_cache").rglob("*.json"):
+        entry.write_bytes(b"\x00{not json")
+    process = contiglint("bad.py", cwd=tmp_path)
+    assert process.returncode == 1 and f"bad.py:{BAD_LINE}:" in process.stdout
+    entry = next((tmp_path / ".contiglint_cache").rglob("*.json"))
+    entry.write_text(json.dumps({"findings": [{"path": "bad.py"}], "errors": []}))
+    assert f"bad.py:{BAD_LINE}:" in contiglint("bad.py", cwd=tmp_path).stdout
+
+
+def test_no_cache_writes_no_cache_directory(tmp_path):
+    write(tmp_path, "bad.py", BAD)
+    assert contiglint("--no-cache", "bad.py", cwd=tmp_path).returncode == 1
+    assert not (tmp_path / ".contiglint_cache").exists()
+
+
+def test_settings_are_part_of_the_cache_key(tmp_path):
+    write(tmp_path, "bad.py", BAD)
+    assert contiglint("bad.py", cwd=tmp_path).returncode == 1
+    assert contiglint("--ignore", "CTG101", "bad.py", cwd=tmp_path).returncode == 0
+    assert contiglint("bad.py", cwd=tmp_path).returncode == 1
+
+
+def test_concurrent_runs_share_the_cache_safely(tmp_path):
+    make_tree(tmp_path, 24)
+    command = [sys.executable, "-m", "contiglint", "-j", "2", "."]
+    runs = [subprocess.Popen(command, cwd=tmp_path, env=environment(), stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    outputs = [process.communicate(timeout=120) for process in runs]
+    assert [process.returncode for process in runs] == [1] * 4
+    assert len({stdout for stdout, _ in outputs}) == 1 and all(err == "" for _, err in outputs)
+    assert not list((tmp_path / ".contiglint_cache").rglob(".tmp-*"))
