@@ -1,0 +1,97 @@
+"""The flake8 plugin reports exactly what the CLI reports: same files, lines, columns, codes."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+from clitools import BAD, BAD_LINE, ROOT, contiglint, environment, findings_json, write
+from contiglint.flake8_plugin import ContiglintChecker
+
+FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s"
+
+
+def fixture_files() -> list[str]:
+    return sorted(str(path.relative_to(ROOT)) for path in (ROOT / "fixtures").rglob("*.py")
+                  if not path.name.endswith(".fixed.py"))
+
+
+def flake8_config(directory: Path) -> Path:
+    """Use the installed entry point if there is one (loading it twice is an error in flake8),
+    else register this source tree as a local plugin; either way PYTHONPATH picks this tree."""
+    installed = any(ep.name == "CTG" and ep.value.startswith("contiglint.")
+                    for ep in entry_points(group="flake8.extension"))
+    text = "[flake8]\n"
+    if not installed:
+        text += ("[flake8:local-plugins]\nextension =\n"
+                 "    CTG = contiglint.flake8_plugin:ContiglintChecker\n"
+                 f"paths = {ROOT}\n")
+    path = directory / "flake8.cfg"
+    path.write_text(text)
+    return path
+
+
+def flake8_findings(files: list[str], cwd: Path, config: Path, *extra: str) -> set[tuple]:
+    process = subprocess.run(
+        [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
+         "--format", FORMAT, *extra, *files], cwd=cwd, capture_output=True, text=True,
+        env=environment(), timeout=300)
+    assert process.returncode in (0, 1), process.stderr
+    assert "Traceback" not in process.stderr, process.stderr
+    rows = [line.split("|") for line in process.stdout.splitlines()]
+    return {(str(Path(path)), int(row), int(col), code) for path, row, col, code in rows}
+
+
+def cli_findings(files: list[str], cwd: Path, *extra: str) -> set[tuple]:
+    return {(str(Path(f["path"])), f["line"], f["column"], f["code"])
+            for f in findings_json(*extra, *files, cwd=cwd) if f["code"].startswith("CTG")}
+
+
+def test_flake8_and_cli_agree_on_every_fixture(tmp_path):
+    files = fixture_files()
+    assert files, "fixtures/**/*.py should hold the shared test programs"
+    from_flake8 = flake8_findings(files, ROOT, flake8_config(tmp_path))
+    from_cli = cli_findings(files, ROOT)
+    assert from_cli, "the fixtures should produce findings to compare"
+    assert from_flake8 == from_cli
+
+
+def test_flake8_and_cli_agree_on_non_ascii_and_crlf_lines(tmp_path):
+    text = BAD.replace("y = x", "\u00e9t\u00e9 = '\u4e2d'; y = x").replace("\n", "\r\n")
+    (tmp_path / "wide.py").write_bytes(text.encode("utf-8"))
+    write(tmp_path, "noqa.py", BAD.replace("view(2, 12)", "view(2, 12)  # noqa: CTG101"))
+    files = ["wide.py", "noqa.py"]
+    from_cli = cli_findings(files, tmp_path)
+    assert {(path, line, code) for path, line, _, code in from_cli} == \
+        {("wide.py", BAD_LINE, "CTG101")}
+    assert flake8_findings(files, tmp_path, flake8_config(tmp_path)) == from_cli
+
+
+def test_checker_yields_zero_based_columns_and_flake8_messages():
+    lines = BAD.splitlines(keepends=True)
+    results = list(ContiglintChecker(ast.parse(BAD), lines, "bad.py").run())
+    assert [(line, text.split()[0], kind) for line, _, text, kind in results] == \
+        [(BAD_LINE, "CTG101", ContiglintChecker)]
+    expected = next(f["column"] for f in findings_json("-", cwd=ROOT, stdin=BAD)
+                    if f["code"] == "CTG101")
+    assert results[0][1] == expected - 1
+
+
+@pytest.mark.parametrize("flag, strict", [([], False), (["--contiglint-strict"], True)])
+def test_strict_option_reaches_the_checker(tmp_path, flag, strict):
+    write(tmp_path, "probe.py", "import sys\nimport contiglint.flake8_plugin as p\n")
+    config = flake8_config(tmp_path)
+    process = subprocess.run(
+        [sys.executable, "-c",
+         "import sys; from flake8.main.cli import main; "
+         "import contiglint.flake8_plugin as p; "
+         "code = 0\n"
+         "try:\n    main(sys.argv[1:])\nexcept SystemExit as e:\n    code = e.code\n"
+         "print('STRICT', p.ContiglintChecker.strict)",
+         "--config", str(config), "--select", "CTG", *flag, "probe.py"],
+        cwd=tmp_path, capture_output=True, text=True, env=environment(), timeout=120)
+    assert f"STRICT {strict}" in process.stdout, process.stderr
