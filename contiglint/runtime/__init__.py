@@ -27,8 +27,8 @@ from typing import Any
 __all__ = ["watch", "describe", "Report", "Entry"]
 
 _LAZY = {
-    "watch": "contiglint.runtime.watch",
-    "describe": "contiglint.runtime.describe",
+    "watch": "contiglint.runtime.watcher",
+    "describe": "contiglint.runtime.layout_description",
     "Report": "contiglint.runtime.report",
     "Entry": "contiglint.runtime.report",
 }

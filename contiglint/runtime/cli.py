@@ -71,7 +71,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"contiglint run: error: no such script: {target[0]}", file=sys.stderr)
         return 2
 
-    from contiglint.runtime.watch import watch  # imports torch: only once we really run
+    from contiglint.runtime.watcher import watch  # imports torch: only once we really run
     watcher = watch(options.include or None, library=options.library,
                     modules=not options.no_modules)
     status = _run(options.module, target, watcher)

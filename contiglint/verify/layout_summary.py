@@ -54,7 +54,7 @@ class TensorLayout:
     @property
     def dense(self) -> bool:
         """Non-overlapping and dense: some permutation of the dims is contiguous."""
-        return not self.overlapping and _is_dense(self.shape, self.strides)
+        return not self.overlapping and is_dense(self.shape, self.strides)
 
     def as_json(self) -> dict:
         return {
@@ -130,7 +130,8 @@ def strides_overlap(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
     return False
 
 
-def _is_dense(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+def is_dense(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    """Every element addressed exactly once with no gaps, in some dim order."""
     expected = 1
     for size, stride in sorted(((s, st) for s, st in zip(shape, strides) if s > 1),
                                key=lambda pair: pair[1]):
