@@ -15,9 +15,12 @@ from contiglint.flake8_plugin import ContiglintChecker
 FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s"
 
 
-def fixture_files() -> list[str]:
-    return sorted(str(path.relative_to(ROOT)) for path in (ROOT / "fixtures").rglob("*.py")
-                  if not path.name.endswith(".fixed.py"))
+def corpus_files() -> list[str]:
+    """Every fixture program (fixtures/**/*.py, not the *.fixed.py expectations) and example."""
+    fixtures = [path for path in (ROOT / "fixtures").rglob("*.py")
+                if not path.name.endswith(".fixed.py")]
+    examples = list((ROOT / "examples").rglob("*.py"))
+    return sorted(str(path.relative_to(ROOT)) for path in fixtures + examples)
 
 
 def flake8_config(directory: Path) -> Path:
@@ -51,12 +54,12 @@ def cli_findings(files: list[str], cwd: Path, *extra: str) -> set[tuple]:
             for f in findings_json(*extra, *files, cwd=cwd) if f["code"].startswith("CTG")}
 
 
-def test_flake8_and_cli_agree_on_every_fixture(tmp_path):
-    files = fixture_files()
-    assert files, "fixtures/**/*.py should hold the shared test programs"
+def test_flake8_and_cli_agree_on_every_fixture_and_example(tmp_path):
+    files = corpus_files()
+    assert "examples/attention.py" in files
     from_flake8 = flake8_findings(files, ROOT, flake8_config(tmp_path))
     from_cli = cli_findings(files, ROOT)
-    assert from_cli, "the fixtures should produce findings to compare"
+    assert from_cli, "the corpus should produce findings to compare"
     assert from_flake8 == from_cli
 
 
