@@ -19,6 +19,7 @@ COPYING_OPS = frozenset({
     "Tensor.reshape", "torch.reshape", "Tensor.reshape_as", "Tensor.flatten", "torch.flatten",
     "Tensor.ravel", "torch.ravel", "Tensor.contiguous",
 })
+EXPLICIT_COPIES = frozenset({"Tensor.contiguous"})
 VIEW_OPS = frozenset({"Tensor.view", "Tensor.view_as"})
 RAW_MEMORY_OPS = frozenset({"Tensor.data_ptr", "Tensor.untyped_storage", "Tensor.storage"})
 DEVICE_MOVES = frozenset({"Tensor.to", "Tensor.cuda", "Tensor.cpu"})
@@ -59,11 +60,13 @@ def _non_contiguous(argument: Optional[Argument]) -> bool:
 
 
 class HazardFinder:
-    """Turns observations into hazards. Stateful only to link a copy with an in-place write
+    """Turns observations into hazards. Copies made by an explicit `.contiguous()` are the
+    recommended fix, so they are reported (as CTG201) only with `explicit_copies=True`. Stateful only to link a copy with an in-place write
     on the same line (CTG111) and to report a module output once, not once per enclosing
     module that passes it through (CTG202)."""
 
-    def __init__(self) -> None:
+    def __init__(self, explicit_copies: bool = False) -> None:
+        self.explicit_copies = explicit_copies
         self._copies: dict[tuple, Site] = {}
         self._module_outputs: dict[tuple, Site] = {}
 
@@ -104,6 +107,8 @@ class HazardFinder:
         if len(self._copies) > 1024:
             self._copies.clear()
         self._copies[(result.data_ptr, result.shape)] = obs.site
+        if obs.op in EXPLICIT_COPIES and not self.explicit_copies:
+            return  # `.contiguous()` is the user's deliberate fix, not a hidden cost
         yield Hazard("CTG201", obs.site, obs.op, source, bytes_copied=result.nbytes,
                      origin=receiver.origin)
 

@@ -28,9 +28,10 @@ class Watch:
     """Context manager; entering returns the `Report`, which fills as the block runs."""
 
     def __init__(self, files: FileFilter = None, *, library: Collection[str] = (),
-                 modules: bool = True, report: Optional[Report] = None) -> None:
+                 modules: bool = True, explicit_copies: bool = False,
+                 report: Optional[Report] = None) -> None:
         self.report = report if report is not None else Report()
-        self._finder = HazardFinder()
+        self._finder = HazardFinder(explicit_copies)
         self._tracer = Tracer(files, library=library, modules=modules, keep=False,
                               on_observation=self._observe)
 
@@ -75,10 +76,12 @@ class Watch:
 
 
 def watch(files: FileFilter = None, *, library: Collection[str] = (), modules: bool = True,
-          report: Optional[Report] = None) -> Watch:
+          explicit_copies: bool = False, report: Optional[Report] = None) -> Watch:
     """`with contiglint.runtime.watch() as report: model(x)`, then `print(report)`.
 
     files: None for every non-library file, or paths/a predicate (see `Tracer`). modules: also
-    check what each nn.Module returns (CTG202).
+    check what each nn.Module returns (CTG202). explicit_copies: also count copies made by
+    `.contiguous()` (normally the deliberate fix) in CTG201.
     """
-    return Watch(files, library=library, modules=modules, report=report)
+    return Watch(files, library=library, modules=modules, explicit_copies=explicit_copies,
+                 report=report)
