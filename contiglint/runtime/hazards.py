@@ -9,7 +9,7 @@ correctly on gloo, so only the collectives that corrupt or raise are reported.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.frames import Site
@@ -61,12 +61,17 @@ def _non_contiguous(argument: Optional[Argument]) -> bool:
 
 class HazardFinder:
     """Turns observations into hazards. Copies made by an explicit `.contiguous()` are the
-    recommended fix, so they are reported (as CTG201) only with `explicit_copies=True`. Stateful only to link a copy with an in-place write
+    recommended fix, so they are reported (as CTG201) only with `explicit_copies=True`.
+    CTG202 covers modules whose class is defined in user files (`is_user_file`) and that user
+    code called directly: torch's own modules (e.g. a batch_first MultiheadAttention, whose
+    output is transposed back) are not something the user can fix. Stateful only to link a copy with an in-place write
     on the same line (CTG111) and to report a module output once, not once per enclosing
     module that passes it through (CTG202)."""
 
-    def __init__(self, explicit_copies: bool = False) -> None:
+    def __init__(self, explicit_copies: bool = False,
+                 is_user_file: Callable[[str], bool] = lambda name: True) -> None:
         self.explicit_copies = explicit_copies
+        self.is_user_file = is_user_file
         self._copies: dict[tuple, Site] = {}
         self._module_outputs: dict[tuple, Site] = {}
 
@@ -133,6 +138,8 @@ class HazardFinder:
                              note=f"argument {argument.name}")
 
     def _module_output(self, obs: Observation) -> Iterator[Hazard]:
+        if not obs.direct or obs.defined_in is None or not self.is_user_file(obs.defined_in):
+            return  # only the user's own modules, called from the user's code
         if any(not a.layout.contiguous and not a.layout.channels_last for a in obs.arguments):
             return  # a non-contiguous input passed along; the hazard is upstream
         for result in obs.results:

@@ -31,9 +31,9 @@ class Watch:
                  modules: bool = True, explicit_copies: bool = False,
                  report: Optional[Report] = None) -> None:
         self.report = report if report is not None else Report()
-        self._finder = HazardFinder(explicit_copies)
         self._tracer = Tracer(files, library=library, modules=modules, keep=False,
                               on_observation=self._observe)
+        self._finder = HazardFinder(explicit_copies, self._tracer._classifier.is_user_file)
 
     def _observe(self, observation: Observation) -> None:
         for hazard in self._finder.hazards(observation):

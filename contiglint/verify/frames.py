@@ -90,11 +90,19 @@ class FrameClassifier:
             prefixes = tuple(p.rstrip(os.sep) + os.sep for p in exact)
             self._wanted = lambda name: name in exact or name.startswith(prefixes)
         self._user: dict[CodeType, bool] = {}
+        self._files: dict[str, bool] = {}
 
     def is_user(self, code: CodeType) -> bool:
         known = self._user.get(code)
         if known is None:
             known = self._user[code] = self._classify(code.co_filename)
+        return known
+
+    def is_user_file(self, filename: str) -> bool:
+        """Same decision as `is_user`, for a filename (e.g. where a class is defined)."""
+        known = self._files.get(filename)
+        if known is None:
+            known = self._files[filename] = self._classify(filename)
         return known
 
     def _classify(self, filename: str) -> bool:

@@ -28,7 +28,8 @@ class Observation:
     """One call of one op from one user line.
 
     `kind`: "op" (seen by the torch function mode), "entry" (a patched entry point) or
-    "module" (an nn.Module returned; `op` is "<ClassName>.forward"). `results` holds the
+    "module" (an nn.Module returned; `op` is "<ClassName>.forward", `defined_in` the file of
+    its class, so consumers can tell the user's modules from torch's). `results` holds the
     layouts of tensor results (one for a tensor, several for a tuple or list). `error` and
     `error_message` are set when the call raised; the exception itself was re-raised.
     """
@@ -41,6 +42,7 @@ class Observation:
     results: tuple[TensorLayout, ...]
     error: Optional[str] = None
     error_message: Optional[str] = None
+    defined_in: Optional[str] = None  # "module" kind: file defining the module's class
 
     @property
     def file(self) -> str:
@@ -68,4 +70,5 @@ class Observation:
                           for a in self.arguments],
             "results": [r.as_json() for r in self.results],
             "error": self.error, "error_message": self.error_message,
+            "defined_in": self.defined_in,
         }

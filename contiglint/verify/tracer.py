@@ -26,7 +26,9 @@ tracer is a pass-through: compiled code is opaque (see `contiglint.runtime` docs
 """
 from __future__ import annotations
 
+import functools
 import inspect
+import os
 import sys
 import threading
 from typing import Any, Callable, Collection, Iterable, Iterator, Optional
@@ -210,7 +212,8 @@ class Tracer:
         with torch._C.DisableTorchFunction():
             arguments = tuple(self._arguments(op, inputs, {}))
             results = tuple(self._results(output, arguments, located[0], False))
-        self._emit(Observation(located[0], op, "module", located[1], arguments, results))
+        self._emit(Observation(located[0], op, "module", located[1], arguments, results,
+                               defined_in=_defining_file(type(module))))
 
     def _emit(self, observation: Observation) -> None:
         if self.keep:
@@ -264,6 +267,14 @@ class Tracer:
                     and value not in self._origins:
                 self._origins[value] = inherited or site
             yield layout
+
+
+@functools.lru_cache(maxsize=4096)
+def _defining_file(cls: type) -> Optional[str]:
+    try:
+        return os.path.abspath(inspect.getsourcefile(cls) or "") or None
+    except (TypeError, OSError):
+        return None
 
 
 def _op_name(func: Any) -> str:
