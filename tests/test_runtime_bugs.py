@@ -31,7 +31,8 @@ def expected(script: Path) -> set[tuple[int, str]]:
 
 def run_watched(script: Path, tmp: Path) -> tuple[int, dict, str]:
     output = tmp / f"{script.stem}.json"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     done = subprocess.run(
         [sys.executable, "-m", "contiglint.runtime", "--format", "json", "--output", str(output),
          str(script)], cwd=tmp, env=env, capture_output=True, text=True, timeout=120)

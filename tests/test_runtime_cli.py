@@ -16,7 +16,8 @@ ROOT = Path(__file__).parent.parent
 
 
 def run(args, cwd):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
     return subprocess.run([sys.executable, "-m", "contiglint.runtime", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120)
 

@@ -10,6 +10,10 @@ from pathlib import Path
 import pytest
 
 pytest_plugins = ["pytester"]
+try:  # imported before pytester snapshots sys.modules: torch cannot be imported twice
+    import torch  # noqa: F401
+except ImportError:
+    torch = None
 ROOT = Path(__file__).parent.parent
 
 
@@ -30,7 +34,8 @@ def test_plugin_imports_nothing_heavy():
 
 @pytest.fixture
 def suite(pytester, monkeypatch):
-    pytest.importorskip("torch")
+    if torch is None:
+        pytest.skip("needs torch")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     pytester.makepyfile(test_model="""
         import torch

@@ -64,9 +64,9 @@ class HazardFinder:
     recommended fix, so they are reported (as CTG201) only with `explicit_copies=True`.
     CTG202 covers modules whose class is defined in user files (`is_user_file`) and that user
     code called directly: torch's own modules (e.g. a batch_first MultiheadAttention, whose
-    output is transposed back) are not something the user can fix. Stateful only to link a copy with an in-place write
-    on the same line (CTG111) and to report a module output once, not once per enclosing
-    module that passes it through (CTG202)."""
+    output is transposed back) are not something the user can fix. Stateful only to link a
+    copy with an in-place write on the same line (CTG111) and to report a module output once,
+    not once per enclosing module that passes it through (CTG202)."""
 
     def __init__(self, explicit_copies: bool = False,
                  is_user_file: Callable[[str], bool] = lambda name: True) -> None:
