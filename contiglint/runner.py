@@ -74,7 +74,9 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions
     if jobs <= 1 or len(files) < SERIAL_BELOW:
         return [process_file(path, config, options) for path in files]
     workers = min(jobs, len(files))
-    chunksize = max(1, len(files) // (workers * 4))
+    # Small chunks: sorted paths cluster big files (tests, generated code) and one huge
+    # chunk would leave the other workers idle at the end.
+    chunksize = max(1, min(16, len(files) // (workers * 16)))
     try:
         with ProcessPoolExecutor(workers, initializer=_init_worker,
                                  initargs=(_portable(config), options)) as pool:

@@ -63,14 +63,16 @@ def test_flake8_and_cli_agree_on_every_fixture_and_example(tmp_path):
     assert from_flake8 == from_cli
 
 
-def test_flake8_and_cli_agree_on_non_ascii_and_crlf_lines(tmp_path):
+def test_flake8_and_cli_agree_on_non_ascii_bom_and_crlf_lines(tmp_path):
     text = BAD.replace("y = x", "\u00e9t\u00e9 = '\u4e2d'; y = x").replace("\n", "\r\n")
     (tmp_path / "wide.py").write_bytes(text.encode("utf-8"))
+    (tmp_path / "bom.py").write_bytes(  # a BOM must not shift columns on line 1
+        b"\xef\xbb\xbfimport torch; y = torch.randn(2, 3, 4).transpose(1, 2).view(2, 12)\n")
     write(tmp_path, "noqa.py", BAD.replace("view(2, 12)", "view(2, 12)  # noqa: CTG101"))
-    files = ["wide.py", "noqa.py"]
+    files = ["wide.py", "bom.py", "noqa.py"]
     from_cli = cli_findings(files, tmp_path)
     assert {(path, line, code) for path, line, _, code in from_cli} == \
-        {("wide.py", BAD_LINE, "CTG101")}
+        {("wide.py", BAD_LINE, "CTG101"), ("bom.py", 1, "CTG101")}
     assert flake8_findings(files, tmp_path, flake8_config(tmp_path)) == from_cli
 
 
