@@ -7,6 +7,7 @@ Calls to the module's own functions, classes and methods are analysed in context
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Optional
 
 from contiglint.layout import ops
@@ -130,7 +131,7 @@ class CallMixin:
         if isinstance(callee, Ref) and callee.qualname.startswith("<class>"):
             return self.construct(node, callee.qualname[len("<class>"):], args, kwargs)
         if isinstance(callee, Ref) and callee.instance:
-            return self.call_module(node, callee.qualname, args, kwargs)
+            return self.call_module(node, callee.qualname, args, kwargs, callee.width)
         if isinstance(callee, Ref):
             return self.call_qualname(node, callee.qualname, args, kwargs)
         if isinstance(callee, Instance):
@@ -156,14 +157,16 @@ class CallMixin:
     def is_module_class(self, info) -> bool:
         return any("Module" in base or base in self.program.classes for base in info.bases)
 
-    def call_module(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
+    def call_module(self, node: ast.Call, qualname: str, args, kwargs,
+                    width=None) -> Value:
         """Calling an nn module instance: `self.proj(x)` where `self.proj = nn.Linear(...)`."""
         op = ops.module(qualname)
         if op is None:
             return UNKNOWN_TENSOR if is_torch(qualname) else OPAQUE
         this = args[0] if args else OPAQUE
-        return op.transfer(Call(qualname, self.as_tensor(this), args[1:], kwargs,
-                                self.origin(node)))
+        result = op.transfer(Call(qualname, self.as_tensor(this), args[1:], kwargs,
+                                  self.origin(node)))
+        return module_output(qualname, result, width)
 
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
         for spec in FUNCTION_SINKS.get(qualname, ()):
@@ -183,7 +186,9 @@ class CallMixin:
             return op.transfer(Call(qualname, self.as_tensor(this) if not isinstance(
                 this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node)))
         if ops.module(qualname) is not None or self.is_torch_module_class(qualname):
-            return Ref(qualname, instance=True)
+            width = args[1] if len(args) > 1 else kwargs.get("out_features",
+                                                              kwargs.get("out_channels"))
+            return Ref(qualname, True, width.size if isinstance(width, IntVal) else None)
         if is_foreign(qualname):
             return NOT_TENSOR
         if is_torch(qualname):
@@ -232,7 +237,7 @@ class CallMixin:
                                               "half", "requires_grad_"):
                 return receiver
             if receiver.instance and name == "forward":
-                return self.call_module(node, receiver.qualname, args, kwargs)
+                return self.call_module(node, receiver.qualname, args, kwargs, receiver.width)
             return OPAQUE if receiver.instance else self.call_qualname(
                 node, f"{receiver.qualname}.{name}", args, kwargs)
         if isinstance(receiver, (Seq, Dims)):
@@ -268,6 +273,10 @@ class CallMixin:
                 bound = Instance(cls)
                 return self.program.call(key, bound, args, kwargs, self.site(node, key),
                                          self.chain)
+            stored = self.env.get(f"self.{name}") if self.env else None
+            stored = stored or info.attribute(name, self.program.classes)
+            if stored is not None:
+                return self.call_value(node, stored, args, kwargs)
         if name in ("register_buffer", "register_parameter") and len(args) >= 2:
             for spec in METHOD_SINKS.get(name, ()):
                 self.emit(spec.kind, node, node.args[1] if len(node.args) > 1 else None,
@@ -372,3 +381,27 @@ def _other_sizes(args) -> Optional[list]:
     if isinstance(other, Tensor) and other.geometry is not None:
         return list(other.geometry.sizes)
     return None
+
+
+CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
+
+
+def module_output(qualname: str, result: Value, width) -> Value:
+    """Give a Linear/Conv output its known rank and `out` size, so that a literal size-1
+    channel (a vocoder's `Conv1d(c, 1, 7)`) is known to hide transposes, as torch ignores it."""
+    if not isinstance(result, Tensor):
+        return result
+    last = qualname.rsplit(".", 1)[-1]
+    dim = None
+    if last.startswith("Conv") and last[-2:] in CONV_RANK:
+        if result.geometry is None and result.kind.value in ("contiguous", "unknown"):
+            from contiglint.layout.geometry import Geometry
+            result = replace(result, geometry=Geometry.contiguous([None] * CONV_RANK[last[-2:]]))
+        dim = 1
+    elif last in ("Linear", "LazyLinear"):
+        dim = -1
+    if dim is None or width is None or result.geometry is None:
+        return result
+    geometry = result.geometry
+    index = dim % geometry.rank
+    return replace(result, geometry=geometry.with_axis(index, size=width))

@@ -203,8 +203,10 @@ class ExpressionMixin:
                 from contiglint.layout.geometry import Geometry
                 return Tensor(CONTIGUOUS.kind, Geometry.contiguous([None] * max(ranks)))
             return CONTIGUOUS
-        if isinstance(left, (Seq, Const)) and not isinstance(right, Tensor):
-            return left if isinstance(left, Seq) else OPAQUE
+        if isinstance(left, (Seq, Dims)) and isinstance(node.op, ast.Add):
+            return concatenate(left, right)
+        if isinstance(left, (Seq, Dims, Const)) and not isinstance(right, Tensor):
+            return Seq(each=self.iterate(left)) if isinstance(left, (Seq, Dims)) else OPAQUE
         if left is NOT_TENSOR and right is NOT_TENSOR:
             return NOT_TENSOR
         if not isinstance(left, Tensor) and not isinstance(right, Tensor):
@@ -403,3 +405,15 @@ def assigned_in(loop: ast.AST) -> frozenset[str]:
                           and isinstance(node.ctx, (ast.Store, ast.Del)))
         loop._contiglint_assigned = names
     return names
+
+
+def concatenate(left: Value, right: Value) -> Value:
+    """`x.shape[:-1] + (h, d)` and `[b] + sizes + [c]`: a sequence of known items if both are."""
+    def items(value: Value):
+        if isinstance(value, Dims):
+            return None if value.sizes is None else tuple(IntVal(s) for s in value.sizes)
+        return value.items if isinstance(value, Seq) else None
+    a, b = items(left), items(right)
+    if a is not None and b is not None:
+        return Seq(a + b)
+    return Seq(each=OPAQUE)

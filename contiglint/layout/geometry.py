@@ -74,9 +74,9 @@ class Geometry:
     def is_dense(self) -> bool:
         """Non-overlapping and dense: only a permutation (and a cut outermost base axis) away
         from contiguous. Such layouts survive clone, .to() and elementwise ops."""
-        covered = [b for a in self.axes for b in a.base]
-        if sorted(covered, key=self.memory.index) != list(self.memory):
-            return False
+        covered = sorted((b for a in self.axes for b in a.base), key=self.memory.index)
+        if covered != list(self.memory[len(self.memory) - len(covered):]):
+            return False  # a hole that is not a dropped leading axis (x[0] stays dense)
         for axis in self.axes:
             if axis.span in ("step", "broadcast") and not is_one(axis.size):
                 return False

@@ -103,9 +103,9 @@ def _einsum(call: Call) -> Value:
             [c for c in rhs if c in output and c not in lhs]
     else:
         return UNKNOWN_TENSOR
-    if "".join(natural) == output:
-        return Tensor(Kind.CONTIGUOUS, min_rank=len(output))
-    return Tensor(Kind.PERMUTED, None, call.origin, min_rank=len(output))
+    memory = Geometry.contiguous([None] * len(natural))
+    geometry = Geometry(tuple(memory.axes[natural.index(c)] for c in output), memory.memory)
+    return Tensor.of(geometry, call.origin)
 
 
 def _first_query(call: Call) -> Value:

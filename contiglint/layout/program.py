@@ -96,7 +96,7 @@ class Program:
         self.recording = True
         self.cache.clear()
         Frame(self, None, ()).run_block(self.tree.body)
-        for key, node in self.functions.items():
+        for key in list(self.functions):
             owner = key.split(".")[0] if "." in key else None
             self.call(key, Instance(owner) if owner else None, [], {}, None, standalone=True)
         return self.sinks

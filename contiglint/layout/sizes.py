@@ -106,8 +106,8 @@ def _smaller(small: Size, big: Size) -> bool:
     if small is None or big is None or small == big:
         return False
     if not small[1] and not big[1]:
-        return small[0] < big[0]
-    if big[0] % small[0] != 0:
+        return 0 < small[0] < big[0]
+    if small[0] <= 0 or big[0] % small[0] != 0:
         return False
     rest = list(big[1])
     for factor in small[1]:

@@ -68,6 +68,8 @@ class Call:
                 return None
             if isinstance(self.arg(start, name), Seq) and self.arg(start, name).items is None:
                 return None
+        if len(given) == 1 and not isinstance(given[0], (IntVal, Dims, Seq)):
+            return None  # one unknown argument may be a whole shape
         out: list = []
         for value in given:
             if isinstance(value, IntVal):

@@ -47,6 +47,7 @@ class Tensor:
     maybe: bool = False
     partial: Optional[Origin] = None  # a view that may cover only part of a larger storage
     min_rank: int = 0  # a lower bound on the rank when the geometry is unknown
+    assumed: Optional[Geometry] = None  # the geometry at rank `min_rank`, when that is unknown
 
     @staticmethod
     def of(geometry: Optional[Geometry], origin: Optional[Origin], *, kind: Optional[Kind] = None,
@@ -134,6 +135,7 @@ class Ref:
 
     qualname: str
     instance: bool = False
+    width: Optional[Size] = None  # out_features / out_channels given to the constructor
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,9 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     if geometry is None and rank is not None and tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS):
         geometry = Geometry.contiguous([None] * rank)
     part = call.origin if partial else None
+    if geometry is not None and rank is not None and geometry.rank != rank \
+            and not tensor.noncontiguous:
+        geometry = Geometry.contiguous([None] * rank)  # the op knows the rank better
     if geometry is not None:
         changed = change(geometry)
         if changed is not None:
@@ -37,7 +40,9 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         return Tensor(tensor.kind if coarse is None else kind, None, tensor.origin, tensor.maybe,
                       part or tensor.partial, max(min_rank, tensor.min_rank))
     origin = call.origin if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST) else None
-    return Tensor(kind, None, origin, False, part or tensor.partial, max(min_rank, tensor.min_rank))
+    assumed = change(Geometry.contiguous([None] * min_rank)) if origin and min_rank > 1 else None
+    return Tensor(kind, None, origin, False, part or tensor.partial,
+                  max(min_rank, tensor.min_rank), assumed)
 
 
 def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
@@ -235,9 +240,9 @@ def squeeze(call: Call) -> Tensor:
         d = _norm(dim, g.rank)
         if d is None:
             return None
-        if is_one(g.axes[d].size):
-            return g.dropped(d)
-        return g if g.axes[d].size is not None else None
+        if is_one(g.axes[d].size) or g.axes[d].size is None:
+            return g.dropped(d)  # code squeezes a dim it expects to have size 1
+        return g
 
     return apply_view(call, change, None)
 
@@ -272,12 +277,17 @@ def _verdict_without_grouping(geometry: Geometry, target_rank: int) -> str:
 
 
 def _coarse_verdict(tensor: Tensor, target: Optional[list]) -> str:
-    """No geometry: a merge is certain only when the target has fewer dims than the input has
-    at least; permuting ops then make it fail in all but contrived shapes."""
-    if target is None:
+    """Rank unknown. With the geometry the op implies at its minimal rank: if no two
+    neighbouring dims can merge there, a view into no more dims than that is "likely" to raise
+    (at that rank it would be a pointless identity view, so real code has more dims and
+    merges). `x.transpose(1, 2).view(B, N, C)` is likely; `x.transpose(2, 3).view(B * P, C, H,
+    W)` is not (dims 0 and 1 still merge)."""
+    assumed = tensor.assumed
+    if target is None or assumed is None:
         return "unknown"
-    if len(target) < tensor.min_rank:
-        return "raises" if tensor.kind is not Kind.STRIDED else "unknown"
+    joins = [assumed.joinable(a, b) for a, b in zip(assumed.axes, assumed.axes[1:])]
+    if len(target) <= assumed.rank and joins and all(j is False for j in joins):
+        return "raises" if len(target) < tensor.min_rank else "likely"
     return "unknown"
 
 

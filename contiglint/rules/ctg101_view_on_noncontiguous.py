@@ -58,7 +58,7 @@ class ViewOnNonContiguous(Rule):
             return
         verdict = sink.get("verdict")
         certain = verdict == "raises"
-        if not certain and not (ctx.strict or self.likely_merge(sink)):
+        if verdict == "ok" or (verdict == "unknown" and not ctx.strict):
             return
         call = sink.node
         text = "raises" if certain and not tensor.maybe else "can raise"
@@ -66,16 +66,6 @@ class ViewOnNonContiguous(Rule):
                    f"'view size is not compatible with input tensor's size and stride'; "
                    f"use .reshape() or .contiguous().view()")
         yield Report(call, message, self.fix(call, ctx), related(sink, tensor))
-
-    @staticmethod
-    def likely_merge(sink: Sink) -> bool:
-        """Rank unknown: flag a permuted tensor viewed into no more dims than it has at least,
-        the shape of the classic `x.transpose(1, 2).view(B, N, C)` bug."""
-        tensor = sink.tensor
-        target_rank = sink.get("target_rank")
-        return (sink.get("verdict") == "unknown" and tensor.geometry is None
-                and tensor.kind.value == "permuted" and target_rank is not None
-                and target_rank <= tensor.min_rank)
 
     def check_dtype_view(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         if sink.get("unit_stride") is not False:
