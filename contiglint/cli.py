@@ -134,7 +134,7 @@ def _report(args: argparse.Namespace, mode: str, result: RunResult, fixed_stdout
     findings, errors = result.findings, result.all_errors
     if mode == "diff":
         sys.stdout.write("".join(outcome.diff for outcome in result.outcomes))
-        out, err = render(args.format, [], errors, ReportContext(mode, quiet=True))
+        _, err = render("text", [], errors, ReportContext(mode, quiet=True))  # stdout: diff
         sys.stderr.write(err + ("" if args.quiet else
                                 diff_summary(result.fixed, result.changed_files)))
     else:

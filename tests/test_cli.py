@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from clitools import BAD, BAD_LINE, CLEAN, FIXED, VIEW_BUG, codes_by_line, contiglint, \
+from tests.clitools import BAD, BAD_LINE, CLEAN, FIXED, VIEW_BUG, codes_by_line, contiglint, \
     findings_json, write
 
 
@@ -81,6 +81,13 @@ def test_diff_prints_changes_writes_nothing_and_exits_1(tmp_path):
     write(tmp_path, "clean.py", CLEAN)
     clean = contiglint("--diff", "clean.py", cwd=tmp_path)
     assert (clean.returncode, clean.stdout) == (0, "")
+
+
+def test_diff_reports_errors_on_stderr_whatever_the_format(tmp_path):
+    write(tmp_path, "broken.py", "import torch\ntorch.randn(2).view(\n")
+    process = contiglint("--diff", "--format", "json", "broken.py", cwd=tmp_path)
+    assert process.returncode == 2 and process.stdout == ""
+    assert "broken.py:2:" in process.stderr and "E999" in process.stderr
 
 
 @pytest.mark.parametrize("flags, reported", [

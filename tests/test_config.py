@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from clitools import BAD, contiglint, findings_json, write
+from tests.clitools import BAD, contiglint, findings_json, write
 from contiglint.config import ConfigError, Overrides, find_pyproject, load_config, resolve
 from contiglint.rules import rule_by_code
 

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from clitools import BAD, CLEAN, FIXED, ROOT, environment, write
+from tests.clitools import BAD, CLEAN, FIXED, ROOT, environment, write
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

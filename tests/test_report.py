@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from clitools import BAD, BAD_LINE, contiglint, findings_json, write
+from tests.clitools import BAD, BAD_LINE, contiglint, findings_json, write
 from contiglint.engine import SourceError
 from contiglint.findings import Edit, Finding, Fix, Position, Related
 from contiglint.report import ReportContext, github_line, render, sarif, statistics_lines

@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-from clitools import BAD, BAD_LINE, CLEAN, FIXED, contiglint, environment, write
+from tests.clitools import BAD, BAD_LINE, CLEAN, FIXED, contiglint, environment, write
 from contiglint.cache import Cache
 from contiglint.config import Config
 from contiglint.findings import Finding
