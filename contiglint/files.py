@@ -39,10 +39,6 @@ class SourceFile:
     encoding: str  # "utf-8-sig" when the file starts with a BOM
     digest: str  # sha256 of the bytes read, to refuse writing over a concurrent change
 
-    @property
-    def has_bom(self) -> bool:
-        return self.encoding == "utf-8-sig"
-
 
 def matches(path: str, patterns: Iterable[str], root: Optional[str] = None) -> bool:
     """Whether any glob matches the path, like ruff: a pattern without a slash matches the
@@ -198,9 +194,8 @@ def encode(source: SourceFile, text: str) -> bytes:
 def write_source(source: SourceFile, text: str) -> Optional[SourceError]:
     """Replace the file atomically with `text`, unless it changed since it was read.
 
-    The temporary file lives in the same directory (so `os.replace` is atomic), is fsynced
-    first, and takes the original permissions. A symlink is followed: its target is rewritten,
-    the link stays a link.
+    The new file is fsynced before it replaces the old one and takes its permissions. A
+    symlink is followed: its target is rewritten, the link stays a link.
     """
     target = os.path.realpath(source.path)
     try:
@@ -213,32 +208,30 @@ def write_source(source: SourceFile, text: str) -> Optional[SourceError]:
             if hashlib.sha256(handle.read()).hexdigest() != source.digest:
                 return SourceError(source.path, 1, 1, "not written: the file changed on disk "
                                    "while contiglint was fixing it; run again", "io")
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-        directory = os.path.dirname(target) or "."
-        handle, temporary = tempfile.mkstemp(prefix=".contiglint-", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            os.chmod(temporary, mode)
-            os.replace(temporary, target)
-        except BaseException:
-            _remove_quietly(temporary)
-            raise
+        atomic_write_bytes(target, data, stat.S_IMODE(os.stat(target).st_mode), durable=True)
     except OSError as error:
         reason = error.strerror or str(error)
         return SourceError(source.path, 1, 1, f"cannot write: {reason}", "io")
     return None
 
 
-def atomic_write_bytes(path: str, data: bytes) -> None:
-    """Write a whole file so readers see the old or the new content, never half (cache use)."""
+def atomic_write_bytes(path: str, data: bytes, mode: Optional[int] = None,
+                       durable: bool = False) -> None:
+    """Write a whole file so readers see the old or the new content, never half.
+
+    The temporary file lives in the same directory, so `os.replace` is atomic; `durable`
+    fsyncs it first (a user's source file is worth it, a cache entry is not).
+    """
     directory = os.path.dirname(path) or "."
-    handle, temporary = tempfile.mkstemp(prefix=".tmp-", dir=directory)
+    handle, temporary = tempfile.mkstemp(prefix=".contiglint-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         _remove_quietly(temporary)

@@ -30,6 +30,8 @@ ELEMENT_SIZE = {"float": 4, "float32": 4, "float64": 8, "double": 8, "float16": 
                 "long": 8, "short": 2, "uint8": 1, "bool": 1, "complex64": 8, "complex128": 16}
 COPY_IF_NEEDED = frozenset({"contiguous", "reshape", "flatten", "to", "float", "half", "double",
                             "bfloat16", "type", "cuda", "cpu", "reshape_as", "ravel"})
+SHAPE_CONSUMERS = frozenset({"view", "reshape", "expand", "flatten", "unflatten", "view_as",
+                             "reshape_as", "expand_as"})
 BUILTIN_SEQUENCES = frozenset({"list", "tuple", "sorted", "reversed"})
 
 
@@ -294,6 +296,8 @@ class CallMixin:
     def call_tensor_method(self, node: ast.Call, func: ast.Attribute, tensor: Tensor, args,
                            kwargs, unknown_receiver: bool) -> Value:
         name = func.attr
+        if name in SHAPE_CONSUMERS:
+            tensor = self.named_sizes(func.value, tensor)
         for spec in METHOD_SINKS.get(name, ()):
             self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
         if is_inplace_method(name):
@@ -301,13 +305,9 @@ class CallMixin:
         if name == "size":
             if args:
                 dim = args[0]
-                if isinstance(dim, IntVal) and dim.size and not dim.size[1] and tensor.geometry:
-                    index = dim.size[0]
-                    sizes = tensor.geometry.sizes
-                    if -len(sizes) <= index < len(sizes) and sizes[index] is not None:
-                        return IntVal(sizes[index])
-                from contiglint.layout.sizes import symbol
-                return IntVal(symbol(ast.unparse(node)))
+                if isinstance(dim, IntVal) and dim.size and not dim.size[1]:
+                    return self.dim_size(func.value, tensor, dim.size[0])
+                return IntVal(None)
             return Dims(tensor.geometry.sizes if tensor.geometry else None)
         if name in ("dim", "ndimension"):
             return IntVal(literal(tensor.rank)) if tensor.rank is not None else IntVal(None)

@@ -268,6 +268,14 @@ class ExpressionMixin:
 
     # --- subscripts ----------------------------------------------------------------------------
     def expr_Subscript(self, node: ast.Subscript) -> Value:
+        value = node.value
+        if isinstance(value, ast.Attribute) and value.attr == "shape" and \
+                not isinstance(node.slice, ast.Slice):
+            owner = self.evaluate(value.value)
+            if isinstance(owner, Tensor) or owner is OPAQUE:
+                position = self.literal_int(node.slice)
+                if position is not None:
+                    return self.dim_size(value.value, owner, position)
         container = self.evaluate(node.value)
         if isinstance(container, (Seq, Dims)):
             return self.index_sequence(container, node.slice)
@@ -311,6 +319,37 @@ class ExpressionMixin:
                 return IntVal(container.sizes[at])
             return IntVal(None)
         return container.item(at) if at is not None else container.element()
+
+    def dim_size(self, owner: ast.expr, tensor: Value, index: int) -> IntVal:
+        """`x.size(i)` / `x.shape[i]`: the known size, or a symbol that is also written back
+        into `x`'s geometry, so a later `x.view(x.size(0), -1)` can be matched dim by dim."""
+        geometry = tensor.geometry if isinstance(tensor, Tensor) else None
+        if geometry is None or not -geometry.rank <= index < geometry.rank:
+            return IntVal(symbol(f"{ast.unparse(owner)}.size({index})"))
+        index %= geometry.rank
+        size = geometry.axes[index].size
+        if size is not None:
+            return IntVal(size)
+        size = symbol(f"{ast.unparse(owner)}.size({index})")
+        key = owner.id if isinstance(owner, ast.Name) else (
+            self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
+        if key is not None and self.env is not None and self.env.get(key) == tensor:
+            from dataclasses import replace
+            self.env[key] = replace(tensor, geometry=geometry.with_axis(index, size=size))
+        return IntVal(size)
+
+    def named_sizes(self, owner: ast.expr, tensor: Tensor) -> Tensor:
+        """Name the unknown sizes of `owner` as `owner.size(i)`, the symbols `dim_size` gives
+        to `owner.size(i)` / `owner.shape[i]` in the arguments of the same call."""
+        geometry = tensor.geometry
+        if geometry is None or all(a.size is not None for a in geometry.axes):
+            return tensor
+        text = ast.unparse(owner)
+        for index, axis in enumerate(geometry.axes):
+            if axis.size is None:
+                geometry = geometry.with_axis(index, size=symbol(f"{text}.size({index})"))
+        from dataclasses import replace
+        return replace(tensor, geometry=geometry)
 
     def literal_int(self, node: Optional[ast.expr]) -> Optional[int]:
         if node is None:

@@ -53,7 +53,8 @@ def _nn(*names: str) -> tuple[str, ...]:
 def _contiguous(call: Call) -> Value:
     fmt = call.memory_format()
     if fmt in ("channels_last", "channels_last_3d"):
-        return tr.channels_last(tr.fresh_same_rank(call), call.origin)
+        return tr.channels_last(tr.fresh_same_rank(call), call.origin, 5 if fmt.endswith("3d")
+                                else 4)
     tensor = call.tensor
     sizes = tensor.geometry.sizes if tensor.geometry is not None else None
     geometry = None if sizes is None else Geometry.contiguous(list(sizes))

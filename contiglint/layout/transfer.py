@@ -158,15 +158,16 @@ def with_memory_format(call: Call, tensor: Tensor) -> Tensor:
         return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(tensor.geometry.sizes)
                       if tensor.geometry is not None else None, min_rank=tensor.min_rank)
     if fmt in ("channels_last", "channels_last_3d"):
-        return channels_last(tensor, call.origin)
+        return channels_last(tensor, call.origin, 5 if fmt.endswith("3d") else 4)
     return tensor
 
 
-def channels_last(tensor: Tensor, origin: Origin) -> Tensor:
-    rank = tensor.rank
+def channels_last(tensor: Tensor, origin: Origin, rank: int = 4) -> Tensor:
+    """channels_last (4-D) or channels_last_3d (5-D): channels innermost in memory."""
+    rank = tensor.rank or rank
     if rank not in (4, 5):
         return Tensor(Kind.PERMUTED, origin=origin, min_rank=4)
-    sizes = tensor.geometry.sizes
+    sizes = tensor.geometry.sizes if tensor.geometry is not None else [None] * rank
     order = [0] + list(range(2, rank)) + [1]  # logical dims outermost-first in memory
     base = Geometry.contiguous([sizes[i] for i in order])
     axes = [None] * rank

@@ -14,7 +14,7 @@ from contiglint.layout.geometry import Axis, Geometry
 from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal
 from contiglint.layout.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.values import (
-    UNKNOWN_TENSOR, Dims, IntVal, Kind, Seq, Tensor, Value,
+    UNKNOWN_TENSOR, Dims, IntVal, Kind, Seq, Tensor, Value, classify,
 )
 
 GeometryChange = Callable[[Geometry], Optional[Geometry]]
@@ -35,6 +35,14 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         changed = change(geometry)
         if changed is not None:
             return _result(tensor, changed, call, part)
+    if not tensor.noncontiguous:
+        # rank unknown: work on the geometry assumed at the smallest rank the code implies
+        base = tensor.assumed
+        if base is None or base.rank < min_rank:
+            base = Geometry.contiguous([None] * max(min_rank, 1))
+        assumed = change(base)
+        if assumed is not None:
+            return _assumed_result(tensor, assumed, call, part or tensor.partial, min_rank)
     kind = tensor.kind if coarse is None else coarse
     if tensor.noncontiguous and kind is not Kind.CONTIGUOUS:
         return Tensor(tensor.kind if coarse is None else kind, None, tensor.origin, tensor.maybe,
@@ -43,6 +51,16 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     assumed = change(Geometry.contiguous([None] * min_rank)) if origin and min_rank > 1 else None
     return Tensor(kind, None, origin, False, part or tensor.partial,
                   max(min_rank, tensor.min_rank), assumed)
+
+
+def _assumed_result(tensor: Tensor, assumed: Geometry, call: Call, partial, min_rank: int):
+    """A result computed on an assumed geometry: its contiguity claim stands (the op moved or
+    cut the dims it names whatever the true rank), but its geometry stays an assumption."""
+    kind = classify(assumed)
+    rank = max(min_rank, tensor.min_rank, assumed.rank)
+    if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST):
+        return Tensor(kind, None, call.origin, False, partial, rank, assumed)
+    return Tensor(tensor.kind, None, None, False, partial, rank, assumed)
 
 
 def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:

@@ -16,17 +16,15 @@ from __future__ import annotations
 import os
 import sys
 import sysconfig
-from dataclasses import dataclass
 from types import CodeType, FrameType
-from typing import Callable, Collection, Optional, Union
+from typing import Callable, Collection, NamedTuple, Optional, Union
 
 import torch
 
 import contiglint
 
 
-@dataclass(frozen=True)
-class Site:
+class Site(NamedTuple):
     """A line in user code. `function` is the enclosing function's name, for messages."""
 
     file: str

@@ -7,17 +7,20 @@ analysis can still tell "the result shares memory with the input" from "torch co
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import torch
 
 _TensorBase = torch._C.TensorBase
 _has_internal_overlap = getattr(torch, "_debug_has_internal_overlap", None)
+_STRIDED = torch.strided
+_DEVICE_NAMES: dict = {}
+_DTYPE_NAMES = {dtype: str(dtype).replace("torch.", "") for dtype in (
+    torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32,
+    torch.int16, torch.int8, torch.uint8, torch.bool, torch.complex64, torch.complex128)}
 
 
-@dataclass(frozen=True)
-class TensorLayout:
+class TensorLayout(NamedTuple):
     """Shape, strides and storage facts of one tensor at one moment.
 
     `overlapping`: several indices address the same element (a stride-0 dim of size > 1,
@@ -25,6 +28,8 @@ class TensorLayout:
     than this tensor spans, i.e. it is a view into a bigger base (so raw-memory readers see
     neighbours). `storage_ptr` is None when the tensor has no accessible storage (meta, fake,
     sparse, some subclasses); then the storage facts are unknown, not false.
+    A NamedTuple rather than a frozen dataclass: it is built for every tensor argument of
+    every observed call, and tuple construction is several times cheaper.
     """
 
     shape: tuple[int, ...]
@@ -74,23 +79,27 @@ def summarize(value: Any) -> Optional[TensorLayout]:
     if not isinstance(value, _TensorBase):
         return None
     try:
-        if value.layout is not torch.strided:
+        if value.layout is not _STRIDED:
             return None
         shape = tuple(value.shape)
-        strides = tuple(value.stride())
+        strides = value.stride()
         contiguous = value.is_contiguous()
-        channels_last = (
-            (len(shape) == 4 and value.is_contiguous(memory_format=torch.channels_last))
-            or (len(shape) == 5 and value.is_contiguous(memory_format=torch.channels_last_3d)))
+        channels_last = False
+        if not contiguous and len(shape) in (4, 5):
+            channels_last = value.is_contiguous(
+                memory_format=torch.channels_last if len(shape) == 4 else torch.channels_last_3d)
         element_size = value.element_size()
         offset = value.storage_offset()
-        device = str(value.device)
-        dtype = str(value.dtype).replace("torch.", "")
+        device_object = value.device
+        device = _DEVICE_NAMES.get(device_object)
+        if device is None:
+            device = _DEVICE_NAMES.setdefault(device_object, str(device_object))
+        dtype = _DTYPE_NAMES.get(value.dtype) or str(value.dtype).replace("torch.", "")
     except Exception:  # noqa: BLE001 - exotic tensors (nested, functorch wrappers)
         return None
     data_ptr = storage_ptr = None
     shares = False
-    if value.device.type != "meta":
+    if device != "meta":
         try:
             storage = _TensorBase.untyped_storage(value)
             storage_ptr = storage.data_ptr()
@@ -98,13 +107,16 @@ def summarize(value: Any) -> Optional[TensorLayout]:
             shares = storage.nbytes() > _numel(shape) * element_size
         except Exception:  # noqa: BLE001 - fake/functional tensors have no real storage
             data_ptr = storage_ptr = None
-    return TensorLayout(shape, strides, contiguous, bool(channels_last),
-                        overlapping(value, shape, strides), offset, device, dtype, element_size,
-                        shares, data_ptr, storage_ptr)
+    overlaps = False if contiguous else overlapping(value, shape, strides)
+    return TensorLayout(shape, strides, contiguous, channels_last, overlaps, offset, device,
+                        dtype, element_size, shares, data_ptr, storage_ptr)
 
 
 def overlapping(tensor: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
-    """torch's own answer when it has one (0 = no, 1 = yes, 2 = too hard), else geometry."""
+    """Geometry first (exact when it says "no"); torch's own answer (0 = no, 1 = yes,
+    2 = too hard) only to confirm a possible overlap."""
+    if not strides_overlap(shape, strides):
+        return False
     if _has_internal_overlap is not None and tensor is not None:
         try:
             answer = _has_internal_overlap(tensor)

@@ -56,13 +56,6 @@ METADATA_OPS = frozenset({
 })
 
 
-class _Plan:
-    __slots__ = ("op", "skip")
-
-    def __init__(self, op: str, skip: bool) -> None:
-        self.op, self.skip = op, skip
-
-
 class _Mode(TorchFunctionMode):
     def __init__(self, tracer: "Tracer") -> None:
         super().__init__()
@@ -73,13 +66,18 @@ class _Mode(TorchFunctionMode):
         if torch.compiler.is_compiling():
             return func(*args, **kwargs)
         tracer = self._tracer
-        plan = tracer._plan(func)
-        if plan.skip:
+        try:
+            op = _OP_NAMES.get(func)
+        except TypeError:  # unhashable callable
+            op = _op_name(func)
+        if op is None:
+            op = _remember_op_name(func)
+        if op in tracer.ignore:
             return func(*args, **kwargs)
         located = tracer._classifier.call_site(sys._getframe(1), tracer.indirect)
         if located is None:
             return func(*args, **kwargs)
-        return tracer._record(plan.op, "op", located, func, args, kwargs)
+        return tracer._record(op, "op", located, func, args, kwargs)
 
 
 class Tracer:
@@ -109,7 +107,6 @@ class Tracer:
         self.track_origins = track_origins
         self.patch = patch
         self.observations: list[Observation] = []
-        self._plans: dict[Any, _Plan] = {}
         self._origins: WeakIdKeyDictionary = WeakIdKeyDictionary()
         self._mode: Optional[_Mode] = None
         self._patches: Optional[EntryPatches] = None
@@ -155,19 +152,6 @@ class Tracer:
             return None
 
     # -- interception --------------------------------------------------------------------
-    def _plan(self, func: Any) -> _Plan:
-        try:
-            plan = self._plans.get(func)
-        except TypeError:  # unhashable callable
-            return _Plan(_op_name(func), False)
-        if plan is None:
-            op = _op_name(func)
-            plan = _Plan(op, op in self.ignore)
-            if len(self._plans) > 50_000:
-                self._plans.clear()
-            self._plans[func] = plan
-        return plan
-
     def _intercept_entry(self, op: str, func: Callable[..., Any], args: tuple,
                          kwargs: dict) -> Any:
         if not self.active or torch.compiler.is_compiling():
@@ -275,6 +259,16 @@ def _defining_file(cls: type) -> Optional[str]:
         return os.path.abspath(inspect.getsourcefile(cls) or "") or None
     except (TypeError, OSError):
         return None
+
+
+_OP_NAMES: dict[Any, str] = {}  # shared by all tracers: resolve_name costs ~35 us a call
+
+
+def _remember_op_name(func: Any) -> str:
+    if len(_OP_NAMES) > 50_000:  # method-wrappers of getters are new objects per access
+        _OP_NAMES.clear()
+    name = _OP_NAMES[func] = _op_name(func)
+    return name
 
 
 def _op_name(func: Any) -> str:
