@@ -205,4 +205,3 @@ def test_delegated_subcommands(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(cli.DELEGATES, "run", "contiglint.no_such_module.cli")
     assert cli.main(["run"]) == 2
     assert "not available in this installation" in capsys.readouterr().err
-

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clitools import BAD, BAD_LINE, ROOT, contiglint, environment, findings_json, write
+from tests.clitools import BAD, BAD_LINE, ROOT, environment, findings_json, write
 from contiglint.flake8_plugin import ContiglintChecker
 
 FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s"

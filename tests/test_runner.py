@@ -103,4 +103,4 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path):
     outputs = [process.communicate(timeout=120) for process in runs]
     assert [process.returncode for process in runs] == [1] * 4
     assert len({stdout for stdout, _ in outputs}) == 1 and all(err == "" for _, err in outputs)
-    assert not list((tmp_path / ".contiglint_cache").rglob(".tmp-*"))
+    assert not list((tmp_path / ".contiglint_cache").rglob(".contiglint-*.tmp"))
