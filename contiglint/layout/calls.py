@@ -133,7 +133,8 @@ class CallMixin:
         if isinstance(callee, Ref) and callee.qualname.startswith("<class>"):
             return self.construct(node, callee.qualname[len("<class>"):], args, kwargs)
         if isinstance(callee, Ref) and callee.instance:
-            return self.call_module(node, callee.qualname, args, kwargs, callee.width)
+            return self.call_module(node, callee.qualname, args, kwargs, callee.width,
+                                    callee.config)
         if isinstance(callee, Ref):
             return self.call_qualname(node, callee.qualname, args, kwargs)
         if isinstance(callee, Instance):
@@ -160,14 +161,14 @@ class CallMixin:
         return any("Module" in base or base in self.program.classes for base in info.bases)
 
     def call_module(self, node: ast.Call, qualname: str, args, kwargs,
-                    width=None) -> Value:
+                    width=None, config=()) -> Value:
         """Calling an nn module instance: `self.proj(x)` where `self.proj = nn.Linear(...)`."""
         op = ops.module(qualname)
         if op is None:
             return UNKNOWN_TENSOR if is_torch(qualname) else OPAQUE
         this = args[0] if args else OPAQUE
         result = op.transfer(Call(qualname, self.as_tensor(this), args[1:], kwargs,
-                                  self.origin(node)))
+                                  self.origin(node), dict(config)))
         return module_output(qualname, result, width)
 
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
@@ -190,7 +191,9 @@ class CallMixin:
         if ops.module(qualname) is not None or self.is_torch_module_class(qualname):
             width = args[1] if len(args) > 1 else kwargs.get("out_features",
                                                               kwargs.get("out_channels"))
-            return Ref(qualname, True, width.size if isinstance(width, IntVal) else None)
+            config = tuple(sorted((k, v.value) for k, v in kwargs.items()
+                                  if isinstance(v, Const) and isinstance(v.value, (bool, str))))
+            return Ref(qualname, True, width.size if isinstance(width, IntVal) else None, config)
         if is_foreign(qualname):
             return NOT_TENSOR
         if is_torch(qualname):
@@ -239,7 +242,8 @@ class CallMixin:
                                               "half", "requires_grad_"):
                 return receiver
             if receiver.instance and name == "forward":
-                return self.call_module(node, receiver.qualname, args, kwargs, receiver.width)
+                return self.call_module(node, receiver.qualname, args, kwargs, receiver.width,
+                                        receiver.config)
             return OPAQUE if receiver.instance else self.call_qualname(
                 node, f"{receiver.qualname}.{name}", args, kwargs)
         if isinstance(receiver, (Seq, Dims)):

@@ -23,6 +23,7 @@ class Call:
     args: list[Value] = field(default_factory=list)  # the other positional arguments
     kwargs: dict[str, Value] = field(default_factory=dict)
     origin: Origin = Origin("?", 0, 0)
+    config: dict = field(default_factory=dict)  # an nn module's literal constructor arguments
 
     @property
     def tensor(self) -> Tensor:
@@ -238,3 +239,29 @@ def sequence_of(transfer: Transfer) -> Transfer:
     def apply(call: Call) -> Value:
         return Seq(each=transfer(call))
     return apply
+
+
+def recurrent(call: Call) -> Value:
+    """nn.RNN/LSTM/GRU: `(output, hidden)`; with batch_first=True the output is the internal
+    (T, B, H) buffer transposed to (B, T, H), so it is non-contiguous (measured on 2.13)."""
+    if call.config.get("batch_first") is True:
+        memory = Geometry.contiguous([None, None, None])  # (T, B, H) in memory
+        axes = (memory.axes[1], memory.axes[0], memory.axes[2])
+        output = Tensor.of(Geometry(axes, memory.memory), call.origin)
+    else:
+        output = Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None, None, None]))
+    return Seq((output, OPAQUE))
+
+
+def multihead_attention(call: Call) -> Value:
+    """nn.MultiheadAttention: `(output, weights)`; batch_first=True returns a transposed output."""
+    output = recurrent(call).items[0]
+    return Seq((output, CONTIGUOUS))
+
+
+def reduction_pair(call: Call) -> Value:
+    """max/min/median/mode: over a dim, a `(values, indices)` pair; over everything, a 0-d
+    tensor. Both contiguous (measured)."""
+    if call.arg(0, "dim") is None:
+        return CONTIGUOUS
+    return Seq((reduction(call), CONTIGUOUS))

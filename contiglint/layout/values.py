@@ -136,6 +136,7 @@ class Ref:
     qualname: str
     instance: bool = False
     width: Optional[Size] = None  # out_features / out_channels given to the constructor
+    config: tuple[tuple[str, object], ...] = ()  # literal keyword arguments of the constructor
 
 
 @dataclass(frozen=True)
