@@ -7,7 +7,10 @@ torch = pytest.importorskip("torch")
 nn = torch.nn
 
 import contiglint.runtime as runtime  # noqa: E402
-import runtime_models as models  # noqa: E402
+try:  # tests/ may or may not be a package
+    from tests import runtime_models as models
+except ImportError:
+    import runtime_models as models  # noqa: E402
 
 
 def train_step(model, x):

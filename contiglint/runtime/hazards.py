@@ -55,6 +55,12 @@ def is_inplace(op: str) -> bool:
     return name in _INPLACE_DUNDERS or (name.endswith("_") and not name.endswith("__"))
 
 
+def watched_op(op: str) -> bool:
+    """The ops any check below can fire on; the tracer fully records only these."""
+    return (op in VIEW_OPS or op in COPYING_OPS or op in RAW_MEMORY_OPS or op in DEVICE_MOVES
+            or op in REGISTRATIONS or op.startswith("torch.distributed.") or is_inplace(op))
+
+
 def _non_contiguous(argument: Optional[Argument]) -> bool:
     return argument is not None and not argument.layout.contiguous
 

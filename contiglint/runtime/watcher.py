@@ -15,7 +15,7 @@ import os
 from types import TracebackType
 from typing import Collection, Optional
 
-from contiglint.runtime.hazards import HazardFinder, Hazard
+from contiglint.runtime.hazards import HazardFinder, Hazard, watched_op
 from contiglint.runtime.report import Report
 from contiglint.verify.frames import FileFilter, Site
 from contiglint.verify.observation import Observation
@@ -32,7 +32,7 @@ class Watch:
                  report: Optional[Report] = None) -> None:
         self.report = report if report is not None else Report()
         self._tracer = Tracer(files, library=library, modules=modules, keep=False,
-                              on_observation=self._observe)
+                              on_observation=self._observe, select=watched_op)
         self._finder = HazardFinder(explicit_copies, self._tracer._classifier.is_user_file)
 
     def _observe(self, observation: Observation) -> None:

@@ -113,10 +113,7 @@ def summarize(value: Any) -> Optional[TensorLayout]:
 
 
 def overlapping(tensor: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
-    """Geometry first (exact when it says "no"); torch's own answer (0 = no, 1 = yes,
-    2 = too hard) only to confirm a possible overlap."""
-    if not strides_overlap(shape, strides):
-        return False
+    """torch's own answer when it has one (0 = no, 1 = yes, 2 = too hard), else geometry."""
     if _has_internal_overlap is not None and tensor is not None:
         try:
             answer = _has_internal_overlap(tensor)

@@ -42,6 +42,8 @@ from contiglint.verify.layout_summary import TensorLayout, summarize
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.patches import EntryPatches
 
+_TensorBase = torch._C.TensorBase
+
 __all__ = ["Argument", "Observation", "Site", "TensorLayout", "Tracer", "METADATA_OPS"]
 
 METADATA_OPS = frozenset({
@@ -77,6 +79,11 @@ class _Mode(TorchFunctionMode):
         located = tracer._classifier.call_site(sys._getframe(1), tracer.indirect)
         if located is None:
             return func(*args, **kwargs)
+        if not tracer._selected(op):
+            result = func(*args, **kwargs)
+            if located[1] and tracer.track_origins:
+                tracer._note_origins(result, args, located[0])
+            return result
         return tracer._record(op, "op", located, func, args, kwargs)
 
 
@@ -91,13 +98,18 @@ class Tracer:
     on_observation: called with each Observation as it is made (e.g. to aggregate);
         keep=False then avoids storing them, so memory stays bounded on long runs.
     track_origins: remember where non-contiguous results were made, for `Argument.origin`.
+    select: a predicate on op names; when given, only selected ops become Observations, and
+        the others only feed origin tracking (a contiguity check of the result), which keeps a
+        consumer that cares about a few ops (the watcher) cheap. Entries and modules are
+        always recorded.
     """
 
     def __init__(self, files: FileFilter = None, *, library: Collection[str] = (),
                  indirect: bool = False, modules: bool = False,
                  ignore: Iterable[str] = METADATA_OPS,
                  on_observation: Optional[Callable[[Observation], None]] = None,
-                 keep: bool = True, track_origins: bool = True, patch: bool = True) -> None:
+                 keep: bool = True, track_origins: bool = True, patch: bool = True,
+                 select: Optional[Callable[[str], bool]] = None) -> None:
         self._classifier = FrameClassifier(files, library)
         self.indirect = indirect
         self.modules = modules
@@ -107,6 +119,8 @@ class Tracer:
         self.track_origins = track_origins
         self.patch = patch
         self.observations: list[Observation] = []
+        self._select = select
+        self._selection: dict[str, bool] = {}
         self._origins: WeakIdKeyDictionary = WeakIdKeyDictionary()
         self._mode: Optional[_Mode] = None
         self._patches: Optional[EntryPatches] = None
@@ -152,6 +166,27 @@ class Tracer:
             return None
 
     # -- interception --------------------------------------------------------------------
+    def _selected(self, op: str) -> bool:
+        if self._select is None:
+            return True
+        chosen = self._selection.get(op)
+        if chosen is None:
+            chosen = self._selection[op] = bool(self._select(op))
+        return chosen
+
+    def _note_origins(self, result: Any, args: tuple, site: Site) -> None:
+        """The cheap path for unselected ops: remember only where contiguity was lost."""
+        values = result if isinstance(result, (list, tuple)) else (result,)
+        origins = self._origins
+        inherited: Any = False
+        for value in values:
+            if isinstance(value, _TensorBase) and not value.is_contiguous() \
+                    and value not in origins:
+                if inherited is False:
+                    inherited = next((origins.get(a) for a in args
+                                      if isinstance(a, _TensorBase) and a in origins), None)
+                origins[value] = inherited or site
+
     def _intercept_entry(self, op: str, func: Callable[..., Any], args: tuple,
                          kwargs: dict) -> Any:
         if not self.active or torch.compiler.is_compiling():
