@@ -217,3 +217,14 @@ def test_cuda_device_recorded():
     with Tracer() as tracer:
         torch.randn(3, 4, device="cuda").t().contiguous()
     assert ops(tracer, "Tensor.contiguous")[0].result.device.startswith("cuda")
+
+
+def test_select_records_only_chosen_ops_but_keeps_origins():
+    x = torch.randn(3, 4)
+    with Tracer(select=lambda op: op == "Tensor.view") as tracer:
+        t = x.t()  # mark: selected origin
+        with pytest.raises(RuntimeError):
+            (t * 2).view(-1)
+    (view,) = tracer.observations
+    assert view.op == "Tensor.view" and view.error == "RuntimeError"
+    assert view.receiver.origin.line == line_of("# mark: selected origin")
