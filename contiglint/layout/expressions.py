@@ -39,6 +39,12 @@ class ExpressionMixin:
 
     def origin(self, node: ast.AST) -> Origin:
         """The op's text and position; for `a.b(...)` the position of `.b`, not of `a`."""
+        cached = self.program.origins.get(id(node))
+        if cached is None:
+            cached = self.program.origins[id(node)] = self.compute_origin(node)
+        return cached
+
+    def compute_origin(self, node: ast.AST) -> Origin:
         source = self.program.source
         func = node.func if isinstance(node, ast.Call) else node
         if isinstance(func, ast.Attribute) and not self.program.names.qualname(func):

@@ -65,6 +65,8 @@ class Program:
         self.cache: dict[tuple, Value] = {}
         self.active: list[str] = []
         self.kernels: set[str] = set()
+        self.version = 0  # bumped whenever a class attribute's value changes
+        self.origins: dict[int, object] = {}  # node id -> Origin, computed once per node
         self._collect()
 
     def _collect(self) -> None:
@@ -102,21 +104,27 @@ class Program:
         return self.sinks
 
     def _learn_attributes(self, info: ClassInfo) -> None:
-        """Join every `self.x = ...` of the class, `__init__` first, then twice over the rest so
-        attributes set in one method and read in another settle."""
-        order = sorted(info.methods, key=lambda name: name != "__init__")
-        for _ in range(2):
+        """Join every `self.x = ...` of the class: the methods that store on `self` run,
+        `__init__` first, and run again while that changes what they read."""
+        order = sorted((name for name, node in info.methods.items() if stores_on_self(node)),
+                       key=lambda name: name != "__init__")
+        for _ in range(2 if len(order) > 1 else 1):
+            before = self.version
             for name in order:
-                self.cache.clear()
                 self.call(f"{info.name}.{name}", Instance(info.name), [], {}, None,
                           standalone=True)
+            if self.version == before:
+                break
 
     def store_attribute(self, cls: str, name: str, value: Value) -> None:
         info = self.classes.get(cls)
         if info is None:
             return
         old = info.attrs.get(name)
-        info.attrs[name] = value if old is None else join(old, value)
+        new = value if old is None else join(old, value)
+        if new != old:
+            info.attrs[name] = new
+            self.version += 1  # memoised call results may have read the old value
 
     # --- calls ----------------------------------------------------------------------------------
     def call(self, key: str, bound: Optional[Value], args: list[Value], kwargs: dict[str, Value],
@@ -130,7 +138,7 @@ class Program:
         if key in self.active or len(self.active) >= MAX_DEPTH:
             return OPAQUE
         memo = (key, bound, tuple(args), tuple(sorted(kwargs.items())), standalone,
-                self.recording)
+                self.recording, self.version)
         try:
             if memo in self.cache:
                 return self.cache[memo]
@@ -151,6 +159,18 @@ class Program:
     def emit(self, sink: Sink) -> None:
         if self.recording:
             self.sinks.append(sink)
+
+
+def stores_on_self(function: ast.AST) -> bool:
+    """Whether a method can change instance state: `self.x = ...` or `register_buffer`."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name) and node.value.id == "self":
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("register_buffer", "register_parameter"):
+            return True
+    return False
 
 
 def analyze_module(tree: ast.Module, source: SourceMap) -> list[Sink]:
