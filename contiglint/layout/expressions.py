@@ -102,6 +102,13 @@ class ExpressionMixin:
                 return value
             method = info.method(node.attr, self.program.classes)
             return Function(method, owner) if method else OPAQUE
+        if isinstance(owner, Ref) and owner.qualname.startswith("<class>"):
+            info = self.program.classes.get(owner.qualname[len("<class>"):])
+            method = info.method(node.attr, self.program.classes) if info else None
+            if method:
+                return Function(method)
+            value = info.attribute(node.attr, self.program.classes) if info else None
+            return value if value is not None else OPAQUE
         if isinstance(owner, Ref):
             if owner.instance:
                 return UNKNOWN_TENSOR if node.attr in ("weight", "bias") else OPAQUE
@@ -238,7 +245,7 @@ class ExpressionMixin:
                 and not value.size[1]:
             return IntVal(literal(-value.size[0]))
         if isinstance(node.op, ast.Not):
-            return NOT_TENSOR
+            return Const(not value.value) if isinstance(value, Const) else NOT_TENSOR
         if isinstance(value, Tensor):
             return ops.method("neg").transfer(Call("neg", value, origin=self.origin(node)))
         return value if isinstance(value, IntVal) else OPAQUE
@@ -252,13 +259,18 @@ class ExpressionMixin:
 
     def expr_Compare(self, node: ast.Compare) -> Value:
         values = [self.evaluate(node.left)] + [self.evaluate(c) for c in node.comparators]
+        if len(values) == 2 and all(isinstance(v, Const) for v in values) \
+                and type(node.ops[0]) in _COMPARE:
+            return Const(_COMPARE[type(node.ops[0])](values[0].value, values[1].value))
         if any(isinstance(v, Tensor) for v in values):
             return ops.method("eq").transfer(Call("eq", values[0], values[1:],
                                                   origin=self.origin(node)))
         return NOT_TENSOR
 
     def expr_IfExp(self, node: ast.IfExp) -> Value:
-        self.evaluate(node.test)
+        test = self.evaluate(node.test)
+        if isinstance(test, Const):
+            return self.evaluate(node.body if test.value else node.orelse)
         return join(self.evaluate(node.body), self.evaluate(node.orelse))
 
     def expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
@@ -438,6 +450,8 @@ class ExpressionMixin:
         return found
 
 
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
+            ast.IsNot: operator.is_not}
 _FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.FloorDiv: operator.floordiv,
          ast.Mod: operator.mod}
 

@@ -22,6 +22,13 @@ Env = Optional[dict[str, Value]]
 LOOP_ROUNDS = 3
 
 
+def truth_of(value: Value) -> Optional[bool]:
+    """The truth of a condition the analysis knows (a literal flag passed by the caller)."""
+    if isinstance(value, Const) and isinstance(value.value, (bool, int, str, type(None))):
+        return bool(value.value)
+    return None
+
+
 def join_envs(a: Env, b: Env) -> Env:
     if a is None:
         return None if b is None else dict(b)
@@ -169,11 +176,11 @@ class Frame(ExpressionMixin, CallMixin):
                 self.evaluate(target)
 
     def stmt_If(self, node: ast.If) -> None:
-        self.evaluate(node.test)
+        truth = truth_of(self.evaluate(node.test))
         self.emit_layout_branch(node.test)
         yes, no = self.refine(node.test, self.env)
-        after_yes = self.branch(node.body, yes)
-        after_no = self.branch(node.orelse, no)
+        after_yes = self.branch(node.body, yes) if truth is not False else None
+        after_no = self.branch(node.orelse, no) if truth is not True else None
         self.env = join_envs(after_yes, after_no)
 
     def stmt_While(self, node: ast.While) -> None:
@@ -278,6 +285,7 @@ class Frame(ExpressionMixin, CallMixin):
         else:
             key = f"<local>{id(node)}"
             self.program.functions.setdefault(key, node)
+            self.program.closures[key] = dict(self.env)  # what the nested function can see
             self.env[node.name] = Function(key)
 
     stmt_AsyncFunctionDef = stmt_FunctionDef

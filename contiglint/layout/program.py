@@ -15,7 +15,7 @@ from typing import Optional
 
 from contiglint.layout.names import ImportMap
 from contiglint.layout.sinks import CallSite, Sink
-from contiglint.layout.values import OPAQUE, Const, Instance, Value, join
+from contiglint.layout.values import OPAQUE, Const, Instance, Ref, Value, join
 from contiglint.source import SourceMap
 
 MAX_DEPTH = 6
@@ -66,6 +66,7 @@ class Program:
         self.active: list[str] = []
         self.kernels: set[str] = set()
         self.version = 0  # bumped whenever a class attribute's value changes
+        self.closures: dict[str, dict[str, Value]] = {}  # nested function -> enclosing env
         self.origins: dict[int, object] = {}  # node id -> Origin, computed once per node
         self._collect()
 
@@ -144,9 +145,11 @@ class Program:
                 return self.cache[memo]
         except TypeError:
             memo = None
+        bound = self.receiver(node, key, bound)
         self.active.append(key)
         try:
             frame = Frame(self, node, chain + ((site,) if site else ()))
+            frame.env = dict(self.closures.get(key, {}))
             frame.bind_parameters(bound, args, kwargs, standalone)
             frame.run_block(node.body)
             result = frame.result()
@@ -155,6 +158,17 @@ class Program:
         if memo is not None:
             self.cache[memo] = result
         return result
+
+    def receiver(self, node: ast.AST, key: str, bound: Optional[Value]) -> Optional[Value]:
+        """What a method's first parameter receives: nothing for a staticmethod, the class
+        for a classmethod, else the bound instance."""
+        decorators = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "")
+                      for d in node.decorator_list}
+        if "staticmethod" in decorators:
+            return None
+        if "classmethod" in decorators and "." in key:
+            return Ref(f"<class>{key.split('.')[0]}")
+        return bound
 
     def emit(self, sink: Sink) -> None:
         if self.recording:
