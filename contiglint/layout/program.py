@@ -67,6 +67,7 @@ class Program:
         self.kernels: set[str] = set()
         self.version = 0  # bumped whenever a class attribute's value changes
         self.closures: dict[str, dict[str, Value]] = {}  # nested function -> enclosing env
+        self.inlined: set[str] = set()  # functions already analysed while recording sinks
         self.origins: dict[int, object] = {}  # node id -> Origin, computed once per node
         self._collect()
 
@@ -99,9 +100,16 @@ class Program:
         self.recording = True
         self.cache.clear()
         Frame(self, None, ()).run_block(self.tree.body)
-        for key in list(self.functions):
-            owner = key.split(".")[0] if "." in key else None
-            self.call(key, Instance(owner) if owner else None, [], {}, None, standalone=True)
+        # Functions the module calls by name are judged in their callers' contexts (a literal
+        # flag or a transposed argument decides what happens inside); the others, and any the
+        # callers never reached, run on their own with unknown arguments.
+        called = called_names(self.tree)
+        keys = list(self.functions)
+        for key in [k for k in keys if k.rsplit(".", 1)[-1] not in called] + keys:
+            if key not in self.inlined:
+                owner = key.split(".")[0] if "." in key else None
+                self.call(key, Instance(owner) if owner else None, [], {}, None,
+                          standalone=True)
         return self.sinks
 
     def _learn_attributes(self, info: ClassInfo) -> None:
@@ -146,6 +154,8 @@ class Program:
         except TypeError:
             memo = None
         bound = self.receiver(node, key, bound)
+        if self.recording:
+            self.inlined.add(key)
         self.active.append(key)
         try:
             frame = Frame(self, node, chain + ((site,) if site else ()))
@@ -173,6 +183,16 @@ class Program:
     def emit(self, sink: Sink) -> None:
         if self.recording:
             self.sinks.append(sink)
+
+
+def called_names(tree: ast.Module) -> frozenset[str]:
+    """Names that appear as the callee of a call (`f(...)`, `self.f(...)`, `obj.f(...)`)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            names.add(func.id if isinstance(func, ast.Name) else getattr(func, "attr", ""))
+    return frozenset(names)
 
 
 def stores_on_self(function: ast.AST) -> bool:
