@@ -51,9 +51,16 @@ class CallMixin:
             self.evaluate(func.slice)
             args, kwargs = self.arguments(node)
             if isinstance(func.value, ast.Name) and func.value.id in self.program.kernels:
-                for argument, value in zip(node.args, args):
+                kernel = self.program.kernel_signatures[func.value.id]
+                strided = kernel.takes_strides or any(
+                    isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                    n.func.attr == "stride" for a in node.args for n in ast.walk(a))
+                for index, (argument, value) in enumerate(zip(node.args, args)):
                     if isinstance(value, Tensor):
-                        self.emit("kernel_launch", node, argument, value, func.value.id)
+                        param = kernel.params[index] if index < len(kernel.params) else None
+                        self.emit("kernel_launch", node, argument, value, func.value.id,
+                                  parameter=param, written=param in kernel.written,
+                                  strided=strided, triton=kernel.triton)
             return OPAQUE if callee is not NOT_TENSOR else NOT_TENSOR
         if isinstance(func, ast.Name) and self.is_builtin(func.id):
             args, kwargs = self.arguments(node)
@@ -174,6 +181,9 @@ class CallMixin:
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
         for spec in FUNCTION_SINKS.get(qualname, ()):
             self.emit_argument_sinks(spec, node, qualname, args, kwargs)
+        out = next((k.value for k in node.keywords if k.arg == "out"), None)
+        if out is not None and is_torch(qualname):  # `torch.add(a, b, out=t)` writes into t
+            self.emit_inplace(node, out, kwargs["out"], f"{qualname}(out=)")
         if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
             data = args[0] if args else kwargs.get("data", OPAQUE)
             return data if isinstance(data, Tensor) else UNKNOWN_TENSOR
@@ -215,7 +225,7 @@ class CallMixin:
                     self.emit("collective", node, argument, value, qualname, position=position)
             for keyword in node.keywords:
                 if keyword.arg in ("tensor", "output", "input", "tensor_list", "output_tensor",
-                                   "input_tensor"):
+                                   "input_tensor", "scatter_list", "input_list"):
                     self.emit("collective", node, keyword.value, kwargs[keyword.arg], qualname,
                               position=keyword.arg)
             return
@@ -300,6 +310,10 @@ class CallMixin:
     def call_tensor_method(self, node: ast.Call, func: ast.Attribute, tensor: Tensor, args,
                            kwargs, unknown_receiver: bool) -> Value:
         name = func.attr
+        if name in COPY_IF_NEEDED:
+            self.copy_sources[id(node)] = tensor
+        elif name == "numpy" and getattr(node, "_contiglint_raw_memory", None):
+            self.emit("raw_memory", node, func.value, tensor, node._contiglint_raw_memory)
         if name in SHAPE_CONSUMERS:
             tensor = self.named_sizes(func.value, tensor)
         for spec in METHOD_SINKS.get(name, ()):

@@ -92,6 +92,9 @@ class ExpressionMixin:
         qualname = self.program.names.qualname(node)
         if qualname is not None:
             return Ref(qualname)
+        if node.attr in ("ctypes", "__array_interface__") and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "numpy":
+            node.value._contiglint_raw_memory = f".numpy().{node.attr}"  # calls.py reports it
         owner = self.evaluate(node.value)
         if isinstance(owner, Instance):
             info = self.program.classes.get(owner.cls)
@@ -423,6 +426,9 @@ class ExpressionMixin:
         if loop is not None and target is not None:
             names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
             invariant = bool(names) and not (names & assigned_in(loop))
+        copied = self.copied_from(target)
+        if copied is not None:
+            detail.update(copy_call=copied[0], copy_of=copied[1])
         self.program.emit(Sink(kind, node, target, value, op, tuple(sorted(detail.items())),
                                self.chain, loop, invariant, self.function))
 
@@ -436,7 +442,23 @@ class ExpressionMixin:
     def emit_layout_branch(self, test: ast.expr) -> None:
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
                n.func.attr in ("is_contiguous", "stride") for n in ast.walk(test)):
-            self.emit("layout_branch", test, None, OPAQUE, "layout check")
+            self.emit("layout_branch", test, None, OPAQUE, "layout check",
+                      traced=self.program.traced.get(self.function))
+
+    def copied_from(self, target: Optional[ast.expr]) -> Optional[tuple[ast.Call, Value]]:
+        """The nearest copy-if-needed call (`x.contiguous()`, `x.reshape(..)`, `x.to(..)`) on the
+        receiver spine of `target`, with the value of its receiver `x`: a write into such a
+        temporary reaches `x` only when no copy happened, which depends on `x`'s layout."""
+        node = target
+        while isinstance(node, (ast.Call, ast.Subscript, ast.Attribute)):
+            if isinstance(node, ast.Call):
+                if id(node) in self.copy_sources:
+                    return node, self.copy_sources[id(node)]
+                if not isinstance(node.func, ast.Attribute):
+                    return None
+                node = node.func
+            node = node.value
+        return None
 
     def layout_checked_names(self, test: ast.expr) -> list[tuple[str, bool]]:
         """Names whose layout `test` checks; True when the check is `is_contiguous()`."""

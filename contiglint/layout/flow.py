@@ -54,6 +54,7 @@ class Frame(ExpressionMixin, CallMixin):
         self.loop_exits: list[list[Env]] = []
         self.loop_heads: list[list[Env]] = []
         self.self_class: Optional[str] = None
+        self.copy_sources: dict[int, Value] = {}  # id(copy-if-needed call) -> its receiver
 
     # --- entry and exit -------------------------------------------------------------------------
     def bind_parameters(self, bound: Optional[Value], args: list[Value],

@@ -13,6 +13,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
+from contiglint.layout.compiled import Kernel, kernel_signature, traced_functions
 from contiglint.layout.names import ImportMap
 from contiglint.layout.sinks import CallSite, Sink
 from contiglint.layout.values import OPAQUE, Const, Instance, Ref, Value, join
@@ -65,11 +66,13 @@ class Program:
         self.cache: dict[tuple, Value] = {}
         self.active: list[str] = []
         self.kernels: set[str] = set()
+        self.kernel_signatures: dict[str, Kernel] = {}
         self.version = 0  # bumped whenever a class attribute's value changes
         self.closures: dict[str, dict[str, Value]] = {}  # nested function -> enclosing env
         self.inlined: set[str] = set()  # functions already analysed while recording sinks
         self.origins: dict[int, object] = {}  # node id -> Origin, computed once per node
         self._collect()
+        self.traced: dict[ast.AST, str] = traced_functions(self)  # def -> what jit.trace got
 
     def _collect(self) -> None:
         for node in self.tree.body:
@@ -77,6 +80,7 @@ class Program:
                 self.functions[node.name] = node
                 if any("jit" in ast.unparse(d) for d in node.decorator_list):
                     self.kernels.add(node.name)
+                    self.kernel_signatures[node.name] = kernel_signature(node, self.names)
             elif isinstance(node, ast.ClassDef):
                 info = ClassInfo(node.name, node, bases=[
                     b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute)

@@ -1,0 +1,122 @@
+"""Code the module hands to compilers: functions traced by `torch.jit.trace`, and Triton kernels.
+
+Both change what a layout means. Tracing runs Python once and records the ops it saw, so a branch
+on `x.is_contiguous()` / `x.stride()` inside traced code is frozen to the example's layout with no
+TracerWarning (measured). A `@triton.jit` kernel sees raw pointers: unless it receives strides it
+reads memory in the order it is stored, not in the tensor's logical order. `Program` computes
+both once per module; sinks carry the result in their detail.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional
+
+TRACERS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "torch.jit._trace.trace"})
+FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A `@...jit` function of the module launched as `kernel[grid](...)`."""
+
+    params: tuple[str, ...]
+    written: frozenset[str]  # parameters used as the pointer of `tl.store` / `tl.atomic_*`
+    triton: bool
+    takes_strides: bool  # some parameter is named like a stride
+
+
+def kernel_signature(node: ast.AST, names) -> Kernel:
+    spec = node.args
+    params = tuple(a.arg for a in spec.posonlyargs + spec.args)
+    written = set()
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.args \
+                and (call.func.attr == "store" or call.func.attr.startswith("atomic_")):
+            written.update(n.id for n in ast.walk(call.args[0]) if isinstance(n, ast.Name))
+    triton = any("triton" in ast.unparse(d) or
+                 (names.qualname(d.func if isinstance(d, ast.Call) else d) or "")
+                 .startswith("triton") for d in node.decorator_list)
+    return Kernel(params, frozenset(written) & set(params), triton,
+                  any("stride" in p.lower() for p in params))
+
+
+def traced_functions(program) -> dict[ast.AST, str]:
+    """Every function definition reachable from code passed to `torch.jit.trace` in the module,
+    mapped to the name of what was traced. A traced class brings all its methods, and any module
+    function or class named inside traced code is traced too (a submodule built in `__init__`
+    runs in the traced `forward`)."""
+    if "trace" not in program.source.text:
+        return {}
+    constructed = _constructed_classes(program)
+    roots: dict[str, str] = {}
+    for call in ast.walk(program.tree):
+        if isinstance(call, ast.Call) and call.args and \
+                program.names.qualname(call.func) in TRACERS:
+            for name in _traced_names(call.args[0], program, constructed):
+                roots.setdefault(name, name)
+    out: dict[ast.AST, str] = {}
+    pending = list(roots.items())
+    seen: set[str] = set()
+    while pending:
+        name, label = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for node in _definitions(name, program):
+            out.setdefault(node, label)
+            for ref in ast.walk(node):
+                if isinstance(ref, FunctionNode):  # local helpers defined in traced code
+                    out.setdefault(ref, label)
+                if isinstance(ref, ast.Name) and ref.id not in seen and (
+                        ref.id in program.classes or ref.id in program.functions):
+                    pending.append((ref.id, label))
+    return out
+
+
+def _definitions(name: str, program) -> list[ast.AST]:
+    if name in program.classes:
+        info = program.classes[name]
+        nodes = list(info.methods.values())
+        for base in info.bases:
+            if base in program.classes and base != name:
+                nodes.extend(_definitions(base, program))
+        return nodes
+    node = program.functions.get(name)
+    return [node] if node is not None else []
+
+
+def _constructed_classes(program) -> dict[str, set[str]]:
+    """name -> the module classes assigned to it anywhere (`model = Net(...).eval()`)."""
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(program.tree):
+        if isinstance(node, ast.Assign):
+            cls = _class_of(node.value, program)
+            if cls:
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found.setdefault(target.id, set()).add(cls)
+    return found
+
+
+def _class_of(expr: ast.expr, program) -> Optional[str]:
+    """`Net(...)`, `Net(...).eval()`, `Net().to(device)` -> "Net"."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        expr = expr.func.value
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and \
+            expr.func.id in program.classes:
+        return expr.func.id
+    return None
+
+
+def _traced_names(expr: ast.expr, program, constructed) -> list[str]:
+    if isinstance(expr, ast.Attribute) and expr.attr == "forward":
+        expr = expr.value
+    cls = _class_of(expr, program)
+    if cls:
+        return [cls]
+    if isinstance(expr, ast.Name):
+        if expr.id in program.functions or expr.id in program.classes:
+            return [expr.id]
+        return sorted(constructed.get(expr.id, ()))
+    return []
