@@ -13,7 +13,6 @@ from typing import Optional
 from contiglint import noqa
 from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.program import analyze_module
-from contiglint.layout.sinks import tokens_for
 from contiglint.rules import all_rules
 from contiglint.rules.base import Rule, RuleContext
 from contiglint.settings import Settings
@@ -50,7 +49,7 @@ def enabled_rules(settings: Settings) -> list[Rule]:
 
 def prefilter_tokens(settings: Settings) -> frozenset[str]:
     """Substrings of which a file must contain at least one for any enabled rule to fire."""
-    return frozenset(token for rule in enabled_rules(settings) for token in tokens_for(rule.sinks))
+    return frozenset(token for rule in enabled_rules(settings) for token in rule.prefilter_tokens())
 
 
 def may_have_findings(text: str, settings: Settings) -> bool:
@@ -75,7 +74,7 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if noqa.skips_file(text):
         return LintResult()
     rules = enabled_rules(settings)
-    if not rules or not any(token in text for rule in rules for token in tokens_for(rule.sinks)):
+    if not rules or not any(token in text for rule in rules for token in rule.prefilter_tokens()):
         return LintResult()
     if tree is None:
         tree, error = parse(text, path)
@@ -102,7 +101,7 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
         by_kind.setdefault(sink.kind, []).append(sink)
     seen: set[tuple] = set()
     for rule in rules:
-        context = RuleContext(path, source, settings, rule.code)
+        context = RuleContext(path, source, settings, rule.code, tuple(sinks))
         try:
             for kind in sorted(rule.sinks):
                 for sink in by_kind.get(kind, ()):

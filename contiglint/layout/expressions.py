@@ -7,6 +7,7 @@ from typing import Optional
 
 from contiglint.layout import ops
 from contiglint.layout.indexing import Index
+from contiglint.layout.loops import is_invariant
 from contiglint.layout.sinks import Sink
 from contiglint.layout.sizes import literal, multiply, symbol
 from contiglint.layout.transfer import Call
@@ -424,8 +425,7 @@ class ExpressionMixin:
         loop = self.loops[-1] if self.loops else None
         invariant = False
         if loop is not None and target is not None:
-            names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
-            invariant = bool(names) and not (names & assigned_in(loop))
+            invariant = is_invariant(target, loop)
         copied = self.copied_from(target)
         if copied is not None:
             detail.update(copy_call=copied[0], copy_of=copied[1])
@@ -476,16 +476,6 @@ _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
             ast.IsNot: operator.is_not}
 _FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.FloorDiv: operator.floordiv,
          ast.Mod: operator.mod}
-
-
-def assigned_in(loop: ast.AST) -> frozenset[str]:
-    """Names (re)bound anywhere in a loop, including its target (cached on the node)."""
-    names = getattr(loop, "_contiglint_assigned", None)
-    if names is None:
-        names = frozenset(node.id for node in ast.walk(loop) if isinstance(node, ast.Name)
-                          and isinstance(node.ctx, (ast.Store, ast.Del)))
-        loop._contiglint_assigned = names
-    return names
 
 
 def concatenate(left: Value, right: Value) -> Value:

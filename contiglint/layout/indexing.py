@@ -83,6 +83,9 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
             partial) -> Tensor:
     """Rank unknown: only the position of each cut is known, counted from the front (before an
     ellipsis) or from the back (after it)."""
+    if tensor.kind is Kind.BROADCAST and any(item.kind == "int" for item in items):
+        return Tensor(Kind.UNKNOWN, None, None, False, partial or tensor.partial)  # the int
+        # may have removed the broadcast dim (`cls.expand(b, -1, -1)[0]`) or kept it
     breaks = False
     seen_ellipsis = False
     for position, item in enumerate(items):

@@ -119,7 +119,8 @@ def _expand_tensors(call: Call) -> Value:
 
 
 def _as_strided(call: Call) -> Value:
-    sizes, strides = call.int_list(0, "size"), call.int_list(1, "stride")
+    sizes, strides = (_literal_ints(call.arg(i, name)) for i, name in ((0, "size"),
+                                                                        (1, "stride")))
     if not sizes or not strides or None in sizes or None in strides or len(sizes) != len(strides):
         return Tensor(Kind.UNKNOWN)
     expected, running = [], 1
@@ -132,6 +133,17 @@ def _as_strided(call: Call) -> Value:
     overlapping = any(st == 0 for st, _ in live) or len({st for st, _ in live}) < len(live)
     return Tensor(Kind.BROADCAST if overlapping else Kind.STRIDED, None, call.origin,
                   min_rank=len(sizes))
+
+
+def _literal_ints(value) -> Optional[list[int]]:
+    """`(2, 2)` given as one argument: its integers when every one is a literal."""
+    from contiglint.layout.values import IntVal
+
+    items = value.items if isinstance(value, Seq) else None
+    if items is None or not all(isinstance(v, IntVal) and v.size is not None and not v.size[1]
+                                for v in items):
+        return None
+    return [v.size[0] for v in items]
 
 
 def _real(call: Call) -> Value:

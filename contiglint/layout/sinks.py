@@ -33,7 +33,7 @@ class Sink:
     detail: tuple[tuple[str, object], ...] = ()
     chain: tuple[CallSite, ...] = ()
     loop: Optional[ast.AST] = None  # innermost enclosing loop, in the same function
-    loop_invariant: bool = False  # the target's names are not reassigned inside `loop`
+    loop_invariant: bool = False  # `loop` neither rebinds nor writes into the target (loops.py)
     function: Optional[ast.AST] = None  # enclosing function definition
 
     @property

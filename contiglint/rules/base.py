@@ -31,9 +31,17 @@ class Rule:
     fixable: ClassVar[bool] = False
     opt_in: ClassVar[bool] = False
     options: ClassVar[Mapping[str, object]] = {}
+    tokens: ClassVar[Optional[frozenset[str]]] = None  # prefilter; default: the sinks' tokens
 
     def check(self, sink, ctx: "RuleContext") -> Iterable[Report]:
         raise NotImplementedError
+
+    @classmethod
+    def prefilter_tokens(cls) -> frozenset[str]:
+        """Substrings of which a file must hold one for this rule to fire."""
+        from contiglint.layout.sinks import tokens_for
+
+        return cls.tokens if cls.tokens is not None else tokens_for(cls.sinks)
 
     @classmethod
     def documentation(cls) -> str:
@@ -48,10 +56,15 @@ class RuleContext:
     source: SourceMap
     settings: Settings
     code: str
+    sinks: tuple = ()  # every sink of the module: one site may be reached in several contexts
 
     @property
     def strict(self) -> bool:
         return self.settings.strict
+
+    def same_site(self, sink) -> list:
+        """The sinks of `sink`'s kind at its node: one per calling context and loop round."""
+        return [s for s in self.sinks if s.node is sink.node and s.kind == sink.kind]
 
     def option(self, name: str, default: object) -> object:
         return self.settings.option(self.code, name, default)

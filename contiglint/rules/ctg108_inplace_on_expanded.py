@@ -1,0 +1,193 @@
+"""CTG108: an in-place write into a tensor whose elements share memory (expand, overlapping
+unfold or as_strided)."""
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from contiglint.findings import Fix
+from contiglint.layout.sinks import Sink
+from contiglint.layout.values import Kind, Origin
+from contiglint.rules.base import Report, Rule, RuleContext
+from contiglint.rules.messages import called_from, related
+
+E1 = ("'unsupported operation: more than one element of the written-to tensor refers to a "
+      "single memory location'")
+FILLS = frozenset({"fill_", "zero_"})
+DEPRECATED_WRITES = frozenset({"masked_fill_", "index_put_", "index_fill_"})
+METADATA_ONLY = frozenset({"unsqueeze_", "squeeze_", "transpose_", "t_", "swapaxes_",
+                           "swapdims_", "as_strided_", "rename_", "detach_"})
+AUGMENTED = {"Add": "+=", "Sub": "-=", "Mult": "*=", "Div": "/=", "FloorDiv": "//=", "Mod": "%=",
+             "Pow": "**=", "MatMult": "@=", "BitAnd": "&=", "BitOr": "|=", "BitXor": "^=",
+             "LShift": "<<=", "RShift": ">>="}
+
+
+class InplaceOnExpanded(Rule):
+    """Flags in-place writes into a tensor made by `expand`, `expand_as`, `broadcast_to`,
+    `broadcast_tensors`, `meshgrid`, an overlapping `unfold` (step < size) or an overlapping
+    `as_strided`.
+
+    **What it flags.** Such tensors are views in which several elements are one memory
+    location. Writing into them in place (`x.add_()`, `x += y`, `x.copy_()`, `x.fill_()`,
+    `x[i] = v`, `x.masked_fill_()`, ...) either fails or does something other than it reads.
+
+    **Why.** Measured on torch 2.13:
+
+    * arithmetic and random in-place ops and `copy_` on an expanded tensor raise
+
+          RuntimeError: unsupported operation: more than one element of the written-to tensor
+          refers to a single memory location. Please clone() the tensor before performing the
+          operation.
+
+    * `fill_()` and `zero_()` raise nothing: they write the one shared location, so the tensor
+      the view was expanded from changes too;
+    * `x[i] = v` writes through to the expanded-from tensor, so every row sharing it changes
+      (it raises instead when the selected part itself overlaps, as in `x[..., 0] = v`);
+    * `masked_fill_`, `index_put_` (also `x[mask] = v`) and `index_fill_` only warn
+      `Use of masked_fill_ on expanded tensors is deprecated` and write through;
+    * on overlapping `unfold`/`as_strided` windows nothing is detected: an element shared by
+      several windows gets `add_` once per window, and copies overwrite each other.
+
+    **Example.**
+
+        pos = self.pos_embed.expand(batch, -1, -1)   # (B, N, D) view of (1, N, D)
+        pos[:, 0] = cls_token                        # CTG108: writes self.pos_embed itself
+
+    **Fix.** Materialise the view where it is made: `.expand(...).clone()` (unsafe). It turns
+    the view into an independent tensor, which is what code that writes into it treats it as;
+    it is unsafe because it costs a full copy, and because code that relied on writing through
+    to the expanded-from tensor (a `fill_` meant to reset the source) would no longer do so.
+    No fix is offered when the write goes into a temporary (`x.expand(...).fill_(0)`: there
+    the write-through is the only effect of the statement), when the view is made in another
+    function (a `.clone()` there would copy for every caller), or for `meshgrid` /
+    `broadcast_tensors` results (clone the item you write). An in-place op on a clone, or on a
+    non-overlapping part of the view (`x.expand(3, 4).clone().add_(1)`,
+    `torch.arange(4.).expand(3, 4)[0].add_(1)`), is not flagged.
+
+    **Strict mode** also flags writes into `unfold` windows whose size and step are not both
+    literals (they overlap when step < size).
+
+    **When to ignore.** When writing through to the expanded-from tensor is intended and the op
+    is a plain fill. Suppress with `# noqa: CTG108`.
+    """
+
+    code = "CTG108"
+    name = "inplace-on-expanded"
+    summary = "in-place write into an expanded or overlapping view raises or aliases every row"
+    sinks = frozenset({"inplace"})
+    fixable = True
+    tokens = frozenset({"expand", "broadcast", "unfold", "as_strided", "meshgrid"})
+
+    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+        tensor = sink.tensor
+        if tensor is None or tensor.kind is not Kind.BROADCAST:
+            return
+        op = sink.op.strip(".()")
+        if op in METADATA_ONLY:
+            return
+        overlap = _overlap(tensor.origin)
+        if overlap == "none" or (overlap == "unknown" and not ctx.strict):
+            return
+        what = self.describe_write(sink, op)
+        where = _made_by(tensor.origin) + (" on some paths" if tensor.maybe else "")
+        if overlap in ("windows", "unknown"):
+            can = "may write" if overlap == "unknown" else "writes"
+            effect = (f"{can} each element shared by overlapping windows once per window, with "
+                      f"no error: the result is silently wrong")
+        elif op in FILLS:
+            effect = ("raises nothing and writes the shared memory, so the tensor it was "
+                      "expanded from changes too")
+        elif op in DEPRECATED_WRITES:
+            effect = (f"only warns 'Use of {op} on expanded tensors is deprecated' and writes "
+                      f"through to the tensor it was expanded from (every row sharing it changes)")
+        elif op == "item assignment":
+            effect = ("writes through to the tensor it was expanded from, so every row sharing "
+                      "that memory changes (or raises when the selected part itself overlaps)")
+        else:
+            effect = f"raises {E1}"
+        message = f"{what} on a tensor {where}{called_from(sink)} {effect}; clone() it first"
+        yield Report(sink.node, message, self.fix(sink, ctx), related(sink, tensor))
+
+    @staticmethod
+    def describe_write(sink: Sink, op: str) -> str:
+        if op == "item assignment":
+            return "Item assignment"
+        if op.endswith(" assignment"):
+            return f"`{AUGMENTED.get(op.split()[0], 'augmented assignment')}`"
+        return f"`.{op}()`"
+
+    def fix(self, sink: Sink, ctx: RuleContext) -> Optional[Fix]:
+        """`.clone()` right after the op that made the overlapping view, when the write goes
+        into a variable or attribute (the view is then used as an independent tensor)."""
+        origin = sink.tensor.origin
+        if origin is None or not isinstance(sink.target, (ast.Name, ast.Attribute)):
+            return None
+        call = _call_at(sink.function, origin, ctx) if sink.function is not None else None
+        if call is None or _returns_sequence(call):  # made elsewhere: cloning there would copy
+            return None
+        return Fix("unsafe", (ctx.source.insert_after(call, ".clone()"),),
+                   f"materialise the view with .clone() after `{origin.op}`")
+
+
+def _made_by(origin: Optional[Origin]) -> str:
+    if origin is None:
+        return "whose elements share memory"
+    verb = "made by" if "unfold" in origin.op or "as_strided" in origin.op else "expanded by"
+    return f"{verb} `{origin.op}` on line {origin.line}"
+
+
+def _overlap(origin: Optional[Origin]) -> str:
+    """"broadcast": stride-0 dims (`expand`, `broadcast_to`...), torch detects the overlap;
+    "windows": `unfold` with step < size or `as_strided` with repeated non-zero strides,
+    torch detects nothing; "unknown": an `unfold` whose literals do not show the overlap;
+    "none": an `unfold` whose literals show that the windows do not overlap."""
+    if origin is None:
+        return "broadcast"
+    call = _parse_call(origin.op)
+    if "unfold" in origin.op:
+        if call is None or len(call.args) < 3:
+            return "unknown"
+        size, step = (_literal(a) for a in call.args[1:3])
+        if size is None or step is None:
+            same = ast.dump(call.args[1]) == ast.dump(call.args[2])
+            return "none" if same else "unknown"
+        return "windows" if step < size else "none"
+    if "as_strided" in origin.op:
+        strides = call.args[-1] if call is not None and call.args else None
+        values = [_literal(e) for e in strides.elts] if isinstance(strides, ast.Tuple) else []
+        return "broadcast" if 0 in values else "windows"
+    return "broadcast"
+
+
+def _parse_call(text: str) -> Optional[ast.Call]:
+    try:
+        node = ast.parse(("x" + text) if text.startswith(".") else text, mode="eval").body
+    except SyntaxError:
+        return None
+    return node if isinstance(node, ast.Call) else None
+
+
+def _literal(node: ast.expr) -> Optional[int]:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
+
+
+def _call_at(scope: ast.AST, origin: Origin, ctx: RuleContext) -> Optional[ast.Call]:
+    """The call in `scope` whose origin is `origin` (the `.expand` of a method call, the
+    start of a function call)."""
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call) or node.lineno > origin.line or \
+                node.end_lineno < origin.line:
+            continue
+        start = ctx.source.start(node)
+        if (start.line, start.column) == (origin.line, origin.column):
+            return node
+        if isinstance(node.func, ast.Attribute):
+            name, _ = ctx.source.attribute_name(node.func)
+            if (name.line, max(name.column - 1, 1)) == (origin.line, origin.column):
+                return node
+    return None
+
+
+def _returns_sequence(call: ast.Call) -> bool:
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    return name in ("meshgrid", "broadcast_tensors")
