@@ -1,0 +1,156 @@
+"""CTG106: raw memory of a non-contiguous tensor read as if it were in logical order."""
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from contiglint.findings import Fix
+from contiglint.layout.sinks import Sink
+from contiglint.layout.values import Kind, Tensor
+from contiglint.rules.base import Report, Rule, RuleContext
+from contiglint.rules.messages import called_from, made_by, related
+from contiglint.rules.statements import (
+    enclosing_statement, fresh_name, innermost_statement, insert_after, insert_before,
+    needs_parentheses, parent_of, scope_lock,
+)
+
+# uses of a pointer or a storage that never read its elements: identity, alignment, size
+IDENTITY_ATTRIBUTES = frozenset({"data_ptr", "nbytes", "size", "resize_", "element_size",
+                                 "device", "_cdata", "is_shared", "share_memory_", "filename",
+                                 "is_pinned", "pin_memory", "_free_weak_ref", "_weak_ref"})
+CONSEQUENCE = {
+    Kind.PERMUTED: "its elements are stored in another order than the tensor's logical order",
+    Kind.STRIDED: "its elements are not adjacent in memory, so a read of numel() elements "
+                  "picks up elements outside the view",
+    Kind.BROADCAST: "its elements share memory, so a read of numel() elements runs past the "
+                    "end of the storage",
+}
+
+
+class RawMemoryOfNonContiguous(Rule):
+    """Flags raw-memory access to a non-contiguous tensor, and Triton kernels that get one.
+
+    **What it flags.** `t.data_ptr()`, `t.untyped_storage()`, `t.storage()` and
+    `t.numpy().ctypes` on a tensor made non-contiguous by a transpose, permute, slice or
+    expand, and such a tensor passed to a `@triton.jit` kernel of the same module that receives
+    no strides (no parameter named like `stride`, no `x.stride(...)` in the launch). Also the
+    pointer of a temporary copy, `t.contiguous().data_ptr()` on a non-contiguous `t`: the copy
+    is freed as soon as `.data_ptr()` returns, so the pointer dangles.
+
+    **Why.** A pointer or a storage knows nothing of strides. Code that reads `numel()`
+    elements from `data_ptr()` reads them in memory order: for `t = x.t()` with
+    `x = arange(6.).reshape(2, 3)`, ctypes reads `[0, 1, 2, 3, 4, 5]` while `t.flatten()` is
+    `[0, 3, 1, 4, 2, 5]`; for a slice it reads elements outside the view, for an expanded tensor
+    it reads past the end of the storage. `untyped_storage()` also ignores the storage offset and
+    spans the whole base tensor. All of it is silent: no error, wrong numbers.
+
+    **Example.**
+
+        k = key.transpose(-2, -1)
+        buf = (ctypes.c_float * k.numel()).from_address(k.data_ptr())  # CTG106
+
+    **Fix.** Bind `k_contig = k.contiguous()` in its own statement and take the pointer of
+    that name, which keeps the copy alive while the pointer is used (unsafe: if the pointer is
+    used to *write*, the writes go to the copy; for a kernel argument that the kernel stores
+    into, the fix also copies the result back with `k.copy_(k_contig)`). Alternatively pass
+    the strides to the kernel.
+
+    **When to ignore.** When the pointer is only used as an identity (aliasing checks, cache
+    keys) or the consumer honours strides (DLPack, `__cuda_array_interface__`). Comparisons,
+    alignment checks and storage size/identity queries are not flagged.
+    """
+
+    code = "CTG106"
+    name = "raw-memory-of-noncontiguous"
+    summary = "raw pointer, storage or strideless kernel on a non-contiguous tensor"
+    sinks = frozenset({"raw_memory", "kernel_launch"})
+    fixable = True
+
+    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+        tensor = sink.tensor
+        if sink.kind == "kernel_launch":
+            if not sink.get("triton") or sink.get("strided"):
+                return
+            if self.flagged(tensor, ctx):
+                yield self.report_kernel(sink, tensor, ctx)
+            return
+        statement = innermost_statement(sink.node, sink.function, ctx)
+        if self.identity_use(sink, statement):
+            return
+        if self.flagged(tensor, ctx):
+            yield self.report_memory(sink, tensor, ctx)
+            return
+        source = sink.get("copy_of")
+        if sink.op == "data_ptr" and sink.get("copy_call") is sink.target and \
+                isinstance(source, Tensor) and source.noncontiguous:
+            message = (f".data_ptr() of a temporary .contiguous() copy of a tensor "
+                       f"{made_by(source)}{called_from(sink)}: the copy is freed when "
+                       f".data_ptr() returns, so the pointer dangles; keep the copy in a name")
+            yield Report(sink.node, message, self.bind_fix(sink, ctx, copy=False),
+                         related(sink, source))
+
+    @staticmethod
+    def flagged(tensor: Optional[Tensor], ctx: RuleContext) -> bool:
+        return tensor is not None and (tensor.noncontiguous or
+                                       (ctx.strict and tensor.kind is Kind.UNKNOWN))
+
+    @staticmethod
+    def identity_use(sink: Sink, statement: Optional[ast.stmt]) -> bool:
+        """`a.data_ptr() == b.data_ptr()`, `t.data_ptr() % 16`, `seen[t.data_ptr()]`,
+        `t.untyped_storage().nbytes()`: no element is read."""
+        parent = parent_of(sink.node, statement)
+        if isinstance(parent, ast.Compare) or isinstance(parent, ast.BinOp) and \
+                isinstance(parent.op, ast.Mod):
+            return True
+        if isinstance(parent, ast.Subscript) and parent.slice is sink.node:
+            return True
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and \
+                parent.func.id in ("len", "id", "hash", "hex"):
+            return True
+        return isinstance(parent, ast.Attribute) and parent.attr in IDENTITY_ATTRIBUTES
+
+    def report_memory(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
+        what = "" if tensor.noncontiguous else " (layout unknown)"
+        consequence = CONSEQUENCE.get(tensor.kind, "its layout is unknown")
+        extra = "; the storage also spans the whole base tensor from offset 0" \
+            if "storage" in sink.op else ""
+        message = (f"`{sink.op}` of a tensor {self.describe(tensor)}{what}{called_from(sink)}: "
+                   f"{consequence}{extra}; use the memory of a .contiguous() copy kept in a name")
+        return Report(sink.node, message, self.bind_fix(sink, ctx, copy=True),
+                      related(sink, tensor))
+
+    def report_kernel(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
+        consequence = CONSEQUENCE.get(tensor.kind, "its layout is unknown")
+        parameter = sink.get("parameter")
+        message = (f"Triton kernel `{sink.op}` takes no strides, but its argument "
+                   f"{f'`{parameter}` ' if parameter else ''}is a tensor "
+                   f"{self.describe(tensor)}{called_from(sink)}: {consequence}; pass "
+                   f".contiguous() kept in a name, or pass the strides")
+        return Report(sink.target, message, self.bind_fix(sink, ctx, copy=True,
+                                                          back=bool(sink.get("written"))),
+                      related(sink, tensor))
+
+    @staticmethod
+    def describe(tensor: Tensor) -> str:
+        return made_by(tensor) if tensor.noncontiguous else "of unknown layout"
+
+    @staticmethod
+    def bind_fix(sink: Sink, ctx: RuleContext, copy: bool, back: bool = False) -> Optional[Fix]:
+        """`k_contig = k.contiguous()` before the statement; the sink reads `k_contig`."""
+        target = sink.target
+        if target is None:
+            return None
+        statement = enclosing_statement(sink.node, sink.function, ctx, simple=back)
+        if statement is None or back and not isinstance(statement, ast.Expr):
+            return None
+        text = ctx.source.segment(target)
+        if copy:
+            text = f"({text}).contiguous()" if needs_parentheses(target) else \
+                f"{text}.contiguous()"
+        name = fresh_name(ctx, target, "contig")
+        edits = [scope_lock(ctx, sink.function), insert_before(ctx, statement, f"{name} = {text}"),
+                 ctx.source.replace(target, name)]
+        if back:
+            edits.append(insert_after(ctx, statement,
+                                      f"{ctx.source.segment(target)}.copy_({name})"))
+        return Fix("unsafe", tuple(edits), f"take the memory of `{name} = {text}`")
