@@ -21,14 +21,19 @@ def related(sink: Sink, tensor: Tensor) -> tuple[Related, ...]:
     if tensor.origin is not None:
         places.append(Related(tensor.origin.line, tensor.origin.column,
                               f"made non-contiguous here by `{tensor.origin.op}`"))
-    for site in sink.chain:
-        places.append(Related(site.line, site.column, f"passed in by this call to "
-                                                      f"`{site.callee.split('>')[-1]}`"))
+    for depth, site in enumerate(reversed(sink.chain)):
+        how = "passed in by this call to" if depth == 0 else "reached through this call to"
+        places.append(Related(site.line, site.column, f"{how} `{callee_name(site.callee)}`"))
     return tuple(places)
 
 
+def callee_name(key: str) -> str:
+    """`Attention.forward` for methods; nested functions have no readable key."""
+    return "a nested function" if key.startswith("<local>") else key
+
+
 def called_from(sink: Sink) -> str:
+    """The call that brought the tensor into the function holding the sink."""
     if not sink.chain:
         return ""
-    site = sink.chain[0]
-    return f" (when called from line {site.line})"
+    return f" (when called from line {sink.chain[-1].line})"
