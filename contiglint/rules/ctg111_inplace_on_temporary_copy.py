@@ -1,0 +1,186 @@
+"""CTG111: an in-place write into a temporary `.contiguous()` / `.reshape()` / `.to()` copy."""
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from contiglint.findings import Fix
+from contiglint.layout.sinks import Sink, is_inplace_method
+from contiglint.layout.values import Kind, Tensor
+from contiglint.rules.base import Report, Rule, RuleContext
+from contiglint.rules.messages import called_from, made_by, related
+from contiglint.rules.statements import (
+    enclosing_statement, fresh_name, innermost_statement, insert_after, insert_before,
+    scope_lock,
+)
+
+# a copy exactly when the layout does not allow a view
+LAYOUT_COPIES = frozenset({"contiguous", "reshape", "reshape_as", "flatten", "ravel"})
+# a copy exactly when the dtype or device changes (the layout plays no part)
+CONVERSION_COPIES = frozenset({"to", "float", "half", "double", "bfloat16", "type", "cuda",
+                               "cpu"})
+SHAPE_CHANGING = frozenset({"reshape", "reshape_as", "flatten", "ravel"})
+VIEW_METHODS = frozenset({"view", "view_as", "narrow", "select", "transpose", "permute", "t",
+                          "unsqueeze", "squeeze", "unflatten", "diagonal", "movedim", "moveaxis",
+                          "swapaxes", "swapdims", "detach", "expand", "expand_as", "unfold",
+                          "as_strided", "view_as_real", "view_as_complex"})
+VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "data", "real", "imag"})
+# collectives that write their result into the tensor at this position
+WRITTEN = {"all_reduce": (0, "tensor"), "broadcast": (0, "tensor"), "reduce": (0, "tensor"),
+           "recv": (0, "tensor"), "irecv": (0, "tensor"), "reduce_scatter": (0, "output"),
+           "reduce_scatter_tensor": (0, "output"), "all_gather_into_tensor": (0, "output_tensor"),
+           "scatter": (0, "tensor"), "all_to_all_single": (0, "output")}
+
+
+class InplaceOnTemporaryCopy(Rule):
+    """Flags in-place writes whose target is a temporary copy, so the update may be lost.
+
+    **What it flags.** An in-place op (`add_`, `mul_`, `copy_`, `zero_`, `x[...] = v`, an
+    `out=` argument) or an in-place collective (`dist.all_reduce`, `broadcast`, `recv`, ...)
+    applied directly to `x.contiguous()`, `x.reshape(...)`, `x.flatten()` or `x.to(...)`
+    with its result thrown away, when `x` is non-contiguous or of unknown layout.
+
+    **Why.** These calls return `x` itself (or a view of it) when no copy is needed, and a new
+    tensor otherwise. The write then reaches `x` only for some layouts (or dtypes, devices):
+    `dist.all_reduce(grad.contiguous())` reduces `grad` when it is contiguous and a temporary
+    when it is not, so that `grad` is silently never reduced (Megatron-LM #5337). Not flagged
+    when `x` is known to be contiguous: then `.contiguous()`, `.reshape()` and `.flatten()`
+    return `x` or a view of it and the write lands.
+
+    **Example.**
+
+        import torch.distributed as dist
+
+        grad = param.grad.t()
+        dist.all_reduce(grad.contiguous())  # CTG111: grad is never reduced
+
+    **Fix.** Bind the copy, apply the op to it, and copy the result back:
+    `grad_contig = grad.contiguous(); dist.all_reduce(grad_contig); grad.copy_(grad_contig)`
+    (unsafe: it always writes `grad`, which is what the code meant; `reshape`/`flatten` copies
+    are copied back with `.reshape(x.shape)`).
+
+    **When to ignore.** When the write was meant for the temporary only (then drop the
+    in-place op and use the result), or when `x` is always contiguous at run time.
+    """
+
+    code = "CTG111"
+    name = "inplace-on-temporary-copy"
+    summary = "in-place write into a `.contiguous()`/`.reshape()`/`.to()` temporary is lost"
+    sinks = frozenset({"inplace", "collective"})
+    fixable = True
+
+    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+        copy_call, source = sink.get("copy_call"), sink.get("copy_of")
+        if copy_call is None or not isinstance(copy_call.func, ast.Attribute):
+            return
+        method = copy_call.func.attr
+        if not self.reaches_through_views(sink.target, copy_call) or \
+                not aliases_named_tensor(copy_call.func.value):
+            return
+        if method in LAYOUT_COPIES:
+            if not isinstance(source, Tensor) or source.kind is Kind.CONTIGUOUS and \
+                    not self.other_memory_format(copy_call):
+                return
+        elif method not in CONVERSION_COPIES:
+            return
+        statement = innermost_statement(sink.node, sink.function, ctx)
+        if sink.kind == "collective":
+            positions = WRITTEN.get(sink.op.rsplit(".", 1)[-1], ())
+            if sink.get("position") not in positions:
+                return
+        elif not self.discarded(sink, statement):
+            return
+        inner = ctx.source.shorten(copy_call.func.value, 30)
+        yield Report(sink.node if sink.kind != "collective" else sink.target,
+                     self.message(sink, method, inner, source),
+                     self.fix(sink, ctx, copy_call, method), self.related(sink, source))
+
+    @staticmethod
+    def reaches_through_views(target: ast.expr, copy_call: ast.Call) -> bool:
+        node = target
+        while node is not copy_call:
+            if isinstance(node, ast.Subscript):
+                node = node.value
+            elif isinstance(node, ast.Attribute) and node.attr in VIEW_ATTRIBUTES:
+                node = node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    (node.func.attr in VIEW_METHODS or is_inplace_method(node.func.attr)):
+                node = node.func.value  # in-place methods return their receiver
+            else:
+                return False
+        return True
+
+    @staticmethod
+    def other_memory_format(call: ast.Call) -> bool:
+        return any(k.arg == "memory_format" and "contiguous_format" not in ast.unparse(k.value)
+                   for k in call.keywords)
+
+    @staticmethod
+    def discarded(sink: Sink, statement: Optional[ast.stmt]) -> bool:
+        """The write is the whole statement: its result (the temporary) is not kept."""
+        if isinstance(statement, ast.Expr):
+            return statement.value is sink.node
+        if isinstance(statement, ast.Assign):
+            return any(target is sink.node for target in statement.targets)
+        return isinstance(statement, ast.AugAssign) and statement is sink.node
+
+    @staticmethod
+    def message(sink: Sink, method: str, inner: str, source) -> str:
+        write = sink.op if sink.kind == "inplace" else f"dist.{sink.op.rsplit('.', 1)[-1]}()"
+        if method in CONVERSION_COPIES:
+            when = "copies whenever the dtype or device changes"
+        elif isinstance(source, Tensor) and source.noncontiguous:
+            when = f"copies: `{inner}` is {made_by(source)}"
+        else:
+            when = f"copies whenever `{inner}` is not contiguous"
+        return (f"{write} writes into a temporary: `.{method}()` {when}{called_from(sink)}, and "
+                f"then `{inner}` is never updated; bind the copy, write it, then "
+                f"`{inner}.copy_(...)` it back")
+
+    @staticmethod
+    def related(sink: Sink, source) -> tuple:
+        if isinstance(source, Tensor) and source.noncontiguous:
+            return related(sink, source)
+        return ()
+
+    @staticmethod
+    def fix(sink: Sink, ctx: RuleContext, copy_call: ast.Call, method: str) -> Optional[Fix]:
+        """`tmp = x.contiguous()`, the write on `tmp`, then `x.copy_(tmp)`."""
+        statement = enclosing_statement(sink.node, sink.function, ctx)
+        if statement is None or isinstance(statement, ast.Return):
+            return None
+        node = sink.node
+        if sink.kind == "collective" and (
+                not isinstance(statement, ast.Expr) or statement.value is not node or any(
+                    k.arg == "async_op" for k in node.keywords) or sink.op.endswith(".irecv")):
+            return None  # an async result exists only after work.wait()
+        inner = ctx.source.segment(copy_call.func.value)
+        name = fresh_name(ctx, copy_call.func.value,
+                          "contig" if method == "contiguous" else "copy")
+        back = f"{name}.reshape({inner}.shape)" if method in SHAPE_CHANGING else name
+        edits = (scope_lock(ctx, sink.function),
+                 insert_before(ctx, statement, f"{name} = {ctx.source.segment(copy_call)}"),
+                 ctx.source.replace(copy_call, name),
+                 insert_after(ctx, statement, f"{inner}.copy_({back})"))
+        return Fix("unsafe", edits, f"bind `{name}`, write it, copy it back into `{inner}`")
+
+
+def aliases_named_tensor(expression: ast.expr) -> bool:
+    """`x`, `self.buf`, `p.grad`, `x[0]`, `x.t()`: a write into it is visible afterwards
+    (unlike a write into `(a + b)`, which nobody can see either way)."""
+    node = expression
+    while True:
+        if isinstance(node, ast.Name):
+            return True
+        if isinstance(node, ast.Attribute):
+            if node.attr in VIEW_ATTRIBUTES or isinstance(node.value, (ast.Name, ast.Attribute)):
+                node = node.value
+                continue
+            return False
+        if isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in VIEW_METHODS:
+            node = node.func.value
+        else:
+            return False
