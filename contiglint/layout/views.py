@@ -120,6 +120,8 @@ def permute(call: Call) -> Tensor:
         return apply_view(call, lambda g: None, Kind.UNKNOWN)
     rank = len(order)
     order = [d + rank if d < 0 else d for d in order]
+    if sorted(order) != list(range(rank)):  # out of range or repeated: torch raises
+        return apply_view(call, lambda g: None, Kind.UNKNOWN)
     identity = order == list(range(rank))
     return apply_view(call, lambda g: g.permuted(order) if g.rank == rank else None,
                       Kind.UNKNOWN if identity else Kind.PERMUTED, rank, rank=rank)
