@@ -98,7 +98,7 @@ class Program:
         self.recording = False
         module = Frame(self, None, ())
         module.run_block(self.tree.body)  # module constants and aliases, first without sinks
-        self.globals = dict(module.env)
+        self.globals = dict(module.env or {})  # None: `return` at module level (parses)
         for info in self.classes.values():
             self._learn_attributes(info)
         self.recording = True
