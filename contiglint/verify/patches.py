@@ -5,11 +5,13 @@ buffer registration, `nn.Parameter` construction, `torch.jit.trace` and the `tor
 collectives are plain Python and never reach it; `Tensor.data_ptr` and `untyped_storage` reach
 it on recent torch but are listed in `get_ignored_functions()` on some versions, so they are
 wrapped only when the mode would miss them. Every replaced attribute is put back on exit,
-including removing an attribute that was inherited rather than set on the class.
+including removing an attribute that was inherited rather than set on the class. `torch.save`
+is wrapped too, so that the fixture verifier sees what a save stores.
 """
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Any, Callable
 
 import torch
@@ -37,6 +39,11 @@ class EntryPatches:
         self._wrap(nn.Module, "register_buffer", "nn.Module.register_buffer")
         self._wrap_parameter_new()
         self._wrap(torch.jit, "trace", "torch.jit.trace")
+        self._wrap(torch, "save", "torch.save")  # the verifier checks what a save stores
+        for module, name in (("torch.jit", "trace_module"), ("torch.export", "export"),
+                             ("torch.onnx", "export")):
+            if module in sys.modules:  # never import these heavy modules just to wrap them
+                self._wrap(sys.modules[module], name, f"{module}.{name}")
         ignored = torch.overrides.get_ignored_functions()
         for name in ("data_ptr", "untyped_storage"):
             if getattr(torch.Tensor, name) in ignored:

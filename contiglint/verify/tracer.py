@@ -259,6 +259,10 @@ class Tracer:
             yield from self._argument(name, value)
 
     def _argument(self, name: str, value: Any) -> Iterator[Argument]:
+        if isinstance(value, dict):  # torch.save(state_dict, f): the tensors are the values
+            for key, item in value.items():
+                yield from self._argument(f"{name}[{key!r}]", item)
+            return
         if isinstance(value, (list, tuple)):
             for index, item in enumerate(value):
                 layout = summarize(item)
