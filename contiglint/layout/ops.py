@@ -146,6 +146,15 @@ def _literal_ints(value) -> Optional[list[int]]:
     return [v.size[0] for v in items]
 
 
+def _from_data(call: Call) -> Value:
+    """`torch.tensor([[1, 2]])` is contiguous; from an array or a tensor, `tensor`/`as_tensor`/
+    `from_numpy` keep its strides (measured: `torch.tensor(a.T)` is non-contiguous), and
+    `empty_strided` takes the strides it is given: unknown."""
+    if call.name.endswith("tensor") and isinstance(call.this, Seq):
+        return CONTIGUOUS
+    return UNKNOWN_TENSOR
+
+
 def _real(call: Call) -> Value:
     return Tensor(Kind.STRIDED, None, call.origin, partial=call.origin)
 
@@ -265,12 +274,15 @@ TABLE: tuple[Op, ...] = (
            "std", "var", "logsumexp", "all", "any", "count_nonzero"),
        "restores", tr.reduction),
     Op(("new_zeros", "new_ones", "new_empty", "new_full"), (), "restores", tr.factory),
-    Op((), _fn("zeros", "ones", "empty", "rand", "randn", "full", "empty_strided", "randint",
-               "randperm", "arange", "linspace", "logspace", "eye", "tensor", "as_tensor",
-               "from_numpy", "Tensor", "FloatTensor", "LongTensor", "scalar_tensor", "tril_indices",
+    Op((), _fn("zeros", "ones", "empty", "rand", "randn", "full", "randint",
+               "randperm", "arange", "linspace", "logspace", "eye",
+               "Tensor", "FloatTensor", "LongTensor", "scalar_tensor", "tril_indices",
                "triu_indices", "polar", "complex", "bernoulli", "multinomial", "normal"),
        "restores", tr.function_factory,
        untested="factories: sizes from literal arguments; executed by the factory cases"),
+    Op((), _fn("tensor", "as_tensor", "asarray", "from_numpy", "empty_strided"), "depends",
+       _from_data, untested="numpy inputs; measured: torch.tensor/as_tensor/from_numpy(a.T) "
+                            "keep the array's strides, empty_strided takes them as given"),
     # --- channels_last-aware: contiguous unless the input (or weight) is channels_last -------
     Op((), _f("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
               "conv_transpose3d"), "depends", tr.convolution,
