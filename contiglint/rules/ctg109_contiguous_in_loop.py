@@ -86,8 +86,8 @@ def outermost_invariant_loop(sink: Sink) -> ast.AST:
     scope = sink.function
     if scope is None:
         return sink.loop
-    around = [node for node in ast.walk(scope) if isinstance(node, (ast.For, ast.AsyncFor,
-                                                                     ast.While))
+    kinds = (ast.For, ast.AsyncFor, ast.While)
+    around = [node for node in ast.walk(scope) if isinstance(node, kinds)
               and node is not sink.loop and any(child is sink.loop for child in ast.walk(node))]
     best = sink.loop
     for loop in sorted(around, key=lambda node: node.lineno, reverse=True):
