@@ -110,17 +110,21 @@ class RawMemoryOfNonContiguous(Rule):
         return isinstance(parent, ast.Attribute) and parent.attr in IDENTITY_ATTRIBUTES
 
     def report_memory(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
-        what = "" if tensor.noncontiguous else " (layout unknown)"
-        consequence = CONSEQUENCE.get(tensor.kind, "its layout is unknown")
         extra = "; the storage also spans the whole base tensor from offset 0" \
             if "storage" in sink.op else ""
-        message = (f"`{sink.op}` of a tensor {self.describe(tensor)}{what}{called_from(sink)}: "
-                   f"{consequence}{extra}; use the memory of a .contiguous() copy kept in a name")
+        message = (f"`{sink.op}` of a tensor {self.describe(tensor)}{called_from(sink)}: "
+                   f"{self.consequence(tensor)}{extra}; use the memory of a .contiguous() copy "
+                   f"kept in a name")
         return Report(sink.node, message, self.bind_fix(sink, ctx, copy=True),
                       related(sink, tensor))
 
+    @staticmethod
+    def consequence(tensor: Tensor) -> str:
+        return CONSEQUENCE.get(tensor.kind, "if it is not contiguous, its elements are not "
+                                            "stored in logical order")
+
     def report_kernel(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
-        consequence = CONSEQUENCE.get(tensor.kind, "its layout is unknown")
+        consequence = self.consequence(tensor)
         parameter = sink.get("parameter")
         message = (f"Triton kernel `{sink.op}` takes no strides, but its argument "
                    f"{f'`{parameter}` ' if parameter else ''}is a tensor "

@@ -91,13 +91,17 @@ class CollectiveOnNonContiguous(Rule):
             broken = next((v for v in ((value.items or ()) + (value.each,))
                            if isinstance(v, Tensor) and self.flagged(v, ctx)), None)
             if broken is not None:
+                condition = "" if broken.noncontiguous else " if it is not contiguous"
                 message = (f"dist.{op}() gets a list holding a tensor {self.describe(broken)}"
-                           f"{called_from(sink)}: it {effect}; pass .contiguous() tensors")
+                           f"{called_from(sink)}: it {effect}{condition}; pass .contiguous() "
+                           f"tensors")
                 yield Report(sink.target, message, None, related(sink, broken))
             return
         if not isinstance(value, Tensor) or not self.flagged(value, ctx):
             return
-        message = (f"dist.{op}() on a tensor {self.describe(value)}{called_from(sink)} {effect}; "
+        condition = "" if value.noncontiguous else " if it is not contiguous"
+        message = (f"dist.{op}() on a tensor {self.describe(value)}{called_from(sink)} {effect}"
+                   f"{condition}; "
                    f"pass a .contiguous() copy" + (" and copy the result back" if writes else ""))
         yield Report(sink.target, message, self.fix(sink, ctx, writes), related(sink, value))
 
@@ -130,6 +134,7 @@ class CollectiveOnNonContiguous(Rule):
                  insert_before(ctx, statement, f"{name} = {text}.contiguous()"),
                  ctx.source.replace(target, name)]
         if writes:
-            edits.append(insert_after(ctx, statement, f"{ctx.source.segment(target)}.copy_({name})"))
-        return Fix("unsafe", tuple(edits), f"run dist op on `{name} = {text}.contiguous()`"
-                   + (f" and copy it back" if writes else ""))
+            back = f"{ctx.source.segment(target)}.copy_({name})"
+            edits.append(insert_after(ctx, statement, back))
+        return Fix("unsafe", tuple(edits), f"run the op on `{name} = {text}.contiguous()`"
+                   + (" and copy it back" if writes else ""))
