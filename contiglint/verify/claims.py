@@ -111,9 +111,11 @@ def _device_moves(observations, run, source):
         receiver, result = obs.receiver, obs.result
         if obs.op not in DEVICE_MOVES or receiver is None or result is None:
             continue
-        if result.device == receiver.layout.device and obs.line not in emulated:
-            continue  # a dtype conversion or a no-op, not a move
-        kept = not receiver.layout.contiguous and not result.contiguous
+        same_place = result.device == receiver.layout.device and obs.line not in emulated
+        if same_place and (not copied(obs) or result.dtype != receiver.layout.dtype):
+            continue  # a no-op or a dtype conversion; `.to("cpu", copy=True)` counts
+        kept = not receiver.layout.contiguous and not result.contiguous \
+            and not result.channels_last  # channels_last is a chosen layout, not a hazard
         yield _on_tensor(run.case, obs, receiver, kept,
                          f"{obs.op} result {describe(result)}")
 
@@ -264,8 +266,10 @@ CLAIMS: dict[str, Claim] = {claim.code: claim for claim in (
           _escapes),
     Claim("CTG103", "register_buffer / nn.Parameter received a non-contiguous tensor",
           _registrations),
+    # misses=False: whether the moved tensor's consumer needs row-major memory (a matmul does
+    # not) is not visible at the move
     Claim("CTG104", "a device move of a non-contiguous tensor kept non-contiguous strides",
-          _device_moves),
+          _device_moves, misses=False),
     Claim("CTG105", "torch.jit.trace got a non-contiguous example, or a layout query ran "
           "while tracing", _traces),
     # misses=False: torch cannot tell a pointer compared for identity from one read through
@@ -275,10 +279,13 @@ CLAIMS: dict[str, Claim] = {claim.code: claim for claim in (
           "'must be contiguous')", _collectives),
     Claim("CTG108", "an in-place write into an overlapping tensor (or the overlap error)",
           _overlapping_writes),
+    # misses=False: the tracer cannot see whether the copied tensor changed in between
+    # (in-place updates, optimizer steps), i.e. whether the copy was really loop-invariant
     Claim("CTG109", "the same tensor copied by `.contiguous()` twice on one line",
-          _repeated_copies),
+          _repeated_copies, misses=False),
+    # misses=False: torch cannot tell a wanted NCHW copy (before a `.view`) from a careless one
     Claim("CTG110", "`.contiguous()` turned a channels_last tensor into NCHW",
-          _channels_last_dropped),
+          _channels_last_dropped, misses=False),
     Claim("CTG111", "an in-place write into the copy a contiguous/reshape/flatten/to made",
           _writes_into_copies),
     Claim("CTG112", "torch.save of a tensor whose storage is larger than the tensor", _saves),

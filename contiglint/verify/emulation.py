@@ -10,12 +10,14 @@ order), and `.to('cpu', copy=True)` runs that very code on the CPU. So a move to
 tensor that is already there returns it; here every move copies (the layout is the same).
 
 The mode must sit *below* the tracer's mode (entered first), so that the tracer records the
-call as the user wrote it and this mode then rewrites what actually runs.
+call as the user wrote it and this mode then rewrites what actually runs. While a program
+that mentions CUDA runs, `torch.cuda.is_available()` says True (`cuda_reported_available`).
 """
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import Any
+from typing import Any, Iterator
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -85,3 +87,16 @@ def _rewrite_to(args: tuple, kwargs: dict):
     else:
         kwargs["copy"] = True
     return tuple(args), kwargs
+
+
+@contextlib.contextmanager
+def cuda_reported_available() -> Iterator[None]:
+    """`torch.cuda.is_available()` answers True, so that a program choosing its device with
+    it (`device = "cuda" if torch.cuda.is_available() else "cpu"`) takes its CUDA path under
+    the emulation. Used only for programs that mention CUDA at all."""
+    original = torch.cuda.is_available
+    torch.cuda.is_available = lambda: True
+    try:
+        yield
+    finally:
+        torch.cuda.is_available = original

@@ -33,6 +33,7 @@ os.environ.setdefault("PYTORCH_NVML_BASED_CUDA_CHECK", "1")
 
 import torch  # noqa: E402
 
+from contiglint.verify.emulation import cuda_reported_available  # noqa: E402
 from contiglint.verify.escapes import EscapeRecorder  # noqa: E402
 from contiglint.verify.records import (  # noqa: E402
     CRASHED, RAISED, RETURNED, TIMEOUT, CaseRun, FileRun)
@@ -194,11 +195,18 @@ def warm_up(path: str) -> None:
 
 def run_file(path: str, device: str, timeout: float) -> FileRun:
     warm_up(path)
+    emulate = device == EMULATED
+    with open(path, encoding="utf-8", errors="replace") as source:
+        mentions_cuda = "cuda" in source.read()
+    with cuda_reported_available() if emulate and mentions_cuda else contextlib.nullcontext():
+        return _run_file(path, device, timeout, emulate)
+
+
+def _run_file(path: str, device: str, timeout: float, emulate: bool) -> FileRun:
     try:
         module, cases = load_cases(path)
     except BaseException:  # noqa: BLE001 - a fixture that cannot be imported is reported
         return FileRun(path, device, error="cannot import: " + traceback.format_exc()[-1500:])
-    emulate = device == EMULATED
     if not hasattr(os, "fork"):  # no isolation available: run in this process
         return FileRun(path, device, [execute(module, c, path, emulate) for c in cases])
     return FileRun(path, device, [run_forked(module, c, path, emulate, timeout) for c in cases])
