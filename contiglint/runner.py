@@ -2,7 +2,8 @@
 
 Results come back in discovery order (sorted paths) whatever the number of workers, so output
 is deterministic. Each worker reads its own files, so I/O is parallel too. A file whose text
-cannot contain any sink (`may_have_findings`) is never parsed and never cached.
+cannot contain any sink (`may_have_findings`) is only parsed, to report a syntax error, and
+never analysed; the cache remembers that result too, so a warm run does not parse it again.
 """
 from __future__ import annotations
 
@@ -118,11 +119,12 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
     """Check or fix one decoded file; `write` puts a fix back on disk."""
     settings = config.settings_for(source.path)
     outcome = FileOutcome(source.path)
-    if not may_have_findings(source.text, settings):
-        return outcome
-    if options.mode == "check":
+    if options.mode == "check":  # text without sink tokens is only parsed (and cached)
         result = _check(source, settings, options)
         outcome.findings, outcome.errors = result.findings, result.errors
+        return outcome
+    if not may_have_findings(source.text, settings):  # nothing to fix: parse only
+        outcome.errors = lint_source(source.text, source.path, settings).errors
         return outcome
     fixed = fix_source(source.text, source.path, settings, unsafe=options.unsafe_fixes)
     outcome.findings, outcome.errors = fixed.result.findings, fixed.result.errors

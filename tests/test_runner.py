@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -37,12 +38,18 @@ def test_pool_in_process_matches_serial(tmp_path):
     assert parallel.findings == serial.findings and len(serial.findings) == 8
 
 
-def test_files_without_sink_tokens_are_not_parsed(tmp_path):
-    # The prefilter skips text that cannot hold a finding, so even a syntax error there is
-    # not reported: contiglint is a layout linter, not a syntax checker.
+def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeypatch):
+    # The prefilter skips the analysis of text that cannot hold a finding, but a file that
+    # does not parse is still reported, once, with its position.
+    analysed = []
+    monkeypatch.setattr("contiglint.engine.analyze_module",
+                        lambda tree, source: analysed.append(tree) or [])
     write(tmp_path, "plain.py", "def f(:\n")
+    write(tmp_path, "fine.py", "def f(a):\n    pass\n")
     result = run([str(tmp_path)], Config(), RunOptions(jobs=1))
-    assert result.all_errors == [] and result.findings == []
+    assert [(os.path.basename(e.path), e.line, e.kind) for e in result.all_errors] == \
+        [("plain.py", 1, "syntax")]
+    assert result.findings == [] and analysed == []
 
 
 def test_fix_mode_writes_every_file_in_parallel(tmp_path):
