@@ -65,8 +65,11 @@ def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceEr
         line, column = error.lineno or 1, error.offset or 1
         message = f"cannot parse: {error.msg}" if error.msg else "cannot parse"
         return None, SourceError(path, line, max(column, 1), message)
-    except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, absurd nesting
+    except ValueError as error:  # NUL bytes
         return None, SourceError(path, 1, 1, f"cannot parse: {error}")
+    except (RecursionError, MemoryError):  # absurd nesting: the parser's own stack overflows
+        return None, SourceError(path, 1, 1, "cannot parse: too deeply nested for Python's "
+                                 "parser (its stack overflowed)")
 
 
 def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
@@ -75,7 +78,10 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         return LintResult()
     rules = enabled_rules(settings)
     if not rules or not any(token in text for rule in rules for token in rule.prefilter_tokens()):
-        return LintResult()
+        # Nothing to analyse, but a file that does not parse is still reported: parsing
+        # costs little next to analysis, and silence would read as "this file is fine".
+        error = parse(text, path)[1] if tree is None else None
+        return LintResult(errors=[error] if error else [])
     if tree is None:
         tree, error = parse(text, path)
         if error:
@@ -91,7 +97,9 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     try:
         sinks = analyze_module(tree, source)
     except RecursionError:
-        result.errors.append(SourceError(path, 1, 1, "too deeply nested to analyze", "internal"))
+        result.errors.append(SourceError(
+            path, 1, 1, "too deeply nested to analyze (an expression or elif chain hundreds "
+            "of levels deep exceeds the recursion limit); the file was not checked", "internal"))
         return result
     except Exception as error:  # noqa: BLE001 - one bad file must not stop the run
         result.errors.append(_internal(path, "flow analysis", error))
