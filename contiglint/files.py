@@ -140,6 +140,15 @@ class _Walk:
                     os.stat(path)  # broken or looping: say which
                 except OSError as error:
                     self.errors.append(io_error(path, error))
+                    continue
+                self.errors.append(_not_regular(path))
+            elif entry.name.endswith(".py"):  # a FIFO, socket or device: never opened
+                self.errors.append(_not_regular(path))
+
+
+def _not_regular(path: str) -> SourceError:
+    return SourceError(path, 1, 1, "cannot read: not a regular file (a FIFO, socket or "
+                       "device); skipped", "io")
 
 
 def io_error(path: str, error: BaseException) -> SourceError:
@@ -175,6 +184,10 @@ def decode(data: bytes, path: str) -> Union[tuple[str, str], SourceError]:
 
 def read_source(path: str) -> Union[SourceFile, SourceError]:
     try:
+        kind = stat.S_IFMT(os.stat(path).st_mode)
+        if kind not in (stat.S_IFREG, stat.S_IFIFO):  # a FIFO named explicitly: `<(cmd)`
+            reason = "a directory" if kind == stat.S_IFDIR else "a socket or device"
+            return SourceError(path, 1, 1, f"cannot read: not a regular file ({reason})", "io")
         with open(path, "rb") as handle:
             data = handle.read()
     except (OSError, ValueError) as error:
