@@ -25,6 +25,7 @@ DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, import
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    _tolerant_output()
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv else ""
     if command == "rules":
@@ -36,6 +37,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if command == "check":
         argv = argv[1:]
     return check(argv)
+
+
+def _tolerant_output() -> None:
+    """Paths may hold what the terminal cannot encode (a file name that is not UTF-8, CJK on
+    a cp1252 console): print it escaped instead of dying with UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def build_parser() -> argparse.ArgumentParser:
