@@ -14,9 +14,16 @@ The static linter guesses from source; this watcher sees what torch actually did
 only (torch and site-packages internals are attributed to the user line that called them). Codes
 shared with the static rules mean the same hazard; CTG2xx are runtime-only (see `codes.py`).
 
+Child processes (torch.multiprocessing.spawn, multiprocessing fork/spawn, DataLoader worker
+processes, subprocess) are watched too under `contiglint run` (`watch(children=True)`), and
+their reports merged. Uncaught layout failures that no op observation saw (inside library
+code, torch.compile tracing, numpy buffers, a child's traceback) are attributed to the user
+line that led to them.
+
 Limits: a `torch.compile`d function is opaque (its ops run as a compiled graph, not through
-Python dispatch), so hazards inside it are not seen; calls on other threads (DataLoader
-workers, autograd's engine) are not seen; CUDA work is observed at launch, not completion.
+Python dispatch), so only failures raised while compiling it are seen; calls on other threads
+(autograd's engine threads, user threads) are not seen; CUDA work is observed at launch, not
+completion; a child killed by a signal reports nothing.
 
 This package imports torch lazily, so importing it (e.g. via the pytest plugin) is free.
 """

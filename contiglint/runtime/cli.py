@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="do not check nn.Module outputs (CTG202)")
     parser.add_argument("--explicit-copies", action="store_true",
                         help="also report copies made by an explicit .contiguous() (CTG201)")
+    parser.add_argument("--no-children", action="store_true",
+                        help="do not watch child processes (multiprocessing, "
+                             "torch.multiprocessing.spawn, subprocess) started by the script")
     parser.add_argument("--explain", action="store_true", help="add why/fix to each entry")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 if the script succeeded but hazards were found")
@@ -75,7 +78,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     from contiglint.runtime.watcher import watch  # imports torch: only once we really run
     watcher = watch(options.include or None, library=options.library,
-                    modules=not options.no_modules, explicit_copies=options.explicit_copies)
+                    modules=not options.no_modules, explicit_copies=options.explicit_copies,
+                    children=not options.no_children)
     status = _run(options.module, target, watcher)
     report = watcher.report
     text = report.to_json() if options.format == "json" else report.to_text(options.explain)

@@ -15,6 +15,7 @@ TITLES = {
     "CTG107": "collective or p2p call on a non-contiguous tensor",
     "CTG108": "in-place write into an expanded or overlapping tensor",
     "CTG111": "in-place write into a temporary copy (the original is not updated)",
+    "CTG112": "torch.save of a view writes its whole base storage",
     "CTG201": "implicit copy of a non-contiguous tensor",
     "CTG202": "module output is non-contiguous",
 }
@@ -40,6 +41,9 @@ EXPLANATIONS = {
               "overlap gives wrong results. Clone first.",
     "CTG111": "The in-place op wrote into a copy made by reshape/contiguous/flatten because "
               "the input was non-contiguous; the original tensor is unchanged.",
+    "CTG112": "torch.save serializes storages, not views: saving a slice of a large tensor "
+              "writes the entire storage it lives in (and loads it back whole). Save "
+              "`t.clone()` to store only its elements.",
     "CTG201": "reshape/flatten/contiguous had to copy because the input was non-contiguous. "
               "Each copy costs about as much as a clone; fix the layout where it was broken, "
               "or accept the copy if it is deliberate.",

@@ -94,11 +94,7 @@ class HazardFinder:
         elif op in RAW_MEMORY_OPS and _non_contiguous(receiver) and obs.direct:
             yield Hazard("CTG106", obs.site, op, receiver.layout, origin=receiver.origin)
         elif op in DEVICE_MOVES and obs.result is not None and _non_contiguous(receiver):
-            result = obs.result
-            if result.device != receiver.layout.device and not result.contiguous \
-                    and not result.channels_last:
-                yield Hazard("CTG104", obs.site, op, receiver.layout, origin=receiver.origin,
-                             note=f"{receiver.layout.device} -> {result.device}")
+            yield from self._device_move(obs, receiver, obs.result)
         elif op in REGISTRATIONS:
             for argument in obs.arguments:
                 if _non_contiguous(argument) and not argument.layout.channels_last:
@@ -106,6 +102,8 @@ class HazardFinder:
                                  origin=argument.origin)
         elif op.startswith("torch.distributed."):
             yield from self._collective(obs)
+        elif op == "torch.save":
+            yield from self._save(obs)
         if is_inplace(op) and receiver is not None:
             yield from self._inplace(obs, receiver)
 
@@ -122,6 +120,36 @@ class HazardFinder:
             return  # `.contiguous()` is the user's deliberate fix, not a hidden cost
         yield Hazard("CTG201", obs.site, obs.op, source, bytes_copied=result.nbytes,
                      origin=receiver.origin)
+
+    def _device_move(self, obs: Observation, receiver: Argument,
+                     result: TensorLayout) -> Iterator[Hazard]:
+        """A move to another device, or a same-device `.to(device, copy=True)` (same dtype, new
+        storage: the CPU-observable form of the same stride-preserving copy), whose result
+        kept non-contiguous, non-channels_last strides. Dtype casts on one device are not
+        moves and are not reported."""
+        source = receiver.layout
+        moved = result.device != source.device
+        copied = result.dtype == source.dtype and result.storage_ptr is not None \
+            and result.storage_ptr != source.storage_ptr
+        if (moved or copied) and not result.contiguous and not result.channels_last:
+            note = f"{source.device} -> {result.device}" if moved else \
+                f"copy on {result.device} keeps the strides"
+            yield Hazard("CTG104", obs.site, obs.op, source, origin=receiver.origin, note=note)
+
+    def _save(self, obs: Observation) -> Iterator[Hazard]:
+        """A saved tensor that is the only one saved from a storage larger than itself: the
+        file holds the whole storage. Several saved views of one storage (flat parameter
+        buffers) share it deliberately, so they are not reported."""
+        per_storage: dict[int, int] = {}
+        for argument in obs.arguments:
+            if argument.layout.storage_ptr is not None:
+                ptr = argument.layout.storage_ptr
+                per_storage[ptr] = per_storage.get(ptr, 0) + 1
+        for argument in obs.arguments:
+            layout = argument.layout
+            if layout.shares_storage and per_storage.get(layout.storage_ptr) == 1:
+                yield Hazard("CTG112", obs.site, obs.op, layout, origin=argument.origin,
+                             note=f"argument {argument.name}")
 
     def _wrote_into_copy(self, obs: Observation, layout: TensorLayout) -> bool:
         return self._copies.get((layout.data_ptr, layout.shape)) == obs.site

@@ -86,6 +86,28 @@ class Report:
                     and len(entry.origins) < _MAX_ORIGINS and hazard.origin != hazard.site:
                 entry.origins.append(hazard.origin)
 
+    def merge(self, other: dict) -> None:
+        """Add another report's entries, given as `as_json()` data (a child process's)."""
+        for data in other.get("entries", ()):
+            shape = tuple(data["shape"]) if data.get("shape") is not None else None
+            strides = tuple(data["strides"]) if data.get("strides") is not None else None
+            key = (data["code"], data["file"], data["line"], data["op"], shape, strides)
+            with self._lock:
+                entry = self._entries.get(key)
+                if entry is None:
+                    entry = self._entries[key] = Entry(
+                        data["code"], data["file"], data["line"], data.get("function", ""),
+                        data["op"], shape, strides, data.get("device"), data.get("dtype"),
+                        note=data.get("note", ""))
+                entry.count += data.get("count", 1)
+                entry.bytes_copied += data.get("bytes_copied", 0)
+                for origin in data.get("made_non_contiguous_at", ()):
+                    site = Site(origin["file"], origin["line"], "")
+                    if site not in entry.origins and len(entry.origins) < _MAX_ORIGINS:
+                        entry.origins.append(site)
+        with self._lock:
+            self.suppressed += other.get("summary", {}).get("suppressed", 0)
+
     @property
     def entries(self) -> list[Entry]:
         with self._lock:

@@ -7,21 +7,24 @@ observations are turned into hazards on the fly and not stored, so memory stays 
 
 An exception escaping the block is reported too: a view error raised directly in user code is
 already an observation; one raised inside library code (e.g. `parameters_to_vector` on a
-non-contiguous Parameter) is attributed to the innermost user frame of the traceback.
+non-contiguous Parameter), inside torch.compile, in numpy or in a child process is attributed
+to the user line that led to it (see `escaped.py`).
+
+With `children=True` (what `contiglint run` uses) processes started by the block are watched
+too and their reports merged into this one (see `children.py`).
 """
 from __future__ import annotations
 
-import os
 from types import TracebackType
 from typing import Collection, Optional
 
+from contiglint.runtime.children import ChildReports
+from contiglint.runtime.escaped import blamed_site, layout_failure
 from contiglint.runtime.hazards import HazardFinder, Hazard, watched_op
 from contiglint.runtime.report import Report
-from contiglint.verify.frames import FileFilter, Site
+from contiglint.verify.frames import FileFilter
 from contiglint.verify.observation import Observation
 from contiglint.verify.tracer import Tracer
-
-_VIEW_ERRORS = ("view size is not compatible", "to view ", "Use .reshape(...) instead")
 
 
 class Watch:
@@ -29,59 +32,73 @@ class Watch:
 
     def __init__(self, files: FileFilter = None, *, library: Collection[str] = (),
                  modules: bool = True, explicit_copies: bool = False,
-                 report: Optional[Report] = None) -> None:
+                 report: Optional[Report] = None, children: bool = False) -> None:
         self.report = report if report is not None else Report()
         self._tracer = Tracer(files, library=library, modules=modules, keep=False,
                               on_observation=self._observe, select=watched_op)
         self._finder = HazardFinder(explicit_copies, self._tracer._classifier.is_user_file)
+        settings = {"files": None if files is None or callable(files) else list(files),
+                    "library": list(library), "modules": modules,
+                    "explicit_copies": explicit_copies}
+        self._children = ChildReports(self, settings) if children else None
+
+    @property
+    def active(self) -> bool:
+        return self._tracer.active
 
     def _observe(self, observation: Observation) -> None:
         for hazard in self._finder.hazards(observation):
             self.report.add(hazard)
 
     def __enter__(self) -> Report:
-        self._tracer.__enter__()
+        if self._children is not None and not self._children.start():
+            self._children = None  # an enclosing watch already collects this process's children
+        try:
+            self._tracer.__enter__()
+        except BaseException:
+            self._collect_children()
+            raise
         return self.report
 
     def __exit__(self, exc_type: Optional[type], exc: Optional[BaseException],
                  traceback: Optional[TracebackType]) -> None:
         self._tracer.__exit__(exc_type, exc, traceback)
+        self._collect_children()
         if exc is not None:
             self.record_escaped(exc)
 
-    def record_escaped(self, exc: BaseException) -> None:
-        """Report an uncaught view error raised inside library code at the user's line."""
-        message = str(exc)
-        if not isinstance(exc, RuntimeError) or not any(m in message for m in _VIEW_ERRORS):
-            return
-        if any(e.code == "CTG101" and e.note == message[:300] for e in self.report.entries):
-            return  # raised directly in user code: already observed, with its layout
-        site = self._innermost_user_site(exc.__traceback__)
-        if site is not None:
-            self.report.add(Hazard("CTG101", site, "view (inside a library call)", None,
-                                   note=message))
-        self.report.script_error = f"{type(exc).__name__}: {message.splitlines()[0]}"
+    def _collect_children(self) -> None:
+        if self._children is not None:
+            for child in self._children.stop():
+                self.report.merge(child)
 
-    def _innermost_user_site(self, traceback: Optional[TracebackType]) -> Optional[Site]:
-        found = None
-        classifier = self._tracer._classifier
-        while traceback is not None:
-            code = traceback.tb_frame.f_code
-            if classifier.is_user(code):
-                name = code.co_filename
-                found = Site(name if name.startswith("<") else os.path.abspath(name),
-                             traceback.tb_lineno, code.co_name)
-            traceback = traceback.tb_next
-        return found
+    def record_escaped(self, exc: BaseException) -> None:
+        """Report an uncaught layout failure that no observation caught, at the user's line."""
+        failure = layout_failure(exc)
+        if failure is None:
+            return
+        code, message = failure
+        site = blamed_site(exc, self._tracer._classifier.is_user_file)
+        if site is None or any(e.code == code and e.note == message[:300]
+                               for e in self.report.entries):
+            return  # raised directly in user code: already observed, with its layout
+        if any((e.code, e.file, e.line) == (code, site.file, site.line)
+               for e in self.report.entries):
+            return  # observed at that line (e.g. in the child process that raised it)
+        op = "view (inside a library call)" if code == "CTG101" else "raw buffer (numpy/ctypes)"
+        self.report.add(Hazard(code, site, op, None, note=message))
+        self.report.script_error = f"{type(exc).__name__}: {(str(exc) or '?').splitlines()[0]}"
 
 
 def watch(files: FileFilter = None, *, library: Collection[str] = (), modules: bool = True,
-          explicit_copies: bool = False, report: Optional[Report] = None) -> Watch:
+          explicit_copies: bool = False, report: Optional[Report] = None,
+          children: bool = False) -> Watch:
     """`with contiglint.runtime.watch() as report: model(x)`, then `print(report)`.
 
     files: None for every non-library file, or paths/a predicate (see `Tracer`). modules: also
     check what each nn.Module returns (CTG202). explicit_copies: also count copies made by
-    `.contiguous()` (normally the deliberate fix) in CTG201.
+    `.contiguous()` (normally the deliberate fix) in CTG201. children: also watch processes
+    started inside the block and merge their reports (see `children.py`).
     """
     return Watch(files, library=library, modules=modules, explicit_copies=explicit_copies,
-                 report=report)
+                 report=report, children=children)

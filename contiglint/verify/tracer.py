@@ -194,7 +194,9 @@ class Tracer:
         inside = self._entries_in_progress.__dict__.setdefault("ops", set())
         located = None if op in inside else \
             self._classifier.call_site(sys._getframe(1), indirect=True)
-        if located is None:  # not from user code, or torch re-entering the same entry point
+        if located is None or (inside and not located[1]):
+            # not from user code, torch re-entering the same entry point, or library code run
+            # by another entry point in progress (`dist.send` calling `isend`)
             return func(*args, **kwargs)
         inside.add(op)
         try:
