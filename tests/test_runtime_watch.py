@@ -145,3 +145,22 @@ def test_cuda_device_move_reported():
     with runtime.watch() as report:
         w.cuda()
     assert [e.code for e in report.entries] == ["CTG104"]
+
+
+def test_save_reports_a_lone_view_but_not_views_sharing_one_flat_buffer(tmp_path):
+    flat = torch.randn(100)
+    table = torch.randn(1000, 4)
+    with runtime.watch() as report:
+        torch.save({"a": flat[:50], "b": flat[50:]}, tmp_path / "flat.pt")   # deliberate
+        torch.save(table.clone(), tmp_path / "whole.pt")
+        torch.save(table[:3], tmp_path / "head.pt")
+    assert [(e.code, e.shape) for e in report.entries] == [("CTG112", (3, 4))]
+
+
+def test_same_device_copy_keeps_strides_but_a_cast_is_not_a_move():
+    permuted = torch.randn(2, 3, 4).permute(2, 0, 1)
+    with runtime.watch() as report:
+        permuted.to(torch.float64)                 # a cast, not a device move
+        permuted.to("cpu")                         # no copy: returns the tensor itself
+        permuted.to("cpu", copy=True)              # a stride-keeping copy: CTG104
+    assert [(e.code, e.op) for e in report.entries] == [("CTG104", "Tensor.to")]

@@ -1,0 +1,10 @@
+"""Batch helpers imported by to_device_util_in_sibling.py: not a bug script."""
+
+
+def move_batch(batch, device):
+    return {name: value.to(device) for name, value in batch.items()}  # bug-line: CTG104
+
+
+def frames_to_channels_first(features):
+    """(batch, frames, mel) -> (batch, mel, frames) for a Conv1d front end."""
+    return features.transpose(1, 2)
