@@ -12,6 +12,9 @@ from contiglint.rules.messages import called_from, related
 
 # the result feeds an op that needs NCHW memory order: the conversion is the point
 NEEDS_NCHW = frozenset({"view", "view_as", "data_ptr", "untyped_storage", "storage", "numpy"})
+# an explicit reorder (`tokens.permute(0, 3, 1, 2)`: NHWC data viewed as NCHW) is
+# channels_last in memory by accident; `.contiguous()` there is the intended conversion
+REORDERS = ("permute", "movedim", "moveaxis", "transpose", "swapaxes", "swapdims")
 NCHW_SINKS = frozenset({"view", "raw_memory", "kernel_launch", "trace", "collective",
                         "parameter", "buffer"})
 
@@ -23,7 +26,9 @@ class ContiguousDropsChannelsLast(Rule):
     `.to(memory_format=torch.channels_last)` or `.contiguous(memory_format=torch.channels_last)`,
     and stays so through conv, pooling, batch norm, interpolate, pad and elementwise ops, and
     `torch.cat` (measured: a conv's output is channels_last when its input *or its weight*
-    is). Calling `.contiguous()` on it is not the no-op it looks like.
+    is). Calling `.contiguous()` on it is not the no-op it looks like. A tensor that is
+    channels_last in memory only because of an explicit reorder (`x.permute(0, 3, 1, 2)` of
+    NHWC tokens) is not flagged: making it NCHW is what that `.contiguous()` is for.
 
     **Why.** A channels_last tensor is not `is_contiguous()`, so `.contiguous()` copies every
     element back to NCHW order (measured: `cl.contiguous() is cl` is False; about as costly as a
@@ -63,6 +68,9 @@ class ContiguousDropsChannelsLast(Rule):
             return
         unknown_4d = tensor.kind is Kind.UNKNOWN and tensor.rank == 4
         if not tensor.channels_last and not (ctx.strict and unknown_4d):
+            return
+        if tensor.channels_last and tensor.origin is not None and \
+                any(name in tensor.origin.op for name in REORDERS):
             return
         if feeds_nchw_consumer(sink.node, sink.function) or any(
                 other.target is sink.node for other in ctx.sinks if other.kind in NCHW_SINKS):

@@ -86,6 +86,7 @@ class RedundantContiguous(Rule):
 
 def always_contiguous(value) -> bool:
     return isinstance(value, Tensor) and value.kind is Kind.CONTIGUOUS and not value.maybe \
+        and value.partial is None \
         and not value.channels_last
 
 
