@@ -92,10 +92,21 @@ def fresh_name(ctx: RuleContext, expression: ast.expr, suffix: str) -> str:
     stem = base.id if isinstance(base, ast.Name) else \
         base.attr if isinstance(base, ast.Attribute) else "tensor"
     name, number = f"{stem}_{suffix}", 1
-    while re.search(rf"\b{re.escape(name)}\b", ctx.source.text):
+    taken = _words(ctx)
+    while name in taken:
         number += 1
         name = f"{stem}_{suffix}{number}"
     return name
+
+
+def _words(ctx: RuleContext) -> frozenset[str]:
+    """Every word of the source, collected once per source: a search of the whole text per
+    fix made fixing a big file quadratic."""
+    words = getattr(ctx.source, "_contiglint_words", None)
+    if words is None:
+        words = frozenset(re.findall(r"\w+", ctx.source.text))
+        ctx.source._contiglint_words = words
+    return words
 
 
 def _holds(outer: ast.AST, inner: ast.AST) -> bool:
