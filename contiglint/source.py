@@ -74,6 +74,10 @@ class SourceMap:
 
     def newline(self) -> str:
         """The file's own line ending, so inserted lines match it."""
+        return self._newline
+
+    @cached_property
+    def _newline(self) -> str:  # once per source: every inserted line asks
         if "\r\n" in self.text:
             return "\r\n"
         if "\r" in self.text and "\n" not in self.text:
