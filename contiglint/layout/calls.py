@@ -184,7 +184,8 @@ class CallMixin:
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
         if out is not None and is_torch(qualname):  # `torch.add(a, b, out=t)` writes into t
             self.emit_inplace(node, out, kwargs["out"], f"{qualname}(out=)")
-        if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+        if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+                        "torch.nn.parameter.Buffer"):
             data = args[0] if args else kwargs.get("data", OPAQUE)
             return data if isinstance(data, Tensor) else UNKNOWN_TENSOR
         if qualname == "torch.device":
@@ -238,6 +239,22 @@ class CallMixin:
                 argument, value = keyword.value, kwargs[spec.keyword]
         if argument is not None:
             self.emit(spec.kind, node, argument, value, qualname)
+            if spec.kind == "save":
+                self.emit_saved_items(node, argument, value, qualname)
+
+    def emit_saved_items(self, node: ast.Call, argument: ast.expr, value: Value,
+                         qualname: str) -> None:
+        """`torch.save({"w": w[:k]}, f)`: each item of a literal dict, list or tuple is saved."""
+        if isinstance(argument, ast.Dict):
+            items = [(item, self.evaluate(item)) for item in argument.values]
+        elif isinstance(argument, (ast.List, ast.Tuple)) and isinstance(value, Seq) and \
+                value.items is not None and len(value.items) == len(argument.elts):
+            items = list(zip(argument.elts, value.items))
+        else:
+            return
+        for item, item_value in items:
+            self.emit("save", node, item, item_value, qualname)
+            self.emit_saved_items(node, item, item_value, qualname)
 
     # --- methods ------------------------------------------------------------------------------
     def call_method(self, node: ast.Call, func: ast.Attribute, receiver: Value, args,

@@ -66,7 +66,10 @@ class Geometry:
         if any(self.joinable(a, b) is not True for a, b in pairwise(live)):
             return False
         last = live[-1]
-        return last.span in ("full", "cut") and bool(last.base) and last.base[-1] == self.memory[-1]
+        unit = {b for a in self.axes if is_one(a.size) and a.span == "full" for b in a.base}
+        inner = [b for b in self.memory if b not in unit]  # (n, 1, 1) is contiguous
+        return last.span in ("full", "cut") and bool(last.base) and bool(inner) and \
+            last.base[-1] == inner[-1]
 
     def is_overlapping(self) -> bool:
         return any(a.span == "broadcast" and not is_one(a.size) for a in self.axes)

@@ -58,7 +58,8 @@ def _contiguous(call: Call) -> Value:
     tensor = call.tensor
     sizes = tensor.geometry.sizes if tensor.geometry is not None else None
     geometry = None if sizes is None else Geometry.contiguous(list(sizes))
-    return Tensor(Kind.CONTIGUOUS, geometry, min_rank=tensor.min_rank)
+    kept = tensor.partial if tensor.kind in (Kind.CONTIGUOUS, Kind.UNKNOWN) else None
+    return Tensor(Kind.CONTIGUOUS, geometry, partial=kept, min_rank=tensor.min_rank)  # may be self
 
 
 def _clone(call: Call) -> Value:
