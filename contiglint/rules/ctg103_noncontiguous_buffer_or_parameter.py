@@ -1,0 +1,117 @@
+"""CTG103: module state (parameters and buffers) created from a non-contiguous tensor."""
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from contiglint.findings import Fix
+from contiglint.layout.sinks import Sink
+from contiglint.layout.values import Kind
+from contiglint.rules.base import Report, Rule, RuleContext
+from contiglint.rules.messages import called_from, made_by, related
+from contiglint.rules.statements import needs_parentheses
+
+# view ops whose result shares the storage of their input: the input may be referenced elsewhere
+VIEW_METHODS = frozenset({"t", "T", "mT", "H", "mH", "transpose", "swapaxes", "swapdims",
+                          "permute", "movedim", "moveaxis", "narrow", "select", "expand",
+                          "expand_as", "diagonal", "unfold", "as_strided", "view", "view_as",
+                          "reshape", "flatten", "squeeze", "unsqueeze", "detach", "data",
+                          "real", "imag", "adjoint"})
+
+
+class NonContiguousBufferOrParameter(Rule):
+    """Flags `nn.Parameter(t)`, `nn.Buffer(t)` and `register_buffer(name, t)` with a
+    non-contiguous `t`.
+
+    **What it flags.** Module state created from a transposed, permuted, sliced or expanded
+    tensor: `nn.Parameter(weight.t())`, a LoRA merge `nn.Parameter((B @ A).t())`,
+    `register_buffer("proj", basis[:, :k])`, `nn.Buffer(table.expand(n, -1))`.
+
+    **Why.** `nn.Parameter(t)` and `register_buffer(name, t)` keep `t` itself, strides
+    included, and every consumer of module state inherits them: `state_dict()` saves the odd
+    strides (and, for a slice, the whole base storage), optimizers allocate their state with
+    `zeros_like` in the same layout, `torch.nn.utils.parameters_to_vector` raises
+
+        RuntimeError: view size is not compatible with input tensor's size and stride ...
+
+    and so does any code that flattens parameters with `.view(-1)` (gradient bucketing,
+    EMA helpers), while kernels that take raw pointers see the wrong order. An expanded tensor
+    is worse: its elements share memory, so an in-place optimizer step writes one element
+    through many aliases.
+
+    **Example.**
+
+        merged = self.base.weight + (self.lora_B @ self.lora_A).t() * self.scaling
+        self.weight = nn.Parameter((self.lora_B @ self.lora_A).t())   # CTG103
+
+    **Fix.** `t.contiguous()`. `nn.Parameter(t)` shares storage with `t`, and `.contiguous()`
+    copies, so the fix is *safe* only when `t` is a view of a fresh temporary that nothing else
+    references (`(B @ A).t()`, `torch.randn(o, i).t()`): then the copy changes the layout and
+    nothing else. When `t` views a tensor that lives on (`other.weight.t()`, a name), the
+    parameter and that tensor stop sharing memory, which unties deliberately tied weights;
+    that fix is unsafe.
+
+    channels_last state is not flagged: that layout is chosen on purpose for conv kernels.
+
+    **When to ignore.** Tied weights that must share storage through a transposed view, where
+    no code flattens or raw-reads the state. Suppress with `# noqa: CTG103`.
+    """
+
+    code = "CTG103"
+    name = "noncontiguous-buffer-or-parameter"
+    summary = "Parameter or buffer made from a non-contiguous tensor: state keeps odd strides"
+    sinks = frozenset({"buffer", "parameter"})
+    fixable = True
+
+    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+        tensor = sink.tensor
+        if tensor is None or sink.target is None:
+            return
+        if not (tensor.noncontiguous or (ctx.strict and tensor.kind is Kind.UNKNOWN)):
+            return
+        if tensor.channels_last:
+            return  # a deliberate layout (conv weights for channels_last kernels)
+        what = "a buffer" if sink.kind == "buffer" or sink.op.endswith("Buffer") else \
+            "a Parameter"
+        consequence = ("its elements share memory, so in-place updates write through aliases"
+                       if tensor.kind is Kind.BROADCAST else
+                       "state_dict, optimizer state and parameters_to_vector inherit the "
+                       "strides (the last raises a view error)")
+        message = (f"{what} made from a tensor {made_by(tensor)}{called_from(sink)} keeps its "
+                   f"strides: {consequence}; pass .contiguous()")
+        yield Report(sink.target, message, self.fix(sink.target, ctx), related(sink, tensor))
+
+    def fix(self, target: ast.expr, ctx: RuleContext) -> Optional[Fix]:
+        text = ctx.source.segment(target)
+        if needs_parentheses(target):
+            edits = (ctx.source.replace(target, f"({text}).contiguous()"),)
+        else:
+            edits = (ctx.source.insert_after(target, ".contiguous()"),)
+        safety = "safe" if views_fresh_temporary(target) else "unsafe"
+        return Fix(safety, edits, "make the tensor contiguous before it becomes module state")
+
+
+def views_fresh_temporary(expression: ast.expr) -> bool:
+    """Whether `expression` is a chain of view ops rooted at a tensor that the expression
+    itself creates (a matmul, arithmetic, a torch factory): the copy then breaks no sharing."""
+    node = expression
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr in VIEW_METHODS:
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in VIEW_METHODS and not is_torch_function(node.func):
+            node = node.func.value
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            break
+    if isinstance(node, ast.BinOp):
+        return True
+    return isinstance(node, ast.Call) and is_torch_function(node.func) and \
+        node.func.attr not in VIEW_METHODS
+
+
+def is_torch_function(func: ast.expr) -> bool:
+    """`torch.randn`, `torch.matmul`: a function of the torch module (not a Tensor method)."""
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and \
+        func.value.id in ("torch", "th")
