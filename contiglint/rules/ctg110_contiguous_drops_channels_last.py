@@ -37,9 +37,9 @@ class ContiguousDropsChannelsLast(Rule):
 
     **Example.**
 
-        x = x.contiguous(memory_format=torch.channels_last)
-        y = self.conv(x)             # channels_last
-        y = y.contiguous()           # CTG110: copies back to NCHW
+        x = images.contiguous(memory_format=torch.channels_last)
+        y = F.max_pool2d(F.relu(x), 2)   # still channels_last
+        y = y.contiguous()               # CTG110: copies back to NCHW
 
     **Fix.** `.contiguous(memory_format=torch.channels_last)` (unsafe). The values are identical
     and on a channels_last tensor the call returns the tensor itself, but the strides differ
