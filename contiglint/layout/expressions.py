@@ -263,9 +263,9 @@ class ExpressionMixin:
 
     def expr_Compare(self, node: ast.Compare) -> Value:
         values = [self.evaluate(node.left)] + [self.evaluate(c) for c in node.comparators]
-        if len(values) == 2 and all(isinstance(v, Const) for v in values) \
-                and type(node.ops[0]) in _COMPARE:
-            return Const(_COMPARE[type(node.ops[0])](values[0].value, values[1].value))
+        literals = [_literal(v) for v in values]
+        if len(values) == 2 and None not in literals and type(node.ops[0]) in _COMPARE:
+            return Const(_COMPARE[type(node.ops[0])](literals[0][0], literals[1][0]))
         if any(isinstance(v, Tensor) for v in values):
             return ops.method("eq").transfer(Call("eq", values[0], values[1:],
                                                   origin=self.origin(node)))
@@ -473,7 +473,17 @@ class ExpressionMixin:
 
 
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
-            ast.IsNot: operator.is_not}
+            ast.IsNot: operator.is_not, ast.Lt: operator.lt, ast.LtE: operator.le,
+            ast.Gt: operator.gt, ast.GtE: operator.ge}
+
+
+def _literal(value: Value) -> Optional[tuple[object]]:
+    """The Python value of a constant or a literal integer, boxed (None means not known)."""
+    if isinstance(value, Const):
+        return (value.value,)
+    if isinstance(value, IntVal) and value.size is not None and not value.size[1]:
+        return (value.size[0],)
+    return None
 _FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.FloorDiv: operator.floordiv,
          ast.Mod: operator.mod}
 
