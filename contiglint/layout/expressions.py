@@ -389,7 +389,8 @@ class ExpressionMixin:
                 lower = self.literal_int(element.lower)
                 upper = self.literal_int(element.upper)
                 step = self.literal_int(element.step) if element.step is not None else 1
-                bounded = element.lower is not None or element.upper is not None
+                # a start other than a literal 0, or any stop, may cut the dim
+                bounded = (element.lower is not None and lower != 0) or element.upper is not None
                 length = None
                 if upper is not None and upper >= 0 and (lower or 0) >= 0 and \
                         (element.lower is None or lower is not None):

@@ -69,7 +69,7 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             step = item.step or 1
             if step > 1:
                 axes.append(Axis(None, axis.base, "step"))
-            elif item.bounded and not (item.lower in (None, 0) and item.upper is None):
+            elif item.bounded:
                 full = item.length is not None and item.length == axis.size
                 axes.append(axis if full else replace(
                     axis, size=item.length, span="cut" if axis.span == "full" else axis.span))

@@ -119,6 +119,32 @@ def function_factory(call: Call) -> Tensor:
     return factory(replace(call, args=[call.this] + call.args))
 
 
+def sized_factory(call: Call) -> Tensor:
+    """`torch.full(size, value)`, `torch.randint(low, high, size)`: the size is the one tuple
+    argument (or `size=`); the other arguments are values."""
+    size = call.kwargs.get("size")
+    if size is None:
+        size = next((a for a in [call.this] + call.args if isinstance(a, (Seq, Dims))), None)
+    if size is None:
+        return CONTIGUOUS
+    return factory(replace(call, args=[size], kwargs={k: v for k, v in call.kwargs.items()
+                                                      if k != "size"}))
+
+
+def vector_factory(call: Call) -> Tensor:
+    """arange/linspace/logspace/randperm: one dim whatever the arguments."""
+    return fresh(call, [None])
+
+
+def matrix_factory(call: Call) -> Tensor:
+    """eye/tril_indices/triu_indices: two dims whatever the arguments."""
+    return fresh(call, [None, None])
+
+
+def unknown_tensor(call: Call) -> Value:
+    return UNKNOWN_TENSOR
+
+
 def unknown(call: Call) -> Value:
     return OPAQUE
 
