@@ -63,7 +63,6 @@ class DeviceMoveKeepsStrides(Rule):
     summary = "`.to(device)`/`.cuda()`/`.cpu()` copy of a permuted tensor keeps its strides"
     sinks = frozenset({"device_move"})
     fixable = True
-    opt_in = True  # correct but rarely harmful on real code: most consumers honour strides
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
