@@ -108,10 +108,15 @@ def _portable(config: Config) -> Config:
 
 
 def process_file(path: str, config: Config, options: RunOptions) -> FileOutcome:
-    source = read_source(path)
-    if isinstance(source, SourceError):
-        return FileOutcome(path, errors=[source])
-    return process_source(source, config, options, write=options.mode == "fix")
+    try:
+        source = read_source(path)
+        if isinstance(source, SourceError):
+            return FileOutcome(path, errors=[source])
+        return process_source(source, config, options, write=options.mode == "fix")
+    except Exception as error:  # noqa: BLE001 - a bug met on one file must not stop the run
+        return FileOutcome(path, errors=[SourceError(
+            path, 1, 1, f"internal error while processing the file: {type(error).__name__}: "
+            f"{error}; please report this bug with the file that caused it", "internal")])
 
 
 def process_source(source: SourceFile, config: Config, options: RunOptions,
