@@ -9,7 +9,8 @@ from contiglint.layout.values import Tensor
 def made_by(tensor: Tensor) -> str:
     """"made non-contiguous by `.transpose(1, 2)` on line 12" (with "on some paths")."""
     how = {"permuted": "made non-contiguous", "strided": "sliced into a non-contiguous view",
-           "broadcast": "expanded (its elements share memory)"}[tensor.kind.value]
+           "broadcast": "expanded (its elements share memory)"}.get(
+        tensor.kind.value, "of unknown layout (reported because of --strict)")
     where = f" by `{tensor.origin.op}` on line {tensor.origin.line}" if tensor.origin else ""
     paths = " on some paths" if tensor.maybe else ""
     return f"{how}{where}{paths}"
