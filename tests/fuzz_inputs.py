@@ -276,6 +276,14 @@ def mutate(text: str, rng: random.Random, rounds: int = 0) -> str:
 
 
 # --- the oracle -----------------------------------------------------------------------------
+# Rules whose fixes are known to undo another rule's fix, so fixing never settles. A stability
+# failure that disappears without the rule is that known conflict, not a new bug; the
+# test_robust_fuzz test pinning each conflict (strict xfail) says when to remove the entry.
+# CTG110: `k_contig = k.contiguous()` bound by CTG106 for raw memory of a channels_last tensor
+# is rewritten to `.contiguous(memory_format=torch.channels_last)`, which CTG106 flags again.
+KNOWN_CONFLICTS = ("CTG110",)
+
+
 def problems(text: str, path: str = "fuzz.py") -> list[str]:
     """Every broken robustness promise for one input (empty when all hold).
 
@@ -308,9 +316,26 @@ def problems(text: str, path: str = "fuzz.py") -> list[str]:
         _, error = parse(fixed.text, path)
         if error is not None:
             return [f"fixed text does not parse: {error.message}"]
-        left = [f for f in lint_source(fixed.text, path, settings).findings if f.fix]
-        if left:
-            found.append(f"fixable finding left after fixing: {left[0].code} line {left[0].line}")
-        if fix_source(fixed.text, path, settings, unsafe=True).text != fixed.text:
-            found.append("fixing twice changed the text again")
+        unstable = unsettled(text, fixed.text, path, settings)
+        if unstable and not unsettled(text, None, path, without_conflicts(settings)):
+            continue  # a known conflict between two rules' fixes (KNOWN_CONFLICTS)
+        found.extend(unstable)
     return found
+
+
+def unsettled(text: str, fixed, path: str, settings: Settings) -> list[str]:
+    """Why fixing `text` (already fixed to `fixed`, if given) does not settle."""
+    if fixed is None:
+        fixed = fix_source(text, path, settings, unsafe=True).text
+    found = []
+    left = [f for f in lint_source(fixed, path, settings).findings if f.fix]
+    if left:
+        found.append(f"fixable finding left after fixing: {left[0].code} line {left[0].line}")
+    if fix_source(fixed, path, settings, unsafe=True).text != fixed:
+        found.append("fixing twice changed the text again")
+    return found
+
+
+def without_conflicts(settings: Settings) -> Settings:
+    return Settings(select=tuple(c for c in settings.select if c not in KNOWN_CONFLICTS),
+                    strict=settings.strict)
