@@ -62,6 +62,9 @@ class NarrowEscapes(Rule):
     name = "narrow-escapes"
     summary = "strided slice/narrow kept beyond the call: odd strides travel, base stays pinned"
     sinks = frozenset({"escape"})
+    # an escaping strided view needs an op that makes one; returns and stores are everywhere
+    tokens = frozenset({"narrow", "chunk", "split", "unbind", "select", "diagonal", "[:",
+                        ":]", ":,", ", :", "::", "..."})
     fixable = True
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:

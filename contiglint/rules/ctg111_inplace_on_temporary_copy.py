@@ -5,6 +5,7 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix
+from contiglint.layout.calls import COPY_IF_NEEDED
 from contiglint.layout.sinks import Sink, is_inplace_method
 from contiglint.layout.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
@@ -67,6 +68,8 @@ class InplaceOnTemporaryCopy(Rule):
     name = "inplace-on-temporary-copy"
     summary = "in-place write into a `.contiguous()`/`.reshape()`/`.to()` temporary is lost"
     sinks = frozenset({"inplace", "collective"})
+    # a write into a temporary needs a copy-if-needed call; in-place writes are everywhere
+    tokens = frozenset("." + name + "(" for name in COPY_IF_NEEDED)
     fixable = True
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
