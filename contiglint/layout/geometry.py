@@ -56,8 +56,11 @@ class Geometry:
             return False
         if outer.span == "step":
             return False
-        position = self.memory.index(outer.base[-1])
-        return position + 1 < len(self.memory) and self.memory[position + 1] == inner.base[0]
+        unit = {b for a in self.axes if is_one(a.size) and a.span == "full" for b in a.base}
+        position = self.memory.index(outer.base[-1]) + 1
+        while position < len(self.memory) and self.memory[position] in unit:
+            position += 1  # a size-1 base axis in between has no extent: (4, 1, 2) is contiguous
+        return position < len(self.memory) and self.memory[position] == inner.base[0]
 
     def is_contiguous(self) -> bool:
         live = [a for a in self.axes if not is_one(a.size)]
@@ -77,14 +80,17 @@ class Geometry:
     def is_dense(self) -> bool:
         """Non-overlapping and dense: only a permutation (and a cut outermost base axis) away
         from contiguous. Such layouts survive clone, .to() and elementwise ops."""
-        covered = sorted((b for a in self.axes for b in a.base), key=self.memory.index)
-        if covered != list(self.memory[len(self.memory) - len(covered):]):
-            return False  # a hole that is not a dropped leading axis (x[0] stays dense)
-        for axis in self.axes:
-            if axis.span in ("step", "broadcast") and not is_one(axis.size):
+        unit = {b for a in self.axes if is_one(a.size) and a.span == "full" for b in a.base}
+        memory = [b for b in self.memory if b not in unit]  # size-1 base axes: no extent
+        live = [a for a in self.axes if not is_one(a.size)]
+        covered = sorted((b for a in live for b in a.base), key=memory.index)
+        if covered != memory[len(memory) - len(covered):]:
+            return False  # a hole inside the live dims (outside them, x[0] stays dense)
+        for axis in live:
+            if axis.span in ("step", "broadcast"):
                 return False
-            if axis.span == "cut" and axis.base[0] != self.memory[0]:
-                return False
+            if axis.span == "cut" and axis.base[0] != covered[0]:
+                return False  # only the outermost live axis may be cut
         return True
 
     def is_channels_last(self) -> bool:
@@ -142,7 +148,15 @@ class Geometry:
             if any(self.joinable(a, b) is not True for a, b in pairwise(live)):
                 return None
             sizes = [target_sizes[j] for j in target]
+            if live:  # size-1 parts merged into live dims: their base axes have no extent
+                gone = {b for a in parts if is_one(a.size) and a.span == "full" for b in a.base}
+                memory = [b for b in memory if b not in gone]
             if not live:
+                if len(parts) == len(sizes):
+                    axes.extend(parts)  # size-1 dims kept as they are
+                    continue
+                gone = {b for a in parts if a.span == "full" for b in a.base}
+                memory = [b for b in memory if b not in gone]  # size-1 base axes: no extent
                 axes.extend(Axis(size, (), "new") for size in sizes)
                 continue
             if len(sizes) == 1:
