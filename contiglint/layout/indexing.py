@@ -68,15 +68,29 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             dim += 1
             step = item.step or 1
             if step > 1:
-                axes.append(Axis(None, axis.base, "step"))
+                size = _stepped_size(axis.size, item)
+                axes.append(axis if size == axis.size else Axis(size, axis.base, "step"))
             elif item.bounded:
-                full = item.length is not None and item.length == axis.size
+                length = _stepped_size(axis.size, item) or item.length  # clamped: x[1:] on 2
+                full = length is not None and length == axis.size
                 axes.append(axis if full else replace(
-                    axis, size=item.length, span="cut" if axis.span == "full" else axis.span))
+                    axis, size=length, span="cut" if axis.span == "full" else axis.span))
             else:
                 axes.append(axis)
     axes.extend(geometry.axes[dim:])
     return Geometry(tuple(axes), geometry.memory)
+
+
+def _stepped_size(size: Size, item: Index) -> Size:
+    """`x[a:b:s]` on a dim of literal size n: ceil((min(b, n) - a) / s) elements (measured: a
+    stepped slice that keeps one element, `arange(2)[::2]`, is contiguous)."""
+    n = size[0] if size is not None and not size[1] else None
+    lower, upper = item.lower or 0, item.upper
+    unreadable = item.bounded and item.lower is None and item.upper is None  # `x[k::2]`
+    if n is None or unreadable or lower < 0 or (upper is not None and upper < 0):
+        return None
+    stop = n if upper is None else min(upper, n)
+    return (max(0, -(-(stop - min(lower, n)) // item.step)), ())
 
 
 def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: int,
