@@ -45,8 +45,13 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             return _assumed_result(tensor, assumed, call, part or tensor.partial, min_rank)
     kind = tensor.kind if coarse is None else coarse
     if tensor.noncontiguous and kind is not Kind.CONTIGUOUS:
-        return Tensor(tensor.kind if coarse is None else kind, None, tensor.origin, tensor.maybe,
-                      part or tensor.partial, max(min_rank, tensor.min_rank))
+        if coarse is Kind.PERMUTED and tensor.kind in (Kind.STRIDED, Kind.BROADCAST):
+            kind = tensor.kind  # moving dims keeps holes and overlaps (measured)
+        elif coarse is not None and coarse is not tensor.kind:
+            kind = Kind.UNKNOWN  # dims unknown: a second transpose or a select of the moved
+            # dim can restore contiguity (x.t().t(), x.transpose(0, 1).select(1, i))
+        return Tensor(kind, None, tensor.origin if kind is not Kind.UNKNOWN else None,
+                      tensor.maybe, part or tensor.partial, max(min_rank, tensor.min_rank))
     origin = call.origin if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST) else None
     assumed = change(Geometry.contiguous([None] * min_rank)) if origin and min_rank > 1 else None
     return Tensor(kind, None, origin, False, part or tensor.partial,
@@ -93,7 +98,8 @@ def transpose(call: Call) -> Tensor:
         order[i], order[j] = order[j], order[i]
         return g.permuted(order)
 
-    distinct = a is not None and b is not None and a != b
+    distinct = a is not None and b is not None and a != b and (a < 0) == (b < 0)  # 1, -3 may
+    # name the same dim when the rank is unknown
     min_rank = max((d + 1 if d >= 0 else -d) for d in (a or 0, b or 0))
     return apply_view(call, change, Kind.PERMUTED if distinct else Kind.UNKNOWN, min_rank)
 
@@ -138,7 +144,7 @@ def movedim(call: Call) -> Tensor:
         order.insert(d, s)
         return g.permuted(order)
 
-    same = source is not None and source == dest
+    same = source is None or dest is None or source == dest or (source < 0) != (dest < 0)
     return apply_view(call, change, Kind.UNKNOWN if same else Kind.PERMUTED)
 
 
@@ -157,13 +163,31 @@ def narrow(call: Call) -> Tensor:
         return g.with_axis(d, size=size, span="cut" if g.axes[d].span == "full" else
                            g.axes[d].span)
 
-    return apply_view(call, change, None if dim == 0 else Kind.STRIDED, partial=True)
+    result = apply_view(call, change, None if dim == 0 else Kind.STRIDED, partial=True)
+    size = length.size if isinstance(length, IntVal) else None
+    return result if size is not None and not size[1] and size[0] > 1 else \
+        _blind_cut(call.tensor, result)
+
+
+def _blind_cut(tensor: Tensor, result: Tensor) -> Tensor:
+    """Selecting (or narrowing to one element) some dim of a non-contiguous tensor whose dims
+    are unknown may remove the very dim that made it so (`x[:, ::2].select(1, 0)`)."""
+    if tensor.noncontiguous and tensor.geometry is None and result.geometry is None:
+        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, result.min_rank)
+    return result
 
 
 def select(call: Call, dim: Optional[int] = None) -> Tensor:
     dim = call.int_arg(0, "dim") if dim is None else dim
-    return apply_view(call, lambda g: g.dropped(d) if (d := _norm(dim, g.rank)) is not None
-                      else None, None if dim == 0 else Kind.STRIDED, partial=True)
+
+    def change(g: Geometry):
+        d = _norm(dim, g.rank)
+        if d is None:
+            return None
+        return _without(g, [d]) if is_one(g.axes[d].size) else g.dropped(d)  # size 1: no hole
+
+    return _blind_cut(call.tensor, apply_view(call, change, None if dim == 0 else Kind.STRIDED,
+                                              partial=True))
 
 
 def unbind(call: Call) -> Value:
@@ -178,8 +202,10 @@ def unbind(call: Call) -> Value:
 def split(call: Call) -> Value:
     """split/chunk/tensor_split: pieces are narrows of `dim` (contiguous only on dim 0)."""
     dim = call.int_arg(1, "dim", 0)
-    piece = narrow(Call(call.name, call.this, [IntVal(literal(dim)), IntVal(None), IntVal(None)],
-                        {}, call.origin))
+    length = _piece_size(call, dim)
+    whole = length is not None and length == _dim_size(call.tensor, dim)
+    piece = narrow(Call(call.name, call.this, [IntVal(literal(dim)), IntVal(
+        literal(0) if whole else None), IntVal(length)], {}, call.origin))
     count = call.int_arg(0, "chunks") if call.name.endswith("chunk") else None
     sections = call.arg(0, "split_size_or_sections")
     if isinstance(sections, Seq) and sections.items is not None:
@@ -187,6 +213,18 @@ def split(call: Call) -> Value:
     if count is not None and 0 < count <= 64:
         return Seq(tuple([piece] * count))
     return Seq(each=piece)
+
+
+def _piece_size(call: Call, dim: int) -> Optional[Size]:
+    """The size of every piece of split(k)/chunk(n) when they are all equal (so that pieces
+    of one element, contiguous in torch, are known as such)."""
+    size = _dim_size(call.tensor, dim) if dim is not None else None
+    given = call.int_arg(0, "chunks" if call.name.endswith("chunk") else "split_size_or_sections")
+    if size is None or size[1] or not given or call.name.endswith("tensor_split"):
+        return None
+    n = size[0]
+    piece = -(-n // given) if call.name.endswith("chunk") else given
+    return literal(piece) if piece and n % piece == 0 else None
 
 
 def _dim_size(tensor: Tensor, dim: int) -> Optional[Size]:
@@ -205,15 +243,20 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
         lead = len(sizes) - g.rank
         axes = [Axis(s if s not in (None, WILDCARD) else None, (), "broadcast")
                 for s in sizes[:lead]]
+        memory = list(g.memory)
         for axis, size in zip(g.axes, sizes[lead:]):
             if size == WILDCARD or size == axis.size or is_one(size):
                 axes.append(axis)
             elif is_one(axis.size) or axis.size is None:
                 axes.append(Axis(size, (), "broadcast"))
+                if is_one(axis.size) and axis.span == "full":
+                    memory = [b for b in memory if b not in axis.base]  # had no extent
             else:
                 axes.append(axis)
-        return Geometry(tuple(axes), g.memory)
+        return Geometry(tuple(axes), tuple(memory))
 
+    if sizes is not None and all(s == WILDCARD for s in sizes) and call.tensor.geometry is None:
+        return call.tensor  # x.expand(-1, -1) keeps every size: x itself
     return apply_view(call, change, Kind.BROADCAST)
 
 
@@ -233,6 +276,15 @@ def unfold(call: Call) -> Tensor:
 
 
 def diagonal(call: Call) -> Tensor:
+    """A diagonal steps through memory (non-contiguous) unless it has at most one element."""
+    geometry = call.tensor.geometry
+    offset = call.int_arg(0, "offset", 0)
+    d1, d2 = call.dim_arg(1, "dim1", 0), call.dim_arg(2, "dim2", 1)
+    if geometry is not None and None not in (offset, d1, d2) and max(d1, d2) < geometry.rank:
+        n1, n2 = geometry.axes[d1].size, geometry.axes[d2].size
+        if n1 is None or n2 is None or n1[1] or n2[1] or min(
+                n1[0] - max(0, -offset), n2[0] - max(0, offset)) <= 1:
+            return Tensor(Kind.UNKNOWN, min_rank=geometry.rank - 1)  # maybe a single element
     return apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
 
 
@@ -249,6 +301,13 @@ def unsqueeze(call: Call) -> Tensor:
     return apply_view(call, change, None)
 
 
+def _without(g: Geometry, gone: list[int]) -> Geometry:
+    """Drop size-1 axes, and their base axes from memory (they have no extent)."""
+    bases = {b for i in gone if g.axes[i].span == "full" for b in g.axes[i].base}
+    return Geometry(tuple(a for i, a in enumerate(g.axes) if i not in gone),
+                    tuple(b for b in g.memory if b not in bases))
+
+
 def squeeze(call: Call) -> Tensor:
     dim = call.int_arg(0, "dim")
 
@@ -256,12 +315,12 @@ def squeeze(call: Call) -> Tensor:
         if dim is None:
             if any(a.size is None for a in g.axes):
                 return None
-            return Geometry(tuple(a for a in g.axes if not is_one(a.size)), g.memory)
+            return _without(g, [i for i, a in enumerate(g.axes) if is_one(a.size)])
         d = _norm(dim, g.rank)
         if d is None:
             return None
         if is_one(g.axes[d].size) or g.axes[d].size is None:
-            return g.dropped(d)  # code squeezes a dim it expects to have size 1
+            return _without(g, [d])  # code squeezes a dim it expects to have size 1
         return g
 
     return apply_view(call, change, None)
@@ -318,6 +377,7 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     if target is None:
         return UNKNOWN_TENSOR if tensor.kind is Kind.UNKNOWN or not copy_if_needed \
             else (CONTIGUOUS if tensor.noncontiguous else UNKNOWN_TENSOR)
+    target = _resolve_wildcard(tensor, target)
     sizes = [None if s == "-1" else s for s in target]
     geometry = tensor.geometry
     if geometry is None:
@@ -331,9 +391,29 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     regrouped = geometry.regrouped(groups, sizes) if groups is not None else None
     if regrouped is not None:
         return _result(tensor, regrouped, call, None)
-    if tensor.kind is Kind.CONTIGUOUS or (copy_if_needed and tensor.noncontiguous):
+    unaligned = groups is None  # the sizes leave the grouping open: reshape may still view
+    copies = copy_if_needed and tensor.noncontiguous and (
+        not unaligned or _verdict_without_grouping(geometry, len(sizes)) == "raises")
+    if tensor.kind is Kind.CONTIGUOUS or copies:
         return fresh(call, sizes)
     return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
+
+
+def _resolve_wildcard(tensor: Tensor, target: list) -> list:
+    """`-1` in a view target is numel / (the other sizes) when every size is a literal, so
+    that `(1,).view(-1, 1)` is known to be (1, 1), contiguous."""
+    sizes = tensor.geometry.sizes if tensor.geometry is not None else None
+    if target.count("-1") != 1 or sizes is None or any(
+            s is None or s[1] for s in sizes) or any(
+            s != "-1" and (s is None or s[1]) for s in target):
+        return target
+    numel, rest = 1, 1
+    for s in sizes:
+        numel *= s[0]
+    for s in target:
+        rest *= s[0] if s != "-1" else 1
+    return [literal(numel // rest) if s == "-1" and rest and numel % rest == 0 else s
+            for s in target]
 
 
 def reshape(call: Call) -> Value:
@@ -348,6 +428,9 @@ def view_as(call: Call, copy_if_needed: bool = False) -> Value:
 
 
 def flatten(call: Call) -> Value:
+    if call.name.endswith("Flatten"):  # nn.Flatten(start, end): dims given to the constructor
+        kind = Kind.CONTIGUOUS if call.tensor.kind is Kind.CONTIGUOUS else Kind.UNKNOWN
+        return Tensor(kind, min_rank=1)
     start, end = call.int_arg(0, "start_dim", 0), call.int_arg(1, "end_dim", -1)
     geometry = call.tensor.geometry
     if geometry is None or start is None or end is None:
