@@ -220,7 +220,12 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
 
 def elementwise(call: Call) -> Value:
     operands = [call.this] + [a for a in call.args if isinstance(a, Tensor) or a is OPAQUE]
-    return densify(first_operand(operands))
+    first = first_operand(operands)
+    if first.kind is Kind.BROADCAST and any(o is not first and not (
+            isinstance(o, Tensor) and o.kind is Kind.CONTIGUOUS) for o in operands):
+        # measured: expanded + x.t() follows x.t() (the stride-0 dims defer to the next operand)
+        return Tensor(Kind.UNKNOWN, min_rank=first.min_rank)
+    return densify(first)
 
 
 def keep_channels_last(call: Call) -> Value:
@@ -228,8 +233,15 @@ def keep_channels_last(call: Call) -> Value:
     pooling, conv), which they keep."""
     tensor = call.tensor
     if tensor.channels_last:
-        return densify(tensor)
-    if tensor.kind is Kind.UNKNOWN:
+        output = call.arg(0, "output_size") if "adaptive" in call.name.lower() else None
+        if output == IntVal(ONE) or (isinstance(output, Seq) and output.items and all(
+                item == IntVal(ONE) for item in output.items)):
+            return fresh(call, [None, None, ONE, ONE])  # (n, c, 1, 1): contiguous as well
+        # the op changes spatial sizes (and conv the channels): only the batch size stays
+        sizes = [tensor.geometry.sizes[0], None, None, None]
+        return channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
+    if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank == 3):
+        # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides
         return replace(UNKNOWN_TENSOR, min_rank=tensor.min_rank)
     return fresh(call, [None] * tensor.rank) if tensor.rank else CONTIGUOUS
 
@@ -246,8 +258,30 @@ def reduction(call: Call) -> Value:
     """Reductions over a dim return fresh contiguous tensors (measured: sum, mean, amax,
     norm, argmax, max over permuted and channels_last inputs). Keepdim keeps channels_last."""
     if call.tensor.channels_last and _truthy(call.kwargs.get("keepdim")):
-        return densify(call.tensor)
+        return _kept_dims(call)
     return CONTIGUOUS if call.tensor.kind is not Kind.UNKNOWN or True else UNKNOWN_TENSOR
+
+
+def _kept_dims(call: Call) -> Tensor:
+    """keepdim on a channels_last input: the reduced dims become size 1 in the channels_last
+    layout (measured: `cl.sum(1, keepdim=True)` is contiguous, `cl.sum(2, keepdim=True)` not)."""
+    given = call.arg(1, "dim") if call.name.endswith("norm") else call.arg(0, "dim")
+    if given is None:
+        return fresh(call, [ONE] * 4)  # every dim reduced
+    items = given.items if isinstance(given, Seq) else (given,)
+    dims = [_literal_dim(item) for item in items or ()]
+    if not dims or None in dims:
+        return Tensor(Kind.UNKNOWN, min_rank=4)
+    sizes = [ONE if i in dims or i - 4 in dims else s
+             for i, s in enumerate(call.tensor.geometry.sizes)]
+    kept = channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
+    # measured: std(cl, 2, keepdim=True) is contiguous, not channels_last
+    return kept if kept.kind is Kind.CONTIGUOUS else Tensor(Kind.UNKNOWN, min_rank=4)
+
+
+def _literal_dim(value: Value) -> Optional[int]:
+    size = value.size if isinstance(value, IntVal) else None
+    return size[0] if size is not None and not size[1] else None
 
 
 def _truthy(value: Optional[Value]) -> bool:
