@@ -200,8 +200,9 @@ class CallMixin:
             return op.transfer(Call(qualname, self.as_tensor(this) if not isinstance(
                 this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node)))
         if ops.module(qualname) is not None or self.is_torch_module_class(qualname):
-            width = args[1] if len(args) > 1 else kwargs.get("out_features",
-                                                              kwargs.get("out_channels"))
+            lazy = qualname.rsplit(".", 1)[-1].startswith("Lazy")  # LazyConv2d(out, k)
+            width = args[0] if lazy and args else args[1] if len(args) > 1 and not lazy \
+                else kwargs.get("out_features", kwargs.get("out_channels"))
             config = tuple(sorted((k, v.value) for k, v in kwargs.items()
                                   if isinstance(v, Const) and isinstance(v.value, (bool, str))))
             return Ref(qualname, True, width.size if isinstance(width, IntVal) else None, config)
