@@ -13,14 +13,18 @@ layer_norm return contiguous tensors, sort keeps the input's order, einsum can p
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import partial
 from typing import Literal, Optional
 
 from contiglint.layout import indexing, transfer as tr, views as vw
 from contiglint.layout.geometry import Geometry
+from contiglint.layout.sizes import literal
 from contiglint.layout.transfer import Call, Transfer
-from contiglint.layout.values import CONTIGUOUS, Kind, Seq, Tensor, UNKNOWN_TENSOR, Value
+from contiglint.layout.values import (
+    CONTIGUOUS, Const, IntVal, Kind, Seq, Tensor, UNKNOWN_TENSOR, Value,
+)
 
 Effect = Literal["breaks", "restores", "preserves", "depends", "unknown", "not-a-tensor"]
 
@@ -53,13 +57,84 @@ def _nn(*names: str) -> tuple[str, ...]:
 def _contiguous(call: Call) -> Value:
     fmt = call.memory_format()
     if fmt in ("channels_last", "channels_last_3d"):
-        return tr.channels_last(tr.fresh_same_rank(call), call.origin, 5 if fmt.endswith("3d")
+        return tr.channels_last(call.tensor, call.origin, 5 if fmt.endswith("3d")
                                 else 4)
     tensor = call.tensor
     sizes = tensor.geometry.sizes if tensor.geometry is not None else None
     geometry = None if sizes is None else Geometry.contiguous(list(sizes))
     kept = tensor.partial if tensor.kind in (Kind.CONTIGUOUS, Kind.UNKNOWN) else None
     return Tensor(Kind.CONTIGUOUS, geometry, partial=kept, min_rank=tensor.min_rank)  # may be self
+
+
+def _convert(call: Call) -> Value:
+    """`.to()`, `.float()`, `.cpu()`: a dtype/device that is already the tensor's returns the
+    tensor itself (measured: `x[:, ::2].float() is x[:, ::2]`), a real conversion densifies it.
+    Which one happens is invisible here, so a non-dense input gives an unknown layout."""
+    result = tr.preserve(call)
+    copies = isinstance(call.kwargs.get("copy"), Const) and call.kwargs["copy"].value is True
+    tensor = call.tensor
+    if call.memory_format() == "contiguous_format" and not copies and not tensor.channels_last:
+        # measured: x.t().to(memory_format=torch.contiguous_format) is x.t() itself (torch
+        # aliases when the tensor's suggested format matches); with a dtype it may copy
+        if not call.args:
+            return tensor
+        if tensor.kind is Kind.CONTIGUOUS:
+            return tensor
+        return Tensor(Kind.UNKNOWN, min_rank=tensor.min_rank)
+    if call.tensor.kind is Kind.BROADCAST or (call.tensor.kind is Kind.STRIDED and not copies
+                                              and call.memory_format() is None):
+        return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
+    return result
+
+
+def _dropout(call: Call) -> Value:
+    """Dropout returns its input itself when not training (eval mode; F.alpha_dropout's default
+    training=False) and a new tensor in the input's dense layout when training: the same for
+    dense inputs, unknown for non-dense ones (the mode is invisible here)."""
+    if call.tensor.kind in (Kind.STRIDED, Kind.BROADCAST):
+        return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
+    return tr.preserve(call)
+
+
+RANK_KEEPING = frozenset({
+    "roll", "index_select", "gather", "take_along_dim", "masked_fill", "masked_scatter",
+    "index_fill", "index_add", "index_copy", "scatter", "scatter_add", "tril", "triu", "cumsum",
+    "cumprod", "softmax", "log_softmax", "softmin", "gumbel_softmax", "layer_norm", "rms_norm",
+    "linear", "bilinear", "Linear", "Bilinear", "LazyLinear", "Softmax", "LogSoftmax",
+    "LayerNorm", "topk", "cross", "rrelu", "logsigmoid", "LogSigmoid",
+})
+
+
+def _fresh_copy(call: Call) -> Value:
+    """A fresh contiguous result; its rank is the input's only for ops that keep it (not for
+    masked_select, take, repeat, kron, embedding, losses, kthvalue, ...)."""
+    if call.name.rsplit(".", 1)[-1] in RANK_KEEPING:
+        return tr.fresh_same_rank(call)
+    reduction = call.kwargs.get("reduction")
+    if isinstance(reduction, Const) and reduction.value == "none":
+        return tr.elementwise(call)  # measured: mse/huber loss with reduction='none' keep x.t()
+    return CONTIGUOUS
+
+
+def _composite_norm(call: Call) -> Value:
+    """rms_norm / local_response_norm: x times a scale computed from x. Measured on 2.13: they
+    keep channels_last and a transposed 4-D input, yet return a contiguous tensor for
+    `permute(0, 1, 3, 2)`; so only a contiguous input has a known result."""
+    if call.tensor.kind is Kind.CONTIGUOUS:
+        return tr.fresh_same_rank(call)
+    return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
+
+
+def _nonzero(call: Call) -> Value:
+    """nonzero returns (n, rank) indices with strides (1, n) (measured on CPU, 2.13): a
+    transposed layout for inputs of rank >= 2, unless n <= 1, which depends on the data."""
+    rank = call.tensor.rank
+    if rank is None:
+        return UNKNOWN_TENSOR
+    memory = Geometry.contiguous([literal(rank), None])
+    geometry = Geometry((memory.axes[1], memory.axes[0]), memory.memory)
+    return Tensor.of(geometry, call.origin, kind=None) if rank <= 1 else \
+        Tensor(Kind.PERMUTED, geometry, call.origin, maybe=True, min_rank=2)
 
 
 def _clone(call: Call) -> Value:
@@ -71,7 +146,11 @@ def _cat(call: Call) -> Value:
     items = call.this.items if isinstance(call.this, Seq) else None
     first = items[0] if items else None
     if isinstance(first, Tensor) and first.channels_last:
-        return tr.densify(first)
+        if not all(isinstance(t, Tensor) and t.channels_last for t in items):
+            return UNKNOWN_TENSOR  # measured: cat([cl, contiguous]) is contiguous
+        dim = call.dim_arg(0, "dim", 0, rank=4)
+        sizes = [None if i == dim else s for i, s in enumerate(first.geometry.sizes)]
+        return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
     return CONTIGUOUS
 
 
@@ -80,6 +159,11 @@ def _stack(call: Call) -> Value:
     items = call.this.items if isinstance(call.this, Seq) else None
     first = items[0] if items else None
     if isinstance(first, Tensor) and first.channels_last:
+        if not all(isinstance(t, Tensor) and t.channels_last for t in items):
+            return UNKNOWN_TENSOR  # measured: stack([cl, contiguous]) is contiguous
+        if call.name.rsplit(".", 1)[-1] != "stack":  # hstack/vstack/...: a cat of 4-D inputs
+            return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * 4)),
+                                    call.origin)
         return Tensor(Kind.PERMUTED, None, call.origin, min_rank=5)
     return CONTIGUOUS
 
@@ -94,25 +178,52 @@ def _einsum(call: Call) -> Value:
         return UNKNOWN_TENSOR
     inputs, output = spec.replace(" ", "").split("->")
     operands = inputs.split(",")
+    sizes = _einsum_sizes(operands, call.args)
     if len(operands) == 1:
         natural = [c for c in operands[0] if c in output]
         if sorted(natural) != sorted(output) or len(set(operands[0])) != len(operands[0]):
             return UNKNOWN_TENSOR
+        operand = call.args[0] if call.args else None
+        if natural == list(operands[0]) and isinstance(operand, Tensor):
+            # a pure permutation is a view of the operand (einsum('ij->ij', x.t()) is x.t())
+            return vw.permute(Call("permute", operand, [Seq(tuple(
+                IntVal(literal(operands[0].index(c))) for c in output))], {}, call.origin))
     elif len(operands) == 2:
         lhs, rhs = operands
         batch = [c for c in lhs if c in rhs and c in output]
         natural = batch + [c for c in lhs if c in output and c not in batch] + \
             [c for c in rhs if c in output and c not in lhs]
+        if natural != list(output):
+            return UNKNOWN_TENSOR  # measured: 'ij,jk->ki' is contiguous, 'bij,bjk->jbk' not
     else:
         return UNKNOWN_TENSOR
-    memory = Geometry.contiguous([None] * len(natural))
+    memory = Geometry.contiguous([sizes.get(c) for c in natural])
     geometry = Geometry(tuple(memory.axes[natural.index(c)] for c in output), memory.memory)
     return Tensor.of(geometry, call.origin)
 
 
+def _einsum_sizes(operands: list[str], tensors: list[Value]) -> dict:
+    """Each subscript letter's size, from operands of known geometry (size-1 dims matter)."""
+    sizes: dict = {}
+    for letters, tensor in zip(operands, tensors):
+        if isinstance(tensor, Tensor) and tensor.geometry is not None \
+                and tensor.geometry.rank == len(letters):
+            for letter, size in zip(letters, tensor.geometry.sizes):
+                sizes.setdefault(letter, size)
+    return sizes
+
+
 def _first_query(call: Call) -> Value:
-    """scaled_dot_product_attention: the output keeps the query's (dense) layout."""
-    return tr.densify(call.tensor)
+    """scaled_dot_product_attention keeps the query's dense layout when the query's last dim is
+    innermost in memory (heads/tokens swapped: kept); otherwise (channels_last, last two dims
+    swapped) the output is contiguous (measured on CPU, torch 2.13)."""
+    query = call.tensor
+    geometry = query.geometry
+    if geometry is None:
+        return query if query.kind is Kind.CONTIGUOUS else UNKNOWN_TENSOR
+    if geometry.rank and geometry.memory_order()[-1] == geometry.rank - 1:
+        return tr.densify(query)
+    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(list(geometry.sizes)))
 
 
 def _expand_tensors(call: Call) -> Value:
@@ -199,47 +310,52 @@ TABLE: tuple[Op, ...] = (
     Op(("reshape_as",), (), "depends", partial(vw.view_as, copy_if_needed=True)),
     Op(("flatten",), _fn("flatten"), "depends", vw.flatten, modules=_nn("Flatten")),
     Op(("unflatten",), _fn("unflatten"), "depends", vw.unflatten),
-    Op(("detach", "requires_grad_", "data", "detach_", "retain_grad"), _fn("detach"),
-       "preserves", tr.identity),
+    Op(("detach", "requires_grad_", "data", "detach_", "retain_grad", "positive", "conj"),
+       _fn("detach", "positive", "conj"), "preserves", tr.identity),  # measured: x.conj() is x
     # --- new tensors in the input's layout (preserve_format) ----------------------------------
     Op(("clone",), _fn("clone"), "preserves", _clone),
     Op(("to", "cuda", "cpu", "float", "double", "half", "bfloat16", "int", "long", "short",
-        "bool", "byte", "char", "type", "type_as", "pin_memory", "xpu", "mps"),
-       (), "preserves", tr.preserve),
-    Op(("flip", "fliplr", "flipud", "msort"), _fn("flip", "fliplr", "flipud"),
+        "bool", "byte", "char", "type", "type_as", "pin_memory", "xpu", "conj_physical"),
+       (), "preserves", _convert),
+    Op(("flip", "fliplr", "flipud", "msort", "argsort"), _fn("flip", "fliplr", "flipud", "argsort"),
        "preserves", tr.preserve),
     Op((), _fn("sort"), "preserves", tr.tuple_of(tr.preserve)),
     Op(("abs", "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
         "sigmoid", "tanh", "relu", "sin", "cos", "tan", "sign", "sgn", "round", "floor", "ceil",
         "trunc", "frac", "reciprocal", "square", "clamp", "clip", "clamp_min", "clamp_max",
         "nan_to_num", "erf", "erfinv", "logit", "isnan", "isinf", "isfinite", "logical_not",
-        "bitwise_not", "positive", "conj", "conj_physical", "angle", "digamma", "lgamma",
+        "bitwise_not", "angle", "digamma", "lgamma",
         "sinh", "cosh", "asin", "acos", "atan", "neg"),
        _fn("abs", "neg", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "relu", "sin", "cos",
            "sign", "round", "floor", "ceil", "reciprocal", "square", "clamp", "clip",
-           "nan_to_num", "erf", "isnan", "logical_not", "conj"),
+           "nan_to_num", "erf", "isnan", "logical_not"),
        "preserves", tr.preserve),
     Op(("add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "fmod", "pow",
         "maximum", "minimum", "fmax", "fmin", "atan2", "lerp", "addcmul", "addcdiv", "eq", "ne",
         "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and",
-        "bitwise_or", "bitwise_xor", "hypot", "copysign", "xlogy", "rsub", "subtract",
+        "bitwise_or", "bitwise_xor", "hypot", "copysign", "xlogy", "subtract",
         "multiply", "divide"),
        _fn("add", "sub", "mul", "div", "true_divide", "pow", "maximum", "minimum", "atan2",
            "lerp", "addcmul", "addcdiv", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
            "logical_or", "remainder", "fmod", "subtract", "multiply", "divide", "rsub"),
        "preserves", tr.elementwise),
     Op((), _fn("where"), "preserves", tr.elementwise),
-    Op(("where",), (), "preserves", tr.elementwise),
+    Op(("where",), (), "preserves", lambda call: tr.elementwise(Call(  # x.where(c, y) is
+        call.name, call.arg(0, "condition") or UNKNOWN_TENSOR, [call.this] + call.args[1:],
+        {}, call.origin))),  # torch.where(c, x, y): the condition leads (measured)
     Op((), _f("relu", "relu6", "gelu", "silu", "mish", "elu", "selu", "celu", "leaky_relu",
               "hardtanh", "hardswish", "hardsigmoid", "sigmoid", "tanh", "softplus",
-              "softsign", "tanhshrink", "dropout", "dropout1d", "dropout2d", "dropout3d",
-              "alpha_dropout", "feature_alpha_dropout", "normalize", "threshold",
-              "logsigmoid", "rrelu", "glu"),
+              "softsign", "tanhshrink", "normalize", "threshold"),
        "preserves", tr.preserve,
        modules=_nn("ReLU", "ReLU6", "GELU", "SiLU", "Mish", "ELU", "SELU", "CELU", "LeakyReLU",
                    "Hardtanh", "Hardswish", "Hardsigmoid", "Sigmoid", "Tanh", "Softplus",
-                   "Softsign", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
-                   "Identity", "Tanhshrink", "LogSigmoid", "Threshold")),
+                   "Softsign", "Tanhshrink", "Threshold")),
+    Op((), _f("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+              "feature_alpha_dropout"), "preserves", _dropout,
+       modules=_nn("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout")),
+    Op((), (), "preserves", tr.identity, modules=_nn("Identity")),
+    Op((), _f("glu"), "preserves",  # halves a dim: the input's layout, other sizes
+       lambda call: dataclasses.replace(tr.preserve(call), geometry=None)),
     Op((), _fn("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like",
                "randint_like", "zeros_like"), "preserves", tr.preserve),
     Op((), _f("scaled_dot_product_attention"), "preserves", _first_query),
@@ -247,25 +363,29 @@ TABLE: tuple[Op, ...] = (
     # --- always contiguous: copies and fresh allocations -------------------------------------
     Op(("contiguous",), (), "restores", _contiguous),
     Op(("roll", "repeat", "tile", "repeat_interleave", "index_select", "gather", "masked_select",
-        "take", "take_along_dim", "nonzero", "masked_fill", "masked_scatter", "index_fill",
+        "take", "take_along_dim", "masked_fill", "masked_scatter", "index_fill",
         "index_add", "index_copy", "scatter", "scatter_add", "tril", "triu", "cumsum",
-        "cumprod", "softmax", "log_softmax", "argsort", "new_tensor",
+        "cumprod", "softmax", "log_softmax", "new_tensor",
         "outer", "cross", "kron"),
        _fn("roll", "tile", "repeat_interleave", "index_select", "gather", "masked_select", "take",
-           "take_along_dim", "nonzero", "tril", "triu", "cumsum", "cumprod", "softmax",
-           "log_softmax", "argsort", "outer", "kron", "masked_fill", "cdist"),
-       "restores", tr.fresh_same_rank),
+           "take_along_dim", "tril", "triu", "cumsum", "cumprod", "softmax",
+           "log_softmax", "outer", "kron", "masked_fill", "cdist"),
+       "restores", _fresh_copy),
+    Op(("nonzero",), _fn("nonzero"), "breaks", _nonzero),
     Op(("matmul", "mm", "bmm", "mv", "dot", "baddbmm", "addmm", "addbmm", "inner"),
        _fn("matmul", "mm", "bmm", "mv", "dot", "baddbmm", "addmm", "inner", "tensordot"),
-       "restores", tr.fresh_same_rank),
+       "restores", tr.fresh),  # the rank follows the operands (mv, dot, broadcast matmul)
     Op((), _f("linear", "bilinear", "softmax", "log_softmax", "softmin", "layer_norm",
-              "rms_norm", "embedding", "one_hot", "unfold", "fold", "cross_entropy", "mse_loss",
+              "rrelu", "logsigmoid", "embedding", "one_hot", "unfold", "fold", "cross_entropy",
+              "mse_loss",
               "l1_loss", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
               "cosine_similarity", "pairwise_distance", "kl_div", "smooth_l1_loss",
               "huber_loss", "gumbel_softmax", "grid_sample", "affine_grid"),
-       "restores", tr.fresh_same_rank,
+       "restores", _fresh_copy,
        modules=_nn("Linear", "Bilinear", "LazyLinear", "Softmax", "LogSoftmax", "LayerNorm",
-                   "RMSNorm", "Embedding", "Unfold", "Fold", "CrossEntropyLoss", "MSELoss")),
+                   "Embedding", "Unfold", "Fold", "CrossEntropyLoss", "MSELoss", "LogSigmoid")),
+    Op((), _f("rms_norm", "local_response_norm"), "depends", _composite_norm,
+       modules=_nn("RMSNorm", "LocalResponseNorm")),
     Op((), _fn("cat", "concat", "concatenate"), "restores", _cat),
     Op((), _fn("stack", "hstack", "vstack", "dstack", "column_stack", "row_stack"), "restores",
        _stack),
@@ -300,8 +420,7 @@ TABLE: tuple[Op, ...] = (
     Op((), _f("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
               "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
               "adaptive_max_pool2d", "lp_pool2d", "pad", "interpolate", "upsample",
-              "pixel_shuffle", "pixel_unshuffle", "batch_norm", "group_norm", "instance_norm",
-              "local_response_norm"),
+              "pixel_shuffle", "pixel_unshuffle", "batch_norm", "group_norm", "instance_norm"),
        "depends", tr.keep_channels_last,
        modules=_nn("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
                    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
@@ -314,7 +433,7 @@ TABLE: tuple[Op, ...] = (
     Op((), (), "depends", tr.multihead_attention, modules=_nn("MultiheadAttention"),
        untested="module outputs; measured: batch_first=True gives a transposed output"),
     Op(("topk", "kthvalue"), _fn("topk", "kthvalue"), "restores",
-       tr.tuple_of(tr.fresh_same_rank)),
+       tr.tuple_of(_fresh_copy)),
     Op((), _fn("max", "min", "median", "mode"), "restores", tr.reduction_pair),
     Op(("max", "min", "median", "mode"), (), "restores", tr.reduction_pair),
     Op(("sort",), (), "preserves", tr.tuple_of(tr.preserve)),
