@@ -1,0 +1,127 @@
+"""The op table (contiglint/layout/ops.py) against real torch.
+
+Every entry of `ops.TABLE` runs, spelling by spelling (method, attribute, function, nn module),
+on generated shapes, layouts and dtypes; each input is built twice (a torch tensor and its
+abstract twin made with the table's own transfers) and the entry's prediction must never
+contradict torch: CONTIGUOUS means `is_contiguous()`, PERMUTED means dense and non-contiguous,
+STRIDED non-dense and non-overlapping, BROADCAST overlapping; UNKNOWN predicts nothing and is
+counted. An entry no recipe can run must say why in its `untested` field.
+"""
+from __future__ import annotations
+
+import operator
+
+import pytest
+import torch
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from contiglint.layout import ops
+from tests.op_cases import ENTRIES_RUN, STATS, compare, run
+from tests.op_recipes_compute import RECIPES as COMPUTE
+from tests.op_recipes_nn import RECIPES as NN
+from tests.op_recipes_views import RECIPES as VIEWS
+
+RECIPES = {**VIEWS, **COMPUTE, **NN}
+
+# spellings the table lists that no CPU-only run can execute, and why
+NOT_RUNNABLE = {
+    "cuda": "needs a CUDA device",
+    "xpu": "needs an XPU device",
+    "pin_memory": "needs an accelerator runtime",
+    "retain_grad": "returns None",
+    "torch.nn.SyncBatchNorm": "runs only on GPU with a process group",
+}
+
+
+# entries whose disagreements with torch are found, understood and not fixed yet (each reason
+# names a falsifying case); the test still runs them and reports XPASS once they agree
+OPEN_BUGS = {
+    "transpose": "transpose(-3, 1) on a rank-unknown input with an assumed geometry (may be the "
+                 "same dim) is claimed PERMUTED",
+    "narrow": "narrow of a dim of unknown size to a literal length that is the whole dim is "
+              "claimed STRIDED",
+    "split": "tensor_split pieces of one element (contiguous) are claimed STRIDED",
+    "expand": "expand to sizes equal to dims of unknown size is claimed BROADCAST",
+    "expand_as": "expand_as a same-shape tensor on a rank-unknown input is claimed BROADCAST",
+    "torch.broadcast_to": "broadcast_to over a dim of unknown size that already matches is "
+                          "claimed BROADCAST",
+    "torch.broadcast_tensors": "inputs that need no broadcasting are claimed BROADCAST",
+    "unfold": "unfold with one window (size == dim size) is claimed BROADCAST",
+    "squeeze": "squeeze(d) of a dim of unknown size assumes size 1 (drops it)",
+    "roll": "index_fill (and probably index_add/index_copy/scatter) keep a permuted input's "
+            "layout; the table says contiguous",
+    "torch.nn.functional.max_pool1d": "nn.AdaptiveMaxPool2d(1) on channels_last gives "
+                                      "(n, c, 1, 1), contiguous; the module's size is invisible",
+}
+
+
+def key(op: ops.Op) -> str:
+    return (op.methods or op.functions or op.modules)[0]
+
+
+def spellings(op: ops.Op) -> list[tuple[str, str]]:
+    forms = [("attribute" if name in ops.ATTRIBUTES else "method", name) for name in op.methods]
+    forms += [("function", name) for name in dict.fromkeys(op.functions)]
+    forms += [("module", name) for name in op.modules]
+    return [(form, name) for form, name in forms if name not in NOT_RUNNABLE]
+
+
+COVERED = [op for op in ops.TABLE if key(op) in RECIPES]
+PARAMS = [pytest.param(op, id=key(op), marks=[pytest.mark.xfail(
+    reason=OPEN_BUGS[key(op)], strict=False)] if key(op) in OPEN_BUGS else [])
+    for op in COVERED]
+
+
+def test_every_entry_is_covered_or_says_why_not():
+    missing = [key(op) for op in ops.TABLE if key(op) not in RECIPES and not op.untested]
+    assert not missing, f"entries with neither a case recipe nor an `untested` reason: {missing}"
+    both = [key(op) for op in ops.TABLE if key(op) in RECIPES and op.untested]
+    assert not both, f"entries marked untested that the table test runs: {both}"
+
+
+def test_every_spelling_exists_in_torch():
+    """A misspelt name in the table would silently never match user code."""
+    absent = []
+    for op in ops.TABLE:
+        absent += [m for m in op.methods if not hasattr(torch.Tensor, m)]
+        for name in op.functions + op.modules:
+            try:
+                operator.attrgetter(name.removeprefix("torch."))(torch)
+            except AttributeError:
+                absent.append(name)
+    assert not absent, f"names the table lists that torch {torch.__version__} lacks: {absent}"
+
+
+@pytest.mark.parametrize("op", PARAMS)
+@settings(max_examples=12, derandomize=True, deadline=None, database=None,
+          phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_entry_agrees_with_torch(op, data):
+    for form, name in spellings(op):
+        case = RECIPES[key(op)](data.draw, form, name)
+        real, model = run(case)
+        if real is None:
+            continue
+        STATS["cases executed"] += 1
+        wrong = compare(model, real)
+        assert not wrong, (f"op table entry {key(op)!r} ({form} {name}) on {case.label()}:\n  "
+                           + "\n  ".join(wrong))
+    ENTRIES_RUN.add(key(op))
+
+
+def test_zz_summary_of_what_ran():
+    """Printed with -s (and by the terminal summary): how much of the table was executed."""
+    if not ENTRIES_RUN:
+        pytest.skip("run together with test_entry_agrees_with_torch")
+    untested = [(key(op), op.untested) for op in ops.TABLE if op.untested]
+    lines = [f"op table: {len(ENTRIES_RUN)}/{len(ops.TABLE)} entries executed, "
+             f"{len(untested)} untested"]
+    lines += [f"  untested {name}: {why}" for name, why in untested]
+    lines += [f"  spelling not run {name}: {why}" for name, why in NOT_RUNNABLE.items()]
+    lines += [f"  open bug {name}: {why}" for name, why in OPEN_BUGS.items()]
+    lines += [f"  {what}: {count}" for what, count in sorted(STATS.items())]
+    print("\n" + "\n".join(lines))
+    predictions = sum(v for k, v in STATS.items() if k.startswith("predictions:"))
+    unknown = STATS["predictions: UNKNOWN"]
+    assert unknown < predictions / 3, f"{unknown}/{predictions} predictions were UNKNOWN"
