@@ -44,8 +44,6 @@ OPEN_BUGS = {
     "split": "tensor_split pieces of one element (contiguous) are claimed STRIDED",
     "expand": "expand to sizes equal to dims of unknown size is claimed BROADCAST",
     "expand_as": "expand_as a same-shape tensor on a rank-unknown input is claimed BROADCAST",
-    "torch.broadcast_to": "broadcast_to over a dim of unknown size that already matches is "
-                          "claimed BROADCAST",
     "torch.broadcast_tensors": "inputs that need no broadcasting are claimed BROADCAST",
     "unfold": "unfold with one window (size == dim size) is claimed BROADCAST",
     "squeeze": "squeeze(d) of a dim of unknown size assumes size 1 (drops it)",
