@@ -142,9 +142,7 @@ def pointer(images):
 """
 
 
-@pytest.mark.xfail(strict=True, reason="known conflict: CTG106 binds y_contig = y.contiguous() "
-                   "for raw memory, CTG110 turns it into .contiguous(memory_format="
-                   "torch.channels_last), CTG106 flags that again; remove KNOWN_CONFLICTS "
-                   "in tests/fuzz_inputs.py when this passes")
-def test_known_conflict_ctg106_ctg110_settles():
+def test_ctg106_and_ctg110_fixes_settle():
+    """CTG106 binds `y_contig = y.contiguous()` for raw memory; CTG110 must not turn that copy
+    into a channels_last one (which CTG106 would flag again, for ever)."""
     assert unsettled(CHANNELS_LAST_RAW_MEMORY, None, "m.py", Settings()) == []

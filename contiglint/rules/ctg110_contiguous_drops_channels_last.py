@@ -107,11 +107,18 @@ class ContiguousDropsChannelsLast(Rule):
 
 
 def feeds_nchw_consumer(call: ast.AST, scope: Optional[ast.AST]) -> bool:
-    """`y.contiguous().view(n, -1)`: the result is the receiver of a layout-dependent op."""
+    """`y.contiguous().view(n, -1)`, or `y_c = y.contiguous(); y_c.data_ptr()`: the result
+    (directly or through the name it is bound to) is the receiver of a layout-dependent op,
+    so NCHW order is what the code needs."""
     if scope is None:
         return False
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Attribute) and node.value is call and node.attr in NEEDS_NCHW:
+    nodes = list(ast.walk(scope))
+    names = {target.id for node in nodes if isinstance(node, ast.Assign) and node.value is call
+             for target in node.targets if isinstance(target, ast.Name)}
+    for node in nodes:
+        if isinstance(node, ast.Attribute) and node.attr in NEEDS_NCHW and (
+                node.value is call or (isinstance(node.value, ast.Name)
+                                       and node.value.id in names)):
             return True
     return False
 
