@@ -26,7 +26,8 @@ BAD_AT = ("CTG101", 4, 5)  # BAD: line 4, column 5 (the transposed tensor's .vie
 LATIN1 = b"# -*- coding: latin-1 -*-\nimport torch\ns = 'caf\xe9'\nx = torch.randn(2, 3, 4)\n" \
     b"y = x.transpose(1, 2).view(2, 12)\n"
 TABS = "import torch\ndef f():\n\tx = torch.randn(2, 3, 4)\n\ty = x.transpose(1, 2).view(2, 12)\n"
-WIDE = "import torch\nx = torch.randn(2, 3, 4)\ny = {'\u00e9\u65e5': x.transpose(1, 2).view(2, 12)}\n"
+WIDE = "import torch\nx = torch.randn(2, 3, 4)\n" \
+    "y = {'\u00e9\u65e5': x.transpose(1, 2).view(2, 12)}\n"
 MIXED = "import torch\r\n\nx = torch.randn(2, 3, 4)\ry = x.transpose(1, 2).view(2, 12)\r\n"
 DEEP_FOR_ANALYSIS = "import torch\nx = " + "+".join(["torch.randn(2, 3).t()"] * 900) + "\n"
 DEEP_FOR_PARSER = "import torch\nx = " + "-" * 5000 + "torch.randn(2, 3)\n"
