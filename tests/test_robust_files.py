@@ -29,7 +29,8 @@ TABS = "import torch\ndef f():\n\tx = torch.randn(2, 3, 4)\n\ty = x.transpose(1,
 WIDE = "import torch\nx = torch.randn(2, 3, 4)\n" \
     "y = {'\u00e9\u65e5': x.transpose(1, 2).view(2, 12)}\n"
 MIXED = "import torch\r\n\nx = torch.randn(2, 3, 4)\ry = x.transpose(1, 2).view(2, 12)\r\n"
-DEEP_FOR_ANALYSIS = "import torch\nx = " + "+".join(["torch.randn(2, 3).t()"] * 900) + "\n"
+DEEP_FOR_ANALYSIS = "import torch\nx = " + "+".join(["torch.randn(2, 3).t()"] * 900) + \
+    "\ny = x.view(6)\n"  # a sink token, so the prefilter lets the analysis run
 DEEP_FOR_PARSER = "import torch\nx = " + "-" * 5000 + "torch.randn(2, 3)\n"
 
 # name -> (bytes, what must be reported): a finding (code, line, column), an error
