@@ -176,7 +176,7 @@ class CallMixin:
         this = args[0] if args else OPAQUE
         result = op.transfer(Call(qualname, self.as_tensor(this), args[1:], kwargs,
                                   self.origin(node), dict(config)))
-        return module_output(qualname, result, width)
+        return module_output(qualname, result, width, this)
 
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
         for spec in FUNCTION_SINKS.get(qualname, ()):
@@ -332,8 +332,8 @@ class CallMixin:
             self.copy_sources[id(node)] = tensor
         elif name == "numpy" and getattr(node, "_contiglint_raw_memory", None):
             self.emit("raw_memory", node, func.value, tensor, node._contiglint_raw_memory)
-        if name in SHAPE_CONSUMERS:
-            tensor = self.named_sizes(func.value, tensor)
+        if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
+            tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
         for spec in METHOD_SINKS.get(name, ()):
             self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
         if is_inplace_method(name):
@@ -422,7 +422,7 @@ def _other_sizes(args) -> Optional[list]:
 CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
 
 
-def module_output(qualname: str, result: Value, width) -> Value:
+def module_output(qualname: str, result: Value, width, source: Value = None) -> Value:
     """Give a Linear/Conv output its known rank and `out` size, so that a literal size-1
     channel (a vocoder's `Conv1d(c, 1, 7)`) is known to hide transposes, as torch ignores it."""
     if not isinstance(result, Tensor):
@@ -436,6 +436,11 @@ def module_output(qualname: str, result: Value, width) -> Value:
         dim = 1
     elif last in ("Linear", "LazyLinear"):
         dim = -1
+        rank = source.rank if isinstance(source, Tensor) else None
+        if result.geometry is not None and rank == result.geometry.rank:
+            from contiglint.layout.geometry import Geometry  # leading dims pass through
+            result = replace(result, geometry=Geometry.contiguous(
+                list(source.geometry.sizes[:-1]) + [result.geometry.sizes[-1]]))
     if dim is None or width is None or result.geometry is None:
         return result
     geometry = result.geometry

@@ -218,7 +218,9 @@ class ExpressionMixin:
             ranks = [v.rank for v in (left, right) if isinstance(v, Tensor)]
             if len(ranks) == 2 and None not in ranks and min(ranks) >= 2:
                 from contiglint.layout.geometry import Geometry
-                return Tensor(CONTIGUOUS.kind, Geometry.contiguous([None] * max(ranks)))
+                a, b = left.geometry.sizes, right.geometry.sizes  # (..., n, k) @ (..., k, m)
+                batch = (a if len(a) >= len(b) else b)[:-2]
+                return Tensor(CONTIGUOUS.kind, Geometry.contiguous(list(batch) + [a[-2], b[-1]]))
             return CONTIGUOUS
         if isinstance(left, (Seq, Dims)) and isinstance(node.op, ast.Add):
             return concatenate(left, right)

@@ -8,13 +8,15 @@ the mixins in expressions.py and calls.py.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Optional
 
 from contiglint.layout.calls import CallMixin
 from contiglint.layout.expressions import ExpressionMixin
 from contiglint.layout.sinks import CallSite
+from contiglint.layout.sizes import literal, symbol
 from contiglint.layout.values import (
-    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Instance, Kind, Seq, Tensor, Value,
+    IntVal, CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Instance, Kind, Seq, Tensor, Value,
     join,
 )
 
@@ -136,6 +138,8 @@ class Frame(ExpressionMixin, CallMixin):
         self.evaluate(node.value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
+            self.name_unpacked_sizes(node.targets[0], node.value)
         value = self.evaluate(node.value)
         for target in node.targets:
             self.assign(target, value, node.value)
@@ -190,8 +194,67 @@ class Frame(ExpressionMixin, CallMixin):
         self.loop(node, lambda: None)
 
     def stmt_For(self, node: ast.For) -> None:
-        element = self.iterate(self.evaluate(node.iter))
+        iterated = self.evaluate(node.iter)
+        count = self.literal_range(node)
+        if count is not None:
+            self.loops.append(node)
+            for index in range(count):  # `for _ in range(2)`: two transposes cancel out
+                if self.env is None:
+                    break
+                self.assign(node.target, IntVal(literal(index)), None)
+                self.run_block(node.body)
+            self.loops.pop()
+            self.run_block(node.orelse)
+            return
+        element = self.iterate(iterated)
         self.loop(node, lambda: self.assign(node.target, element, None))
+
+    def literal_range(self, node: ast.For) -> Optional[int]:
+        """n for `for i in range(n)` where n is known and small (a literal, or a constructor
+        argument such as `self.depth`), and the body has no break/continue/yield."""
+        call = node.iter
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == "range" and len(call.args) == 1 and not call.keywords):
+            return None
+        count = self.evaluate(call.args[0])
+        if not (isinstance(count, IntVal) and count.size is not None and not count.size[1]
+                and 0 <= count.size[0] <= 8):
+            return None
+        if any(isinstance(n, (ast.Break, ast.Continue, ast.Yield, ast.Try)) for n in ast.walk(node)):
+            return None
+        return count.size[0]
+
+    def name_unpacked_sizes(self, targets: ast.Tuple, value: ast.expr) -> None:
+        """`B, C = y.shape[:2]` / `b, n, c = x.size()`: write the names into `y`'s unknown sizes,
+        so a later `y.view(B, C, -1)` is matched dim by dim."""
+        start = 0
+        if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) \
+                and value.slice.step is None:
+            lower = value.slice.lower
+            if lower is not None and not (isinstance(lower, ast.Constant)
+                                          and isinstance(lower.value, int) and lower.value >= 0):
+                return
+            start = lower.value if lower is not None else 0
+            value = value.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and value.func.attr == "size" and not value.args:
+            value = value.func
+        if not (isinstance(value, ast.Attribute) and value.attr in ("shape", "size")):
+            return
+        owner = value.value
+        key = owner.id if isinstance(owner, ast.Name) else self.attribute_key(owner) \
+            if isinstance(owner, ast.Attribute) else None
+        tensor = self.env.get(key) if key and self.env is not None else None
+        if not isinstance(tensor, Tensor) or tensor.geometry is None:
+            return
+        geometry = tensor.geometry
+        for offset, target in enumerate(targets.elts):
+            index = start + offset
+            if isinstance(target, ast.Starred) or index >= geometry.rank:
+                return
+            if isinstance(target, ast.Name) and geometry.axes[index].size is None:
+                geometry = geometry.with_axis(index, size=symbol(target.id))
+        self.env[key] = replace(tensor, geometry=geometry)
 
     stmt_AsyncFor = stmt_For
 

@@ -111,9 +111,21 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
             breaks = True
         if item.kind == "slice" and _cuts(item) and (not leading or (item.step or 1) != 1):
             breaks = True
+    assumed = _assumed(tensor, items, consumed)
     if not breaks:
-        return replace(tensor, partial=partial or tensor.partial,
+        return replace(tensor, partial=partial or tensor.partial, assumed=assumed,
                        min_rank=max(tensor.min_rank, consumed))
     if tensor.noncontiguous:
-        return replace(tensor, geometry=None, partial=partial or tensor.partial)
-    return Tensor(Kind.STRIDED, None, origin, False, partial, consumed)
+        return replace(tensor, geometry=None, partial=partial or tensor.partial, assumed=assumed)
+    return Tensor(Kind.STRIDED, None, origin, False, partial, consumed, assumed)
+
+
+def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int) -> Optional[Geometry]:
+    """The indexing applied to the geometry assumed at the smallest plausible rank, so that
+    `pred.t()[:1]` is known to have a size-1 dim and `codes[..., ::2]` a stepped last dim."""
+    base = tensor.assumed
+    if base is None or base.rank < consumed:
+        if tensor.noncontiguous and base is None:
+            return None
+        base = Geometry.contiguous([None] * max(consumed, 1))
+    return _apply(base, items, consumed)

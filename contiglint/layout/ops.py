@@ -193,8 +193,10 @@ def _einsum(call: Call) -> Value:
         batch = [c for c in lhs if c in rhs and c in output]
         natural = batch + [c for c in lhs if c in output and c not in batch] + \
             [c for c in rhs if c in output and c not in lhs]
-        if natural != list(output):
-            return UNKNOWN_TENSOR  # measured: 'ij,jk->ki' is contiguous, 'bij,bjk->jbk' not
+        swapped = batch + [c for c in rhs if c in output and c not in lhs] + \
+            [c for c in lhs if c in output and c not in batch]
+        if swapped == list(output):
+            natural = swapped  # torch swaps the operands (measured: 'ij,jk->ki' contiguous)
     else:
         return UNKNOWN_TENSOR
     memory = Geometry.contiguous([sizes.get(c) for c in natural])
@@ -264,7 +266,26 @@ def _from_data(call: Call) -> Value:
     `empty_strided` takes the strides it is given: unknown."""
     if call.name.endswith("tensor") and isinstance(call.this, Seq):
         return CONTIGUOUS
+    if isinstance(call.this, Tensor) and call.this.kind is Kind.PERMUTED and \
+            call.name != "torch.empty_strided":
+        return tr.densify(call.this)  # a transposed numpy array keeps its strides
     return UNKNOWN_TENSOR
+
+
+def _stft(call: Call) -> Value:
+    """torch.stft (return_complex=True): `(freq, frames)` or `(batch, freq, frames)` laid out
+    frame by frame, so freq is innermost (measured strides (1, F) and (F*T, 1, F))."""
+    if isinstance(call.kwargs.get("return_complex"), Const) and \
+            call.kwargs["return_complex"].value is False:
+        return UNKNOWN_TENSOR
+    batched = call.tensor.rank == 2
+    memory = Geometry.contiguous([None] * (3 if batched else 2))  # (batch,) frames, freq
+    axes = (memory.axes[0], memory.axes[2], memory.axes[1]) if batched \
+        else (memory.axes[1], memory.axes[0])
+    geometry = Geometry(axes, memory.memory)
+    if call.tensor.rank is None:
+        return Tensor(Kind.PERMUTED, None, call.origin, min_rank=2, assumed=geometry)
+    return Tensor.of(geometry, call.origin)
 
 
 def _real(call: Call) -> Value:
@@ -437,8 +458,7 @@ TABLE: tuple[Op, ...] = (
     Op((), _fn("max", "min", "median", "mode"), "restores", tr.reduction_pair),
     Op(("max", "min", "median", "mode"), (), "restores", tr.reduction_pair),
     Op(("sort",), (), "preserves", tr.tuple_of(tr.preserve)),
-    Op((), _fn("stft"), "breaks",
-       lambda call: Tensor(Kind.PERMUTED, None, call.origin, min_rank=2),
+    Op((), _fn("stft"), "breaks", _stft,
        untested="signal op; measured: (freq, frames) with strides (1, freq)"),
     # --- not tensors ---------------------------------------------------------------------------
     Op(("numpy", "tolist", "item", "dim", "ndimension", "numel", "nelement", "element_size",

@@ -121,9 +121,14 @@ class Program:
         `__init__` first, and run again while that changes what they read."""
         order = sorted((name for name, node in info.methods.items() if stores_on_self(node)),
                        key=lambda name: name != "__init__")
+        construction = constructor_arguments(self.tree, info.name)
         for _ in range(2 if len(order) > 1 else 1):
             before = self.version
             for name in order:
+                if name == "__init__" and construction is not None:
+                    args, kwargs = construction  # the one way the module builds it
+                    self.call(f"{info.name}.__init__", Instance(info.name), args, kwargs, None)
+                    continue
                 self.call(f"{info.name}.{name}", Instance(info.name), [], {}, None,
                           standalone=True)
             if self.version == before:
@@ -197,6 +202,41 @@ def called_names(tree: ast.Module) -> frozenset[str]:
             func = node.func
             names.add(func.id if isinstance(func, ast.Name) else getattr(func, "attr", ""))
     return frozenset(names)
+
+
+def constructor_arguments(tree: ast.Module, cls: str):
+    """The literal arguments of `cls(...)` when every construction in the module passes the
+    same ones (`KVCache(batch=1, heads=2)`, `Model()`): then attributes set from them, such as
+    a size-1 batch or head count, are known. None when the class is built in different ways,
+    with non-literal arguments, or not at all."""
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name) and node.func.id == cls]
+    if not calls or len({ast.dump(ast.Tuple(c.args + [k.value for k in c.keywords],
+                                            ast.Load())) + str([k.arg for k in c.keywords])
+                         for c in calls}) != 1:
+        return None
+    call = calls[0]
+    values = [literal_value(a) for a in call.args]
+    keywords = {k.arg: literal_value(k.value) for k in call.keywords}
+    if any(v is None for v in values) or None in keywords or any(
+            v is None for v in keywords.values()):
+        return None
+    return values, keywords
+
+
+def literal_value(node: ast.expr) -> Optional[Value]:
+    """The abstract value of a literal argument (numbers, strings, booleans, None)."""
+    from contiglint.layout.sizes import literal
+    from contiglint.layout.values import IntVal
+
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
+            isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, int):
+        return IntVal(literal(-node.operand.value))
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, int) and not isinstance(node.value, bool):
+            return IntVal(literal(node.value))
+        return Const(node.value)
+    return None
 
 
 def stores_on_self(function: ast.AST) -> bool:

@@ -304,12 +304,14 @@ def sequence_of(transfer: Transfer) -> Transfer:
 def recurrent(call: Call) -> Value:
     """nn.RNN/LSTM/GRU: `(output, hidden)`; with batch_first=True the output is the internal
     (T, B, H) buffer transposed to (B, T, H), so it is non-contiguous (measured on 2.13)."""
+    given = call.tensor.geometry
+    outer = list(given.sizes[:2]) if given is not None and given.rank == 3 else [None, None]
     if call.config.get("batch_first") is True:
-        memory = Geometry.contiguous([None, None, None])  # (T, B, H) in memory
+        memory = Geometry.contiguous([outer[1], outer[0], None])  # (T, B, H) in memory
         axes = (memory.axes[1], memory.axes[0], memory.axes[2])
         output = Tensor.of(Geometry(axes, memory.memory), call.origin)
     else:
-        output = Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None, None, None]))
+        output = Tensor(Kind.CONTIGUOUS, Geometry.contiguous(outer + [None]))
     return Seq((output, OPAQUE))
 
 

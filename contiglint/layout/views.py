@@ -352,6 +352,8 @@ def _verdict_without_grouping(geometry: Geometry, target_rank: int) -> str:
         return "raises"  # some dims must merge, and no two neighbours can
     if all(j is True for j in joins):
         return "ok"
+    if target_rank < len(live) and any(j is False for j in joins):
+        return "merge"  # some dims must merge and some neighbours cannot: sizes decide which
     return "unknown"
 
 
@@ -364,7 +366,8 @@ def _coarse_verdict(tensor: Tensor, target: Optional[list]) -> str:
     assumed = tensor.assumed
     if target is None or assumed is None:
         return "unknown"
-    joins = [assumed.joinable(a, b) for a, b in zip(assumed.axes, assumed.axes[1:])]
+    live = [a for a in assumed.axes if not is_one(a.size)]
+    joins = [assumed.joinable(a, b) for a, b in zip(live, live[1:])]
     if len(target) <= assumed.rank and joins and all(j is False for j in joins):
         return "raises" if len(target) < tensor.min_rank else "likely"
     return "unknown"
