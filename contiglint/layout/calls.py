@@ -16,7 +16,7 @@ from contiglint.layout.sinks import FUNCTION_SINKS, METHOD_SINKS, CallSite, is_i
 from contiglint.layout.sizes import literal
 from contiglint.layout.transfer import Call
 from contiglint.layout.values import (
-    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Dims, Function, Instance, IntVal, Ref,
+    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Dims, Function, Instance, IntVal, Kind, Ref,
     Seq, Tensor, Value,
 )
 from contiglint.layout.views import view_verdict
@@ -206,6 +206,8 @@ class CallMixin:
             config = tuple(sorted((k, v.value) for k, v in kwargs.items()
                                   if isinstance(v, Const) and isinstance(v.value, (bool, str))))
             return Ref(qualname, True, width.size if isinstance(width, IntVal) else None, config)
+        if qualname in ("numpy.transpose", "numpy.swapaxes") and len(args) > 1:
+            return self.foreign_permute(node, qualname.split(".")[-1], args[1:])
         if is_foreign(qualname):
             return NOT_TENSOR
         if is_torch(qualname):
@@ -281,6 +283,8 @@ class CallMixin:
             if name in ("numel",):
                 return IntVal(None)
             return OPAQUE if isinstance(receiver, Seq) else NOT_TENSOR
+        if receiver is NOT_TENSOR and name in ("transpose", "swapaxes") and args:
+            return self.foreign_permute(node, name, args)
         if receiver is NOT_TENSOR or isinstance(receiver, (Const, IntVal)):
             return NOT_TENSOR
         if receiver is OPAQUE and name in ("append", "add", "insert") and args and \
@@ -358,6 +362,16 @@ class CallMixin:
             return tensor
         return OPAQUE
 
+    def foreign_permute(self, node: ast.Call, name: str, args) -> Value:
+        """A permuted numpy array: not a tensor, but `torch.from_numpy`/`torch.tensor` keep its
+        strides (measured: `torch.tensor(a.T)` is non-contiguous)."""
+        from contiglint.layout import views
+
+        call = Call(name, UNKNOWN_TENSOR, list(args), {}, self.origin(node))
+        result = views.transpose(call) if name == "swapaxes" else views.permute(call)
+        return result if result.noncontiguous else Tensor(Kind.PERMUTED, None, call.origin,
+                                                          min_rank=2)
+
     def emit_method_sink(self, kind: str, node: ast.Call, func: ast.Attribute, tensor: Tensor,
                          args, kwargs) -> None:
         detail: dict[str, object] = {}
@@ -366,7 +380,9 @@ class CallMixin:
                          None) or (kwargs["dtype"].qualname if isinstance(
                              kwargs.get("dtype"), Ref) else None)
             if dtype:
-                detail.update(dtype=dtype, unit_stride=last_dim_unit_stride(tensor))
+                source = source_itemsize(func.value)
+                detail.update(dtype=dtype, unit_stride=last_dim_unit_stride(tensor),
+                              same_size=source == ELEMENT_SIZE.get(dtype.split(".")[-1]))
             else:
                 target = Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
                     if func.attr == "view" else _other_sizes(args)
@@ -399,12 +415,33 @@ class CallMixin:
                                                                "rank")) else None
 
 
+CONVERSIONS = {"float": 4, "double": 8, "half": 2, "bfloat16": 2, "int": 4, "long": 8,
+               "short": 2, "bool": 1, "byte": 1, "char": 1}
+
+
+def source_itemsize(receiver: ast.expr) -> int:
+    """The element size of the tensor a `.view(dtype)` reinterprets: from a conversion in the
+    receiver itself (`t.to(torch.bfloat16)`, `t.half()`), else torch's default float32 (4);
+    dtypes are not tracked further, so a same-size bitcast is told apart only in these cases."""
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
+        name = receiver.func.attr
+        if name in CONVERSIONS:
+            return CONVERSIONS[name]
+        if name in ("to", "type") and receiver.args:
+            text = ast.unparse(receiver.args[0]).split(".")[-1]
+            if text in ELEMENT_SIZE:
+                return ELEMENT_SIZE[text]
+    return 4
+
+
 def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
     geometry = tensor.geometry
     if not tensor.noncontiguous:
         return True if tensor.kind is not tensor.kind.UNKNOWN else None
     if geometry is None:
-        return False if tensor.kind is tensor.kind.PERMUTED else None
+        geometry = tensor.assumed  # trailing dims are where a step or transpose shows
+        if geometry is None:
+            return False if tensor.kind is tensor.kind.PERMUTED else None
     live = [a for a in geometry.axes if a.size != (1, ())]
     if not live:
         return True

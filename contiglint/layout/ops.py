@@ -105,10 +105,23 @@ RANK_KEEPING = frozenset({
 })
 
 
+# ... and of those, the ones whose result has the input's very shape (sizes carry through, so a
+# size-1 head count or batch still hides a later transpose)
+SHAPE_KEEPING = frozenset({
+    "roll", "masked_fill", "masked_scatter", "index_fill", "index_add", "index_copy", "scatter",
+    "scatter_add", "tril", "triu", "cumsum", "cumprod", "softmax", "log_softmax", "softmin",
+    "gumbel_softmax", "layer_norm", "rms_norm", "Softmax", "LogSoftmax", "LayerNorm", "rrelu",
+    "logsigmoid", "LogSigmoid",
+})
+
+
 def _fresh_copy(call: Call) -> Value:
     """A fresh contiguous result; its rank is the input's only for ops that keep it (not for
     masked_select, take, repeat, kron, embedding, losses, kthvalue, ...)."""
-    if call.name.rsplit(".", 1)[-1] in RANK_KEEPING:
+    name = call.name.rsplit(".", 1)[-1]
+    if name in SHAPE_KEEPING:
+        return tr.fresh_same_shape(call)
+    if name in RANK_KEEPING:
         return tr.fresh_same_rank(call)
     reduction = call.kwargs.get("reduction")
     if isinstance(reduction, Const) and reduction.value == "none":

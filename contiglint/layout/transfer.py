@@ -105,6 +105,12 @@ def fresh_same_rank(call: Call) -> Tensor:
     return fresh(call, [None] * rank) if rank is not None else CONTIGUOUS
 
 
+def fresh_same_shape(call: Call) -> Tensor:
+    """A fresh contiguous tensor of the input's shape (softmax, layer_norm, cumsum, ...)."""
+    geometry = call.tensor.geometry
+    return fresh(call, list(geometry.sizes)) if geometry is not None else fresh_same_rank(call)
+
+
 def factory(call: Call) -> Tensor:
     """`torch.zeros(2, 3)`, `torch.randn((b, n))`, `x.new_zeros(...)`: fresh, sizes from args."""
     sizes = call.sizes(0, "size")

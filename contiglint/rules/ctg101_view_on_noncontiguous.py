@@ -68,7 +68,7 @@ class ViewOnNonContiguous(Rule):
         yield Report(call, message, self.fix(call, ctx), related(sink, tensor))
 
     def check_dtype_view(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
-        if sink.get("unit_stride") is not False:
+        if sink.get("unit_stride") is not False or sink.get("same_size"):
             return
         tensor = sink.tensor
         message = (f".view({sink.get('dtype')}) on a tensor {made_by(tensor)} whose last dim is "
