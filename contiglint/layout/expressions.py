@@ -267,7 +267,10 @@ class ExpressionMixin:
         values = [self.evaluate(node.left)] + [self.evaluate(c) for c in node.comparators]
         literals = [_literal(v) for v in values]
         if len(values) == 2 and None not in literals and type(node.ops[0]) in _COMPARE:
-            return Const(_COMPARE[type(node.ops[0])](literals[0][0], literals[1][0]))
+            try:
+                return Const(_COMPARE[type(node.ops[0])](literals[0][0], literals[1][0]))
+            except TypeError:  # `None < 5`: raises at run time too; nothing to fold
+                return NOT_TENSOR
         if any(isinstance(v, Tensor) for v in values):
             return ops.method("eq").transfer(Call("eq", values[0], values[1:],
                                                   origin=self.origin(node)))
@@ -397,6 +400,8 @@ class ExpressionMixin:
                 if upper is not None and upper >= 0 and (lower or 0) >= 0 and \
                         (element.lower is None or lower is not None):
                     length = literal(max(upper - (lower or 0), 0))
+                if lower is not None and lower < 0 and element.upper is None and step == 1:
+                    length = literal(-lower)  # `x[:, -1:]` keeps the last element
                 if element.lower is None and element.upper is not None and upper is None:
                     upper_value = self.evaluate(element.upper)
                     length = upper_value.size if isinstance(upper_value, IntVal) else None

@@ -352,7 +352,8 @@ def _verdict_without_grouping(geometry: Geometry, target_rank: int) -> str:
         return "raises"  # some dims must merge, and no two neighbours can
     if all(j is True for j in joins):
         return "ok"
-    if target_rank < len(live) and any(j is False for j in joins):
+    if target_rank < len(live) and any(j is False for j in joins) and \
+            not geometry.is_channels_last():  # conv outputs: unknown H, W are often 1 (pooled)
         return "merge"  # some dims must merge and some neighbours cannot: sizes decide which
     return "unknown"
 
