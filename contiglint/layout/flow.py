@@ -13,11 +13,14 @@ from typing import Optional
 
 from contiglint.layout.calls import CallMixin
 from contiglint.layout.expressions import ExpressionMixin
+from contiglint.layout.methods import MethodMixin
+from contiglint.layout.sink_emission import SinkEmitterMixin
+from contiglint.layout.subscripts import SubscriptMixin
 from contiglint.layout.sinks import CallSite
 from contiglint.layout.sizes import literal, symbol
 from contiglint.layout.values import (
-    IntVal, CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Instance, Kind, Seq, Tensor, Value,
-    join,
+    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Instance, IntVal, Kind, Seq, Tensor,
+    Value, join,
 )
 
 Env = Optional[dict[str, Value]]
@@ -45,7 +48,7 @@ def join_envs(a: Env, b: Env) -> Env:
     return out
 
 
-class Frame(ExpressionMixin, CallMixin):
+class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitterMixin):
     def __init__(self, program, function: Optional[ast.AST], chain: tuple[CallSite, ...]):
         self.program = program
         self.function = function
@@ -220,7 +223,8 @@ class Frame(ExpressionMixin, CallMixin):
         if not (isinstance(count, IntVal) and count.size is not None and not count.size[1]
                 and 0 <= count.size[0] <= 8):
             return None
-        if any(isinstance(n, (ast.Break, ast.Continue, ast.Yield, ast.Try)) for n in ast.walk(node)):
+        jumps = (ast.Break, ast.Continue, ast.Yield, ast.Try)
+        if any(isinstance(n, jumps) for n in ast.walk(node)):
             return None
         return count.size[0]
 

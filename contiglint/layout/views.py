@@ -14,7 +14,7 @@ from contiglint.layout.geometry import Axis, Geometry
 from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal
 from contiglint.layout.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.values import (
-    UNKNOWN_TENSOR, Dims, IntVal, Kind, Seq, Tensor, Value, classify,
+    UNKNOWN_TENSOR, IntVal, Kind, Seq, Tensor, Value, classify,
 )
 
 GeometryChange = Callable[[Geometry], Optional[Geometry]]

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
-from contiglint.findings import Edit, Fix, Position
+from contiglint.findings import Edit, Fix
 from contiglint.layout.sinks import Sink
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related

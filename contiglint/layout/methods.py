@@ -1,0 +1,233 @@
+"""Method calls: on tensors (the op table and method sinks), on the module's own instances,
+on nn modules, and on values that are not tensors."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from contiglint.layout import ops
+from contiglint.layout.calls import (
+    COPY_IF_NEEDED,
+    DTYPES,
+    ELEMENT_SIZE,
+    SHAPE_CONSUMERS,
+)
+from contiglint.layout.sinks import (
+    METHOD_SINKS,
+    is_inplace_method,
+)
+from contiglint.layout.sizes import literal
+from contiglint.layout.transfer import Call
+from contiglint.layout.values import (
+    NOT_TENSOR,
+    OPAQUE,
+    UNKNOWN_TENSOR,
+    Const,
+    Dims,
+    Function,
+    Instance,
+    IntVal,
+    Kind,
+    Ref,
+    Seq,
+    Tensor,
+    Value,
+)
+from contiglint.layout.views import view_verdict
+
+
+class MethodMixin:
+    def call_method(self, node: ast.Call, func: ast.Attribute, receiver: Value, args,
+                    kwargs) -> Value:
+        name = func.attr
+        if isinstance(receiver, Instance):
+            return self.call_own_method(node, func, receiver, args, kwargs)
+        if isinstance(receiver, Function):
+            return OPAQUE
+        if isinstance(receiver, Ref):
+            if receiver.instance and name in ("to", "cuda", "cpu", "train", "eval", "float",
+                                              "half", "requires_grad_"):
+                return receiver
+            if receiver.instance and name == "forward":
+                return self.call_module(node, receiver.qualname, args, kwargs, receiver.width,
+                                        receiver.config)
+            return OPAQUE if receiver.instance else self.call_qualname(
+                node, f"{receiver.qualname}.{name}", args, kwargs)
+        if isinstance(receiver, (Seq, Dims)):
+            if name == "append" and args and isinstance(args[0], Tensor):
+                self.emit_escape(node, node.args[0], args[0], f"appended to "
+                                 f"{ast.unparse(func.value)}")
+            if name in ("numel",):
+                return IntVal(None)
+            return OPAQUE if isinstance(receiver, Seq) else NOT_TENSOR
+        if receiver is NOT_TENSOR and name in ("transpose", "swapaxes") and args:
+            return self.foreign_permute(node, name, args)
+        if receiver is NOT_TENSOR or isinstance(receiver, (Const, IntVal)):
+            return NOT_TENSOR
+        if receiver is OPAQUE and name in ("append", "add", "insert") and args and \
+                isinstance(args[0], Tensor):
+            self.emit_escape(node, node.args[0], args[0],
+                             f"appended to {ast.unparse(func.value)}")
+            return NOT_TENSOR
+        return self.call_tensor_method(node, func, self.as_tensor(receiver), args, kwargs,
+                                       receiver is OPAQUE)
+
+    def call_own_method(self, node: ast.Call, func: ast.Attribute, receiver: Instance, args,
+                        kwargs) -> Value:
+        name = func.attr
+        cls = receiver.cls.replace("<super>", "")
+        info = self.program.classes.get(cls)
+        if info is not None:
+            if receiver.cls.startswith("<super>"):
+                key = next((info2.method(name, self.program.classes)
+                            for base in info.bases
+                            if (info2 := self.program.classes.get(base))), None)
+            else:
+                key = info.method(name, self.program.classes)
+            if key:
+                bound = Instance(cls)
+                return self.program.call(key, bound, args, kwargs, self.site(node, key),
+                                         self.chain)
+            stored = self.env.get(f"self.{name}") if self.env else None
+            stored = stored or info.attribute(name, self.program.classes)
+            if stored is not None:
+                return self.call_value(node, stored, args, kwargs)
+        if name in ("register_buffer", "register_parameter") and len(args) >= 2:
+            for spec in METHOD_SINKS.get(name, ()):
+                self.emit(spec.kind, node, node.args[1] if len(node.args) > 1 else None,
+                          args[1], name)
+            label = args[0].value if isinstance(args[0], Const) else None
+            if isinstance(label, str):
+                self.program.store_attribute(cls, label, args[1])
+                if self.env is not None:
+                    self.env[f"self.{label}"] = args[1]
+            return Const(None)
+        if name in ("to", "cuda", "cpu", "train", "eval", "float", "half", "requires_grad_"):
+            return receiver
+        return OPAQUE
+
+    def call_tensor_method(self, node: ast.Call, func: ast.Attribute, tensor: Tensor, args,
+                           kwargs, unknown_receiver: bool) -> Value:
+        name = func.attr
+        if name in COPY_IF_NEEDED:
+            self.copy_sources[id(node)] = tensor
+        elif name == "numpy" and getattr(node, "_contiglint_raw_memory", None):
+            self.emit("raw_memory", node, func.value, tensor, node._contiglint_raw_memory)
+        if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
+            tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
+        for spec in METHOD_SINKS.get(name, ()):
+            self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
+        if is_inplace_method(name):
+            self.emit_inplace(node, func.value, tensor, f".{name}()")
+        if name == "size":
+            if args:
+                dim = args[0]
+                if isinstance(dim, IntVal) and dim.size and not dim.size[1]:
+                    return self.dim_size(func.value, tensor, dim.size[0])
+                return IntVal(None)
+            return Dims(tensor.geometry.sizes if tensor.geometry else None)
+        if name in ("dim", "ndimension"):
+            return IntVal(literal(tensor.rank)) if tensor.rank is not None else IntVal(None)
+        if name in ("numel", "nelement", "element_size", "stride", "storage_offset", "item"):
+            return IntVal(None) if name != "stride" or args else NOT_TENSOR
+        op = ops.method(name)
+        if op is not None:
+            if op.effect == "not-a-tensor":
+                return NOT_TENSOR
+            return op.transfer(Call(name, tensor, args, kwargs, self.origin(node)))
+        if is_inplace_method(name):
+            return tensor
+        return OPAQUE
+
+    def foreign_permute(self, node: ast.Call, name: str, args) -> Value:
+        """A permuted numpy array: not a tensor, but `torch.from_numpy`/`torch.tensor` keep its
+        strides (measured: `torch.tensor(a.T)` is non-contiguous)."""
+        from contiglint.layout import views
+
+        call = Call(name, UNKNOWN_TENSOR, list(args), {}, self.origin(node))
+        result = views.transpose(call) if name == "swapaxes" else views.permute(call)
+        return result if result.noncontiguous else Tensor(Kind.PERMUTED, None, call.origin,
+                                                          min_rank=2)
+
+    def emit_method_sink(self, kind: str, node: ast.Call, func: ast.Attribute, tensor: Tensor,
+                         args, kwargs) -> None:
+        detail: dict[str, object] = {}
+        if kind == "view":
+            dtype = next((a.qualname for a in args if isinstance(a, Ref) and a.qualname in DTYPES),
+                         None) or (kwargs["dtype"].qualname if isinstance(
+                             kwargs.get("dtype"), Ref) else None)
+            if dtype:
+                source = source_itemsize(func.value)
+                detail.update(dtype=dtype, unit_stride=last_dim_unit_stride(tensor),
+                              same_size=source == ELEMENT_SIZE.get(dtype.split(".")[-1]))
+            else:
+                target = Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
+                    if func.attr == "view" else _other_sizes(args)
+                detail.update(verdict=view_verdict(tensor, target),
+                              target_rank=len(target) if target is not None else None)
+        elif kind == "device_move":
+            detail.update(device=self.moves_device(node, func.attr, args, kwargs),
+                          memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+        elif kind == "contiguous_call":
+            detail.update(memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+        self.emit(kind, node, func.value, tensor, func.attr, **detail)
+
+    def moves_device(self, node: ast.Call, name: str, args, kwargs) -> Optional[bool]:
+        if name in ("cuda", "cpu"):
+            return True
+        if "device" in kwargs:
+            return True
+        if not args:
+            return False
+        first, text = args[0], ast.unparse(node.args[0]) if node.args else ""
+        if isinstance(first, Ref) and first.qualname in DTYPES:
+            return False
+        if isinstance(first, Const) and isinstance(first.value, str):
+            return True
+        if isinstance(first, Tensor):
+            return True
+        if "dtype" in text:
+            return False
+        return True if any(word in text.lower() for word in ("device", "cuda", "dev", "gpu",
+                                                               "rank")) else None
+
+
+CONVERSIONS = {"float": 4, "double": 8, "half": 2, "bfloat16": 2, "int": 4, "long": 8,
+               "short": 2, "bool": 1, "byte": 1, "char": 1}
+
+
+def source_itemsize(receiver: ast.expr) -> int:
+    """The element size of the tensor a `.view(dtype)` reinterprets: from a conversion in the
+    receiver itself (`t.to(torch.bfloat16)`, `t.half()`), else torch's default float32 (4);
+    dtypes are not tracked further, so a same-size bitcast is told apart only in these cases."""
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
+        name = receiver.func.attr
+        if name in CONVERSIONS:
+            return CONVERSIONS[name]
+        if name in ("to", "type") and receiver.args:
+            text = ast.unparse(receiver.args[0]).split(".")[-1]
+            if text in ELEMENT_SIZE:
+                return ELEMENT_SIZE[text]
+    return 4
+
+
+def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
+    geometry = tensor.geometry
+    if not tensor.noncontiguous:
+        return True if tensor.kind is not tensor.kind.UNKNOWN else None
+    if geometry is None:
+        geometry = tensor.assumed  # trailing dims are where a step or transpose shows
+        if geometry is None:
+            return False if tensor.kind is tensor.kind.PERMUTED else None
+    live = [a for a in geometry.axes if a.size != (1, ())]
+    if not live:
+        return True
+    last = live[-1]
+    return last.span in ("full", "cut") and bool(last.base) and last.base[-1] == geometry.memory[-1]
+
+
+def _other_sizes(args) -> Optional[list]:
+    other = args[0] if args else None
+    if isinstance(other, Tensor) and other.geometry is not None:
+        return list(other.geometry.sizes)
+    return None

@@ -1,0 +1,68 @@
+"""Reporting sinks: where the flow pass records that a tensor's layout reached an op that cares."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from contiglint.layout.loops import is_invariant
+from contiglint.layout.sinks import Sink
+from contiglint.layout.values import (
+    OPAQUE,
+    Tensor,
+    Value,
+)
+
+
+class SinkEmitterMixin:
+    def emit(self, kind: str, node: ast.AST, target: Optional[ast.expr], value: Value, op: str,
+             **detail) -> None:
+        if not self.program.recording:
+            return
+        loop = self.loops[-1] if self.loops else None
+        invariant = False
+        if loop is not None and target is not None:
+            invariant = is_invariant(target, loop)
+        copied = self.copied_from(target)
+        if copied is not None:
+            detail.update(copy_call=copied[0], copy_of=copied[1])
+        self.program.emit(Sink(kind, node, target, value, op, tuple(sorted(detail.items())),
+                               self.chain, loop, invariant, self.function))
+
+    def emit_inplace(self, node: ast.AST, target: ast.expr, value: Value, op: str) -> None:
+        self.emit("inplace", node, target, value, op)
+
+    def emit_escape(self, node: ast.AST, expression: ast.expr, value: Value, how: str) -> None:
+        if isinstance(value, Tensor):
+            self.emit("escape", node, expression, value, how)
+
+    def emit_layout_branch(self, test: ast.expr) -> None:
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+               n.func.attr in ("is_contiguous", "stride") for n in ast.walk(test)):
+            self.emit("layout_branch", test, None, OPAQUE, "layout check",
+                      traced=self.program.traced.get(self.function))
+
+    def copied_from(self, target: Optional[ast.expr]) -> Optional[tuple[ast.Call, Value]]:
+        """The nearest copy-if-needed call (`x.contiguous()`, `x.reshape(..)`, `x.to(..)`) on the
+        receiver spine of `target`, with the value of its receiver `x`: a write into such a
+        temporary reaches `x` only when no copy happened, which depends on `x`'s layout."""
+        node = target
+        while isinstance(node, (ast.Call, ast.Subscript, ast.Attribute)):
+            if isinstance(node, ast.Call):
+                if id(node) in self.copy_sources:
+                    return node, self.copy_sources[id(node)]
+                if not isinstance(node.func, ast.Attribute):
+                    return None
+                node = node.func
+            node = node.value
+        return None
+
+    def layout_checked_names(self, test: ast.expr) -> list[tuple[str, bool]]:
+        """Names whose layout `test` checks; True when the check is `is_contiguous()`."""
+        found = []
+        for node in ast.walk(test):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    isinstance(node.func.value, ast.Name) and \
+                    node.func.attr in ("is_contiguous", "stride"):
+                found.append((node.func.value.id, node.func.attr == "is_contiguous"
+                              and not node.keywords))
+        return found

@@ -1,0 +1,152 @@
+"""Subscripts and sizes: `x[:, 1:]`, `x.shape[0]`, `x.size(i)`, and naming unknown sizes."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from contiglint.layout import ops
+from contiglint.layout.indexing import Index
+from contiglint.layout.sizes import literal, symbol
+from contiglint.layout.values import (
+    NOT_TENSOR,
+    OPAQUE,
+    Const,
+    Dims,
+    IntVal,
+    Seq,
+    Tensor,
+    Value,
+)
+
+
+class SubscriptMixin:
+    def expr_Subscript(self, node: ast.Subscript) -> Value:
+        value = node.value
+        if isinstance(value, ast.Attribute) and value.attr == "shape" and \
+                not isinstance(node.slice, ast.Slice):
+            owner = self.evaluate(value.value)
+            if isinstance(owner, Tensor) or owner is OPAQUE:
+                position = self.literal_int(node.slice)
+                if position is not None:
+                    return self.dim_size(value.value, owner, position)
+        container = self.evaluate(node.value)
+        if isinstance(container, (Seq, Dims)):
+            return self.index_sequence(container, node.slice)
+        if isinstance(container, Tensor) or container is OPAQUE and self.looks_like_tensor(node):
+            items = self.index_items(node.slice)
+            return ops.index(self.as_tensor(container), items, self.origin(node))
+        self.evaluate(node.slice)
+        return OPAQUE if container is OPAQUE else NOT_TENSOR if container is NOT_TENSOR \
+            else OPAQUE
+
+    def looks_like_tensor(self, node: ast.Subscript) -> bool:
+        """An unknown container indexed with slices or None is taken for a tensor."""
+        elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return any(isinstance(e, ast.Slice) or (isinstance(e, ast.Constant) and
+                                                 e.value in (None, Ellipsis)) for e in elements)
+
+    def index_sequence(self, container: Value, index: ast.expr) -> Value:
+        if isinstance(index, ast.Slice):
+            for part in (index.lower, index.upper, index.step):
+                self.evaluate(part)
+            if isinstance(container, Dims):
+                lower = self.literal_int(index.lower)
+                upper = self.literal_int(index.upper)
+                if container.sizes is not None and index.step is None and \
+                        (index.lower is None or lower is not None) and \
+                        (index.upper is None or upper is not None):
+                    return Dims(container.sizes[lower:upper])
+                return Dims(None)
+            if container.items is not None:
+                lower, upper = self.literal_int(index.lower), self.literal_int(index.upper)
+                if (index.lower is None or lower is not None) and \
+                        (index.upper is None or upper is not None) and index.step is None:
+                    return Seq(container.items[lower:upper])
+            return Seq(each=container.element())
+        position = self.evaluate(index)
+        at = position.size[0] if isinstance(position, IntVal) and position.size and \
+            not position.size[1] else None
+        if isinstance(container, Dims):
+            if container.sizes is not None and at is not None and \
+                    -len(container.sizes) <= at < len(container.sizes):
+                return IntVal(container.sizes[at])
+            return IntVal(None)
+        return container.item(at) if at is not None else container.element()
+
+    def dim_size(self, owner: ast.expr, tensor: Value, index: int) -> IntVal:
+        """`x.size(i)` / `x.shape[i]`: the known size, or a symbol that is also written back
+        into `x`'s geometry, so a later `x.view(x.size(0), -1)` can be matched dim by dim."""
+        geometry = tensor.geometry if isinstance(tensor, Tensor) else None
+        if geometry is None or not -geometry.rank <= index < geometry.rank:
+            return IntVal(symbol(f"{ast.unparse(owner)}.size({index})"))
+        index %= geometry.rank
+        size = geometry.axes[index].size
+        if size is not None:
+            return IntVal(size)
+        size = symbol(f"{ast.unparse(owner)}.size({index})")
+        key = owner.id if isinstance(owner, ast.Name) else (
+            self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
+        if key is not None and self.env is not None and self.env.get(key) == tensor:
+            from dataclasses import replace
+            self.env[key] = replace(tensor, geometry=geometry.with_axis(index, size=size))
+        return IntVal(size)
+
+    def named_sizes(self, owner: ast.expr, tensor: Tensor) -> Tensor:
+        """Name the unknown sizes of `owner` as `owner.size(i)`, the symbols `dim_size` gives
+        to `owner.size(i)` / `owner.shape[i]` in the arguments of the same call."""
+        geometry = tensor.geometry
+        if geometry is None or all(a.size is not None for a in geometry.axes):
+            return tensor
+        text = ast.unparse(owner)
+        for index, axis in enumerate(geometry.axes):
+            if axis.size is None:
+                geometry = geometry.with_axis(index, size=symbol(f"{text}.size({index})"))
+        from dataclasses import replace
+        return replace(tensor, geometry=geometry)
+
+    def literal_int(self, node: Optional[ast.expr]) -> Optional[int]:
+        if node is None:
+            return None
+        value = self.evaluate(node)
+        if isinstance(value, IntVal) and value.size is not None and not value.size[1]:
+            return value.size[0]
+        return None
+
+    def index_items(self, node: ast.expr) -> list[Index]:
+        elements = node.elts if isinstance(node, ast.Tuple) else [node]
+        items = []
+        for element in elements:
+            if isinstance(element, ast.Slice):
+                lower = self.literal_int(element.lower)
+                upper = self.literal_int(element.upper)
+                step = self.literal_int(element.step) if element.step is not None else 1
+                # a start other than a literal 0, or any stop, may cut the dim
+                bounded = (element.lower is not None and lower != 0) or element.upper is not None
+                length = None
+                if upper is not None and upper >= 0 and (lower or 0) >= 0 and \
+                        (element.lower is None or lower is not None):
+                    length = literal(max(upper - (lower or 0), 0))
+                if lower is not None and lower < 0 and element.upper is None and step == 1:
+                    length = literal(-lower)  # `x[:, -1:]` keeps the last element
+                if element.lower is None and element.upper is not None and upper is None:
+                    upper_value = self.evaluate(element.upper)
+                    length = upper_value.size if isinstance(upper_value, IntVal) else None
+                items.append(Index("slice", lower, upper, step if step is not None else 2,
+                                   bounded, length))
+                continue
+            if isinstance(element, ast.Constant) and element.value is None:
+                items.append(Index("none"))
+                continue
+            if isinstance(element, ast.Constant) and element.value is Ellipsis:
+                items.append(Index("ellipsis"))
+                continue
+            value = self.evaluate(element)
+            if isinstance(value, IntVal):
+                items.append(Index("int"))
+            elif isinstance(value, (Tensor, Seq)):
+                items.append(Index("advanced"))
+            elif isinstance(value, Const) and isinstance(value.value, bool):
+                items.append(Index("advanced"))
+            else:
+                items.append(Index("unknown"))
+        return items
