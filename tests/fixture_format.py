@@ -6,25 +6,14 @@ be flagged. `<name>.fixed.py` beside it is what fixing (safe and unsafe fixes) m
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from contiglint.verify.markers import expectations, fixed_path  # noqa: F401 - one grammar
+
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
-EXPECT = re.compile(r"#.*?\bexpect:\s*(?P<codes>CTG\d+(?:\s*,\s*CTG\d+)*)")
 
 
 def fixture_files() -> list[Path]:
     return sorted(p for p in ROOT.rglob("*.py") if not p.name.endswith(".fixed.py"))
 
 
-def expectations(text: str) -> set[tuple[int, str]]:
-    found = set()
-    for number, line in enumerate(text.splitlines(), 1):
-        match = EXPECT.search(line)
-        if match:
-            found.update((number, code.strip()) for code in match.group("codes").split(","))
-    return found
-
-
-def fixed_path(path: Path) -> Path:
-    return path.with_name(path.stem + ".fixed.py")

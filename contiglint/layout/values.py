@@ -144,40 +144,22 @@ class Const:
     value: object
 
 
-class _Opaque:
-    """Anything else: could be a tensor of unknown layout, could be anything."""
+class _Marker:
+    """A value known only by what it is not; there is one of each, compared by identity."""
 
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    def __init__(self, name: str) -> None:
+        self.name = name
 
     def __repr__(self) -> str:
-        return "OPAQUE"
+        return self.name
 
 
-class _NotTensor(_Opaque.__base__):  # type: ignore[misc]
-    """A value the code shows is not a tensor (numpy arrays, strings, numbers)."""
-
-    _instance = None
-
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "NOT_TENSOR"
-
-
-OPAQUE = _Opaque()
-NOT_TENSOR = _NotTensor()
+OPAQUE = _Marker("OPAQUE")  # anything else: may be a tensor of unknown layout, may be anything
+NOT_TENSOR = _Marker("NOT_TENSOR")  # the code shows it is not a tensor (numpy, str, numbers)
 UNKNOWN_TENSOR = Tensor()
 CONTIGUOUS = Tensor(Kind.CONTIGUOUS)
 
-Value = Union[Tensor, Seq, Dims, IntVal, Instance, Function, Ref, Const, _Opaque, _NotTensor]
+Value = Union[Tensor, Seq, Dims, IntVal, Instance, Function, Ref, Const, _Marker]
 
 
 def join(a: Value, b: Value) -> Value:
