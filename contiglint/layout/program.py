@@ -71,6 +71,7 @@ class Program:
         self.closures: dict[str, dict[str, Value]] = {}  # nested function -> enclosing env
         self.inlined: set[str] = set()  # functions already analysed while recording sinks
         self.origins: dict[int, object] = {}  # node id -> Origin, computed once per node
+        self.calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]  # one walk
         self._collect()
         self.traced: dict[ast.AST, str] = traced_functions(self)  # def -> what jit.trace got
 
@@ -107,7 +108,7 @@ class Program:
         # Functions the module calls by name are judged in their callers' contexts (a literal
         # flag or a transposed argument decides what happens inside); the others, and any the
         # callers never reached, run on their own with unknown arguments.
-        called = called_names(self.tree)
+        called = frozenset(callee_name(call) for call in self.calls)
         keys = list(self.functions)
         for key in [k for k in keys if k.rsplit(".", 1)[-1] not in called] + keys:
             if key not in self.inlined:
@@ -121,7 +122,8 @@ class Program:
         `__init__` first, and run again while that changes what they read."""
         order = sorted((name for name, node in info.methods.items() if stores_on_self(node)),
                        key=lambda name: name != "__init__")
-        construction = constructor_arguments(self.tree, info.name)
+        construction = constructor_arguments(
+            [c for c in self.calls if isinstance(c.func, ast.Name) and c.func.id == info.name])
         for _ in range(2 if len(order) > 1 else 1):
             before = self.version
             for name in order:
@@ -194,23 +196,17 @@ class Program:
             self.sinks.append(sink)
 
 
-def called_names(tree: ast.Module) -> frozenset[str]:
-    """Names that appear as the callee of a call (`f(...)`, `self.f(...)`, `obj.f(...)`)."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            names.add(func.id if isinstance(func, ast.Name) else getattr(func, "attr", ""))
-    return frozenset(names)
+def callee_name(call: ast.Call) -> str:
+    """The name a call uses for its callee: `f` in `f(...)`, `self.f(...)`, `obj.f(...)`."""
+    func = call.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
 
 
-def constructor_arguments(tree: ast.Module, cls: str):
-    """The literal arguments of `cls(...)` when every construction in the module passes the
-    same ones (`KVCache(batch=1, heads=2)`, `Model()`): then attributes set from them, such as
-    a size-1 batch or head count, are known. None when the class is built in different ways,
+def constructor_arguments(calls: list[ast.Call]):
+    """The literal arguments of a class's constructions `Cls(...)` when they all pass the same
+    ones (`KVCache(batch=1, heads=2)`, `Model()`): then attributes set from them, such as a
+    size-1 batch or head count, are known. None when the class is built in different ways,
     with non-literal arguments, or not at all."""
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
-             and isinstance(node.func, ast.Name) and node.func.id == cls]
     if not calls or len({ast.dump(ast.Tuple(c.args + [k.value for k in c.keywords],
                                             ast.Load())) + str([k.arg for k in c.keywords])
                          for c in calls}) != 1:
