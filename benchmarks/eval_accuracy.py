@@ -17,7 +17,10 @@ Findings of a code in *other* codes' directories on unmarked lines are listed se
 (informational: those files were not necessarily written as clean cases for that code).
 
 Usage: python benchmarks/eval_accuracy.py [PATH ...] [--codes CTG101,...] [--json OUT]
-       [--lint-arg=--extend-select=CTG113 ...] [--target-recall 0.95 --target-fp 0.03]
+       [--lint-arg=--extend-select=CTG113 ...] [--no-opt-in] [--target-recall 0.95 --target-fp 0.03]
+
+Opt-in rules (CTG104, CTG113) are evaluated too: unless a --select/--extend-select lint
+argument is given (or --no-opt-in), every evaluated code is passed with --extend-select.
 """
 from __future__ import annotations
 
@@ -75,6 +78,9 @@ def main(argv=None):
     ap.add_argument("--codes", help="comma-separated codes to report (default: every code marked or found)")
     ap.add_argument("--lint-arg", action="append", default=[], help="extra argument for contiglint")
     ap.add_argument("--json", type=Path, help="write the per-code numbers and misses/FPs here")
+    ap.add_argument("--no-opt-in", action="store_true",
+                    help="lint with the default rule selection only (by default the evaluated "
+                         "codes are added with --extend-select, so opt-in rules such as CTG104 run)")
     ap.add_argument("--target-recall", type=float, default=0.95)
     ap.add_argument("--target-fp", type=float, default=0.03)
     args = ap.parse_args(argv)
@@ -84,8 +90,6 @@ def main(argv=None):
     if not cases:
         print("no cases found", file=sys.stderr)
         return 2
-    by_file = lint([c.path for c in cases], args.lint_arg)
-
     codes = set()
     for c in cases:
         codes.update(c.markers)
@@ -94,6 +98,14 @@ def main(argv=None):
             codes.add(d)
     if args.codes:
         codes = {x.strip().upper() for x in args.codes.split(",") if x.strip()}
+
+    lint_args = list(args.lint_arg)
+    if codes and not args.no_opt_in and not any(
+            a.startswith(("--select", "--extend-select")) for a in lint_args):
+        # Every evaluated rule runs, opt-in ones too (CTG104, CTG113): the held-out set
+        # scores each rule that has cases, whatever its default selection.
+        lint_args.append("--extend-select=" + ",".join(sorted(codes)))
+    by_file = lint([c.path for c in cases], lint_args)
 
     rows, misses, fps, offdir, report = [], [], [], [], {}
     for code in sorted(codes):

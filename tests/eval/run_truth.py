@@ -185,6 +185,13 @@ def register(code: str, checker: Checker, always: bool = False) -> None:
         ALWAYS_CHECK.add(code)
 
 
+# CTG102-CTG112: truth from an instrumented run of each case (tests/eval/truth_layout.py).
+sys.path.insert(0, str(EVAL_DIR))
+import truth_layout  # noqa: E402
+
+truth_layout.register_all(register, CheckOutcome)
+
+
 def check_case(case: Case, result: dict) -> dict:
     problems: List[str] = []
     unchecked: List[str] = []

@@ -1,0 +1,27 @@
+"""Kernel expects a K-major weight; the packing view comes from another method."""
+import torch
+import torch.nn as nn
+
+
+class Recurrent(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.cell = nn.Linear(dim, dim)
+
+    def packed(self):
+        return self.cell.weight.detach().t()
+
+    def forward(self, x, steps):
+        w = self.packed()
+        h = torch.zeros_like(x)
+        for _ in range(steps):
+            h = torch.tanh(x + h @ w.contiguous())  # hazard: CTG109
+        return h
+
+
+def main():
+    assert Recurrent(6)(torch.randn(2, 6), 4).shape == (2, 6)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Tied-embedding gradient sync through a bound copy that is copied back."""
+import os
+import tempfile
+
+import torch
+import torch.distributed as dist
+
+
+def init_single_process_group():
+    if not dist.is_initialized():
+        store = dist.FileStore(os.path.join(tempfile.mkdtemp(), "store"), 1)
+        dist.init_process_group("gloo", store=store, rank=0, world_size=1)
+
+
+def word_embedding_grad(output_layer):
+    return output_layer.weight.grad.t()
+
+
+def sync_tied(output_layer):
+    grad = word_embedding_grad(output_layer)
+    grad_contig = grad.contiguous()
+    dist.all_reduce(grad_contig)
+    grad.copy_(grad_contig)
+
+
+def main():
+    init_single_process_group()
+    layer = torch.nn.Linear(4, 6)
+    layer(torch.randn(2, 4)).sum().backward()
+    sync_tied(layer)
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
