@@ -77,8 +77,9 @@ class InplaceOnTemporaryCopy(Rule):
         if copy_call is None or not isinstance(copy_call.func, ast.Attribute):
             return
         method = copy_call.func.attr
-        if not self.reaches_through_views(sink.target, copy_call) or \
-                not aliases_named_tensor(copy_call.func.value):
+        if not self.reaches_through_views(sink.target, copy_call) or not (
+                aliases_named_tensor(copy_call.func.value)
+                or returned_view(copy_call.func.value, source)):
             return
         if method in LAYOUT_COPIES:
             if not isinstance(source, Tensor) or source.kind is Kind.CONTIGUOUS and \
@@ -166,6 +167,14 @@ class InplaceOnTemporaryCopy(Rule):
                  ctx.source.replace(copy_call, name),
                  insert_after(ctx, statement, f"{inner}.copy_({back})"))
         return Fix("unsafe", edits, f"bind `{name}`, write it, copy it back into `{inner}`")
+
+
+def returned_view(expression: ast.expr, source) -> bool:
+    """`cache.heads_first()`, `in_out(layer)`: a call whose result the analysis knows is
+    non-contiguous, hence a view of some other tensor's storage (helpers return `self.k.t()`),
+    so a write into its copy is lost too."""
+    return isinstance(expression, ast.Call) and isinstance(source, Tensor) and \
+        source.noncontiguous and not source.maybe
 
 
 def aliases_named_tensor(expression: ast.expr) -> bool:
