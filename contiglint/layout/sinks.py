@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from contiglint.layout.values import Origin, Tensor, Value
+from contiglint.layout.values import Tensor, Value
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,3 @@ def is_inplace_method(name: str) -> bool:
 
 def tokens_for(kinds: Iterable[str]) -> frozenset[str]:
     return frozenset(token for kind in kinds for token in BY_KIND[kind].tokens)
-
-
-def origin_related(origin: Optional[Origin]) -> Optional[Origin]:
-    return origin
