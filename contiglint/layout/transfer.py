@@ -231,7 +231,26 @@ def elementwise(call: Call) -> Value:
             isinstance(o, Tensor) and o.kind is Kind.CONTIGUOUS) for o in operands):
         # measured: expanded + x.t() follows x.t() (the stride-0 dims defer to the next operand)
         return Tensor(Kind.UNKNOWN, min_rank=first.min_rank)
-    return densify(first)
+    return broadcast(densify(first), [o for o in operands if isinstance(o, Tensor)])
+
+
+def broadcast(result: Tensor, operands: Sequence[Tensor]) -> Tensor:
+    """`(1, n) * (n, 1)` is (n, n): where the followed operand has a size-1 dim that another
+    operand of the same rank does not, the output is a fresh allocation of the broadcast shape
+    (contiguous when the followed operand was), not a view of that operand's geometry."""
+    geometry = result.geometry
+    if geometry is None:
+        return result
+    others = [o.geometry for o in operands if o.geometry is not None and o.geometry is not
+              geometry and o.geometry.rank == geometry.rank]
+    grown = [i for i, axis in enumerate(geometry.axes) if axis.size == (1, ())
+             and any(other.axes[i].size != (1, ()) for other in others)]
+    if not grown:
+        return result
+    sizes = [None if i in grown else axis.size for i, axis in enumerate(geometry.axes)]
+    if result.kind is Kind.CONTIGUOUS:
+        return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
+    return replace(result, geometry=None, min_rank=geometry.rank)
 
 
 def keep_channels_last(call: Call) -> Value:
