@@ -19,7 +19,7 @@ EVAL = Path(__file__).resolve().parent / "eval"
 HAZARD = re.compile(r"#\s*hazard:\s*(CTG\d+)")
 SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in))
 RECALL_FLOOR = 0.88  # measured 129/144 = 89.6% when the set landed
-FLAGGED_CEILING = 0.035  # measured 4/145 = 2.8%
+FLAGGED_CEILING = 0.03  # measured 3/145 = 2.1%
 
 
 def score() -> tuple[int, int, int, int, list[str]]:
