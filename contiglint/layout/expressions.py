@@ -304,6 +304,11 @@ class ExpressionMixin:
     def expr_Await(self, node) -> Value:
         return self.evaluate(node.value)
 
+    def expr_Yield(self, node: ast.Yield) -> Value:
+        if node.value is not None:
+            self.yields.append(self.evaluate(node.value))
+        return OPAQUE
+
     # --- subscripts ----------------------------------------------------------------------------
     # --- sinks ----------------------------------------------------------------------------------
 

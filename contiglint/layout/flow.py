@@ -55,6 +55,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         self.chain = chain
         self.env: Env = {}
         self.returns: list[Value] = []
+        self.yields: list[Value] = []
         self.loops: list[ast.AST] = []
         self.loop_exits: list[list[Env]] = []
         self.loop_heads: list[list[Env]] = []
@@ -110,6 +111,12 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         return value
 
     def result(self) -> Value:
+        """What a call returns; for a generator, the sequence of what it yields."""
+        if self.yields:
+            out = self.yields[0]
+            for value in self.yields[1:]:
+                out = join(out, value)
+            return Seq(each=out)
         if not self.returns:
             return Const(None)
         out = self.returns[0]
