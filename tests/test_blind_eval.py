@@ -18,7 +18,7 @@ from contiglint.settings import Settings
 EVAL = Path(__file__).resolve().parent / "eval"
 HAZARD = re.compile(r"#\s*hazard:\s*(CTG\d+)")
 SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in))
-RECALL_FLOOR = 0.88  # measured 130/144 = 90.3%
+RECALL_FLOOR = 0.89  # measured 131/144 = 91.0%
 FLAGGED_CEILING = 0.03  # measured 3/145 = 2.1%
 
 

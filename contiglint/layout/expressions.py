@@ -19,6 +19,7 @@ from contiglint.layout.values import (
     Function,
     Instance,
     IntVal,
+    Mapping,
     Origin,
     Ref,
     Seq,
@@ -179,9 +180,12 @@ class ExpressionMixin:
         return NOT_TENSOR
 
     def expr_Dict(self, node: ast.Dict) -> Value:
-        for child in node.keys + node.values:
-            if child is not None:
-                self.evaluate(child)
+        values = tuple(self.evaluate(child) for child in node.values)
+        for key in node.keys:
+            if key is not None:
+                self.evaluate(key)
+        if all(isinstance(key, ast.Constant) for key in node.keys):
+            return Mapping(tuple(key.value for key in node.keys), values)
         return OPAQUE
 
     def expr_JoinedStr(self, node) -> Value:

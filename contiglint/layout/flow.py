@@ -15,12 +15,22 @@ from contiglint.layout.calls import CallMixin
 from contiglint.layout.expressions import ExpressionMixin
 from contiglint.layout.methods import MethodMixin
 from contiglint.layout.sink_emission import SinkEmitterMixin
-from contiglint.layout.subscripts import SubscriptMixin
 from contiglint.layout.sinks import CallSite
 from contiglint.layout.sizes import literal, symbol
+from contiglint.layout.subscripts import SubscriptMixin
 from contiglint.layout.values import (
-    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Instance, IntVal, Kind, Seq, Tensor,
-    Value, join,
+    CONTIGUOUS,
+    NOT_TENSOR,
+    OPAQUE,
+    UNKNOWN_TENSOR,
+    Const,
+    Instance,
+    IntVal,
+    Kind,
+    Seq,
+    Tensor,
+    Value,
+    join,
 )
 
 Env = Optional[dict[str, Value]]
@@ -401,8 +411,8 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
             self.emit_inplace(target, target.value, container, "item assignment")
 
     def unpack(self, targets: list[ast.expr], value: Value) -> None:
-        from contiglint.layout.values import Dims, IntVal
         from contiglint.layout.sizes import symbol
+        from contiglint.layout.values import Dims, IntVal
 
         stars = [i for i, t in enumerate(targets) if isinstance(t, ast.Starred)]
         if isinstance(value, Dims) or (isinstance(value, Seq) and value.items is None

@@ -28,6 +28,7 @@ from contiglint.layout.values import (
     Instance,
     IntVal,
     Kind,
+    Mapping,
     Ref,
     Seq,
     Tensor,
@@ -53,6 +54,14 @@ class MethodMixin:
                                         receiver.config)
             return OPAQUE if receiver.instance else self.call_qualname(
                 node, f"{receiver.qualname}.{name}", args, kwargs)
+        if isinstance(receiver, Mapping):
+            if name == "values":
+                return Seq(each=receiver.element())
+            if name == "items":
+                return Seq(each=Seq((NOT_TENSOR, receiver.element())))
+            if name == "get" and args and isinstance(args[0], Const):
+                return receiver.get(args[0].value)
+            return OPAQUE
         if isinstance(receiver, (Seq, Dims)):
             if name == "append" and args and isinstance(args[0], Tensor):
                 self.emit_escape(node, node.args[0], args[0], f"appended to "

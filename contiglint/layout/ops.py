@@ -18,12 +18,21 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Literal, Optional
 
-from contiglint.layout import indexing, transfer as tr, views as vw
+from contiglint.layout import indexing
+from contiglint.layout import transfer as tr
+from contiglint.layout import views as vw
 from contiglint.layout.geometry import Geometry
 from contiglint.layout.sizes import literal
 from contiglint.layout.transfer import Call, Transfer
 from contiglint.layout.values import (
-    CONTIGUOUS, Const, IntVal, Kind, Seq, Tensor, UNKNOWN_TENSOR, Value,
+    CONTIGUOUS,
+    UNKNOWN_TENSOR,
+    Const,
+    IntVal,
+    Kind,
+    Seq,
+    Tensor,
+    Value,
 )
 
 Effect = Literal["breaks", "restores", "preserves", "depends", "unknown", "not-a-tensor"]

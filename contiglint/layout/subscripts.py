@@ -13,6 +13,7 @@ from contiglint.layout.values import (
     Const,
     Dims,
     IntVal,
+    Mapping,
     Seq,
     Tensor,
     Value,
@@ -30,6 +31,13 @@ class SubscriptMixin:
                 if position is not None:
                     return self.dim_size(value.value, owner, position)
         container = self.evaluate(node.value)
+        if isinstance(container, Mapping):
+            key = self.evaluate(node.slice)
+            if isinstance(key, Const):
+                return container.get(key.value)
+            if isinstance(key, IntVal) and key.size is not None and not key.size[1]:
+                return container.get(key.size[0])
+            return container.element()
         if isinstance(container, (Seq, Dims)):
             return self.index_sequence(container, node.slice)
         if isinstance(container, Tensor) or container is OPAQUE and self.looks_like_tensor(node):

@@ -11,8 +11,19 @@ from typing import Callable, Optional, Sequence
 from contiglint.layout.geometry import Geometry
 from contiglint.layout.sizes import ONE, Size, literal
 from contiglint.layout.values import (
-    CONTIGUOUS, NOT_TENSOR, OPAQUE, UNKNOWN_TENSOR, Const, Dims, IntVal, Kind, Origin, Ref, Seq,
-    Tensor, Value,
+    CONTIGUOUS,
+    NOT_TENSOR,
+    OPAQUE,
+    UNKNOWN_TENSOR,
+    Const,
+    Dims,
+    IntVal,
+    Kind,
+    Origin,
+    Ref,
+    Seq,
+    Tensor,
+    Value,
 )
 
 

@@ -102,6 +102,20 @@ class Seq:
 
 
 @dataclass(frozen=True)
+class Mapping:
+    """A dict literal with constant keys (`{"res2": feats}`), so `d["res2"]` keeps its layout."""
+
+    keys: tuple[object, ...]
+    values: tuple["Value", ...]
+
+    def get(self, key: object) -> "Value":
+        return self.values[self.keys.index(key)] if key in self.keys else OPAQUE
+
+    def element(self) -> "Value":
+        return Seq(self.values).element() if self.values else OPAQUE
+
+
+@dataclass(frozen=True)
 class Dims:
     """`x.shape` or `x.size()`: the sizes when the rank is known."""
 
@@ -159,7 +173,7 @@ NOT_TENSOR = _Marker("NOT_TENSOR")  # the code shows it is not a tensor (numpy, 
 UNKNOWN_TENSOR = Tensor()
 CONTIGUOUS = Tensor(Kind.CONTIGUOUS)
 
-Value = Union[Tensor, Seq, Dims, IntVal, Instance, Function, Ref, Const, _Marker]
+Value = Union[Tensor, Seq, Mapping, Dims, IntVal, Instance, Function, Ref, Const, _Marker]
 
 
 def join(a: Value, b: Value) -> Value:
@@ -175,6 +189,8 @@ def join(a: Value, b: Value) -> Value:
         if a.items is not None and b.items is not None and len(a.items) == len(b.items):
             return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)))
         return Seq(each=join(a.element(), b.element()))
+    if isinstance(a, Mapping) and isinstance(b, Mapping) and a.keys == b.keys:
+        return Mapping(a.keys, tuple(join(x, y) for x, y in zip(a.values, b.values)))
     if isinstance(a, Dims) and isinstance(b, Dims):
         if a.sizes is not None and b.sizes is not None and len(a.sizes) == len(b.sizes):
             return Dims(tuple(x if x == y else None for x, y in zip(a.sizes, b.sizes)))

@@ -14,7 +14,13 @@ from contiglint.layout.geometry import Axis, Geometry
 from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal
 from contiglint.layout.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.values import (
-    UNKNOWN_TENSOR, IntVal, Kind, Seq, Tensor, Value, classify,
+    UNKNOWN_TENSOR,
+    IntVal,
+    Kind,
+    Seq,
+    Tensor,
+    Value,
+    classify,
 )
 
 GeometryChange = Callable[[Geometry], Optional[Geometry]]
