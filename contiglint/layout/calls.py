@@ -269,7 +269,6 @@ class CallMixin:
             self.emit("save", node, item, item_value, qualname)
             self.emit_saved_items(node, item, item_value, qualname)
 
-    # --- methods ------------------------------------------------------------------------------
 
 CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
 

@@ -313,8 +313,6 @@ class ExpressionMixin:
             self.yields.append(self.evaluate(node.value))
         return OPAQUE
 
-    # --- subscripts ----------------------------------------------------------------------------
-    # --- sinks ----------------------------------------------------------------------------------
 
 _COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.is_,
             ast.IsNot: operator.is_not, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -328,6 +326,8 @@ def _literal(value: Value) -> Optional[tuple[object]]:
     if isinstance(value, IntVal) and value.size is not None and not value.size[1]:
         return (value.size[0],)
     return None
+
+
 _FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.FloorDiv: operator.floordiv,
          ast.Mod: operator.mod}
 

@@ -78,8 +78,7 @@ class MethodMixin:
             self.emit_escape(node, node.args[0], args[0],
                              f"appended to {ast.unparse(func.value)}")
             return NOT_TENSOR
-        return self.call_tensor_method(node, func, self.as_tensor(receiver), args, kwargs,
-                                       receiver is OPAQUE)
+        return self.call_tensor_method(node, func, self.as_tensor(receiver), args, kwargs)
 
     def call_own_method(self, node: ast.Call, func: ast.Attribute, receiver: Instance, args,
                         kwargs) -> Value:
@@ -116,7 +115,7 @@ class MethodMixin:
         return OPAQUE
 
     def call_tensor_method(self, node: ast.Call, func: ast.Attribute, tensor: Tensor, args,
-                           kwargs, unknown_receiver: bool) -> Value:
+                           kwargs) -> Value:
         name = func.attr
         if name in COPY_IF_NEEDED:
             self.copy_sources[id(node)] = tensor

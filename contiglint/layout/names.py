@@ -32,8 +32,6 @@ class ImportMap:
                 for alias in node.names:
                     if alias.name != "*":
                         self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-        self.imports_torch = any(q == "torch" or q.startswith("torch.")
-                                 for q in self.aliases.values())
 
     def qualname(self, node: ast.expr) -> Optional[str]:
         """`F.gelu` -> "torch.nn.functional.gelu" when `F` is an imported name; else None."""

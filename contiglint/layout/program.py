@@ -249,6 +249,3 @@ def stores_on_self(function: ast.AST) -> bool:
 
 def analyze_module(tree: ast.Module, source: SourceMap) -> list[Sink]:
     return Program(tree, source).run()
-
-
-NONE = Const(None)

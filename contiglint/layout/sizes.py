@@ -39,17 +39,6 @@ def is_one(size: Size) -> bool:
     return size == ONE
 
 
-def as_int(size: Size) -> Optional[int]:
-    return size[0] if size is not None and not size[1] else None
-
-
-def render(size: Size) -> str:
-    if size is None:
-        return "?"
-    parts = ([str(size[0])] if size[0] != 1 or not size[1] else []) + list(size[1])
-    return "*".join(parts)
-
-
 Target = Sequence[object]  # each item a Size or WILDCARD
 
 

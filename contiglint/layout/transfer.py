@@ -63,7 +63,7 @@ class Call:
         return dim
 
     def int_list(self, start: int = 0, name: str = "") -> Optional[list[Optional[int]]]:
-        """Integers given as varargs (`permute(0, 2, 1)`) or as one sequence (`permute((0, 2, 1))`)."""
+        """Integers as varargs (`permute(0, 2, 1)`) or one sequence (`permute((0, 2, 1))`)."""
         values = self.sizes(start, name)
         if values is None:
             return None
@@ -160,10 +160,6 @@ def matrix_factory(call: Call) -> Tensor:
 
 def unknown_tensor(call: Call) -> Value:
     return UNKNOWN_TENSOR
-
-
-def unknown(call: Call) -> Value:
-    return OPAQUE
 
 
 def not_tensor(call: Call) -> Value:
@@ -295,7 +291,7 @@ def reduction(call: Call) -> Value:
     norm, argmax, max over permuted and channels_last inputs). Keepdim keeps channels_last."""
     if call.tensor.channels_last and _truthy(call.kwargs.get("keepdim")):
         return _kept_dims(call)
-    return CONTIGUOUS if call.tensor.kind is not Kind.UNKNOWN or True else UNKNOWN_TENSOR
+    return CONTIGUOUS
 
 
 def _kept_dims(call: Call) -> Tensor:
@@ -328,12 +324,6 @@ def tuple_of(transfer: Transfer, count: int = 2) -> Transfer:
     def apply(call: Call) -> Value:
         result = transfer(call)
         return Seq(tuple([result] + [CONTIGUOUS] * (count - 1)))
-    return apply
-
-
-def sequence_of(transfer: Transfer) -> Transfer:
-    def apply(call: Call) -> Value:
-        return Seq(each=transfer(call))
     return apply
 
 
