@@ -113,12 +113,7 @@ class SubscriptMixin:
         return replace(tensor, geometry=geometry)
 
     def literal_int(self, node: Optional[ast.expr]) -> Optional[int]:
-        if node is None:
-            return None
-        value = self.evaluate(node)
-        if isinstance(value, IntVal) and value.size is not None and not value.size[1]:
-            return value.size[0]
-        return None
+        return None if node is None else literal_of(self.evaluate(node))
 
     def index_items(self, node: ast.expr) -> list[Index]:
         elements = node.elts if isinstance(node, ast.Tuple) else [node]
@@ -126,7 +121,8 @@ class SubscriptMixin:
         for element in elements:
             if isinstance(element, ast.Slice):
                 lower = self.literal_int(element.lower)
-                upper = self.literal_int(element.upper)
+                upper_value = self.evaluate(element.upper) if element.upper is not None else None
+                upper = literal_of(upper_value)
                 step = self.literal_int(element.step) if element.step is not None else 1
                 # a start other than a literal 0, or any stop, may cut the dim
                 bounded = (element.lower is not None and lower != 0) or element.upper is not None
@@ -137,7 +133,6 @@ class SubscriptMixin:
                 if lower is not None and lower < 0 and element.upper is None and step == 1:
                     length = literal(-lower)  # `x[:, -1:]` keeps the last element
                 if element.lower is None and element.upper is not None and upper is None:
-                    upper_value = self.evaluate(element.upper)
                     length = upper_value.size if isinstance(upper_value, IntVal) else None
                 items.append(Index("slice", lower, upper, step if step is not None else 2,
                                    bounded, length))
@@ -158,3 +153,10 @@ class SubscriptMixin:
             else:
                 items.append(Index("unknown"))
         return items
+
+
+def literal_of(value: Optional[Value]) -> Optional[int]:
+    """The integer a value is known to be, if any."""
+    if isinstance(value, IntVal) and value.size is not None and not value.size[1]:
+        return value.size[0]
+    return None
