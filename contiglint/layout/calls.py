@@ -10,6 +10,7 @@ import ast
 from dataclasses import replace
 
 from contiglint.layout import ops
+from contiglint.layout.geometry import Geometry
 from contiglint.layout.names import is_foreign, is_torch
 from contiglint.layout.sinks import (
     FUNCTION_SINKS,
@@ -282,14 +283,12 @@ def module_output(qualname: str, result: Value, width, source: Value = None) -> 
     dim = None
     if last.startswith("Conv") and last[-2:] in CONV_RANK:
         if result.geometry is None and result.kind.value in ("contiguous", "unknown"):
-            from contiglint.layout.geometry import Geometry
             result = replace(result, geometry=Geometry.contiguous([None] * CONV_RANK[last[-2:]]))
         dim = 1
     elif last in ("Linear", "LazyLinear"):
         dim = -1
         rank = source.rank if isinstance(source, Tensor) else None
         if result.geometry is not None and rank == result.geometry.rank:
-            from contiglint.layout.geometry import Geometry  # leading dims pass through
             result = replace(result, geometry=Geometry.contiguous(
                 list(source.geometry.sizes[:-1]) + [result.geometry.sizes[-1]]))
     if dim is None or width is None or result.geometry is None:

@@ -24,6 +24,8 @@ from contiglint.layout.values import (
     OPAQUE,
     UNKNOWN_TENSOR,
     Const,
+    Dims,
+    Function,
     Instance,
     IntVal,
     Kind,
@@ -363,7 +365,6 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         self.env = join_envs(merged, entry)
 
     def stmt_FunctionDef(self, node) -> None:
-        from contiglint.layout.values import Function
 
         if self.function is None:
             self.env[node.name] = Function(node.name)
@@ -411,8 +412,6 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
             self.emit_inplace(target, target.value, container, "item assignment")
 
     def unpack(self, targets: list[ast.expr], value: Value) -> None:
-        from contiglint.layout.sizes import symbol
-        from contiglint.layout.values import Dims, IntVal
 
         stars = [i for i, t in enumerate(targets) if isinstance(t, ast.Starred)]
         if isinstance(value, Dims) or (isinstance(value, Seq) and value.items is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from contiglint.layout import ops
+from contiglint.layout import ops, views
 from contiglint.layout.calls import (
     COPY_IF_NEEDED,
     DTYPES,
@@ -150,7 +150,6 @@ class MethodMixin:
     def foreign_permute(self, node: ast.Call, name: str, args) -> Value:
         """A permuted numpy array: not a tensor, but `torch.from_numpy`/`torch.tensor` keep its
         strides (measured: `torch.tensor(a.T)` is non-contiguous)."""
-        from contiglint.layout import views
 
         call = Call(name, UNKNOWN_TENSOR, list(args), {}, self.origin(node))
         result = views.transpose(call) if name == "swapaxes" else views.permute(call)

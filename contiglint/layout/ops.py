@@ -193,7 +193,6 @@ def _stack(call: Call) -> Value:
 def _einsum(call: Call) -> Value:
     """einsum returns its contraction in (batch, lhs-only, rhs-only) order, permuted to the
     requested output: non-contiguous whenever that order differs (measured on 2.13)."""
-    from contiglint.layout.values import Const
 
     spec = call.this.value if isinstance(call.this, Const) else None
     if not isinstance(spec, str) or "->" not in spec or "." in spec:
@@ -273,7 +272,6 @@ def _as_strided(call: Call) -> Value:
 
 def _literal_ints(value) -> Optional[list[int]]:
     """`(2, 2)` given as one argument: its integers when every one is a literal."""
-    from contiglint.layout.values import IntVal
 
     items = value.items if isinstance(value, Seq) else None
     if items is None or not all(isinstance(v, IntVal) and v.size is not None and not v.size[1]

@@ -16,7 +16,8 @@ from typing import Optional
 from contiglint.layout.compiled import Kernel, kernel_signature, traced_functions
 from contiglint.layout.names import ImportMap
 from contiglint.layout.sinks import CallSite, Sink
-from contiglint.layout.values import OPAQUE, Const, Instance, Ref, Value, join
+from contiglint.layout.sizes import literal
+from contiglint.layout.values import OPAQUE, Const, Instance, IntVal, Ref, Value, join
 from contiglint.source import SourceMap
 
 MAX_DEPTH = 6
@@ -222,8 +223,6 @@ def constructor_arguments(calls: list[ast.Call]):
 
 def literal_value(node: ast.expr) -> Optional[Value]:
     """The abstract value of a literal argument (numbers, strings, booleans, None)."""
-    from contiglint.layout.sizes import literal
-    from contiglint.layout.values import IntVal
 
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
             isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, int):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Optional
 
 from contiglint.layout import ops
@@ -95,7 +96,6 @@ class SubscriptMixin:
         key = owner.id if isinstance(owner, ast.Name) else (
             self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
         if key is not None and self.env is not None and self.env.get(key) == tensor:
-            from dataclasses import replace
             self.env[key] = replace(tensor, geometry=geometry.with_axis(index, size=size))
         return IntVal(size)
 
@@ -109,7 +109,6 @@ class SubscriptMixin:
         for index, axis in enumerate(geometry.axes):
             if axis.size is None:
                 geometry = geometry.with_axis(index, size=symbol(f"{text}.size({index})"))
-        from dataclasses import replace
         return replace(tensor, geometry=geometry)
 
     def literal_int(self, node: Optional[ast.expr]) -> Optional[int]:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Callable, Optional
 
 from contiglint.layout.geometry import Axis, Geometry
-from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal
+from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal, product
 from contiglint.layout.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.values import (
     UNKNOWN_TENSOR,
@@ -455,7 +455,6 @@ def flatten(call: Call) -> Value:
     sizes = list(geometry.sizes)
     merged = None
     if all(size is not None for size in sizes[s:e + 1]):
-        from contiglint.layout.sizes import product
         merged = product(sizes[s:e + 1])
     target = sizes[:s] + [merged if merged is not None else "-1"] + sizes[e + 1:]
     if sum(1 for x in target if x is None or x == "-1") > 1:
