@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Iterable, Mapping, Optional
 
 from contiglint.findings import Finding, Fix, Related
+from contiglint.layout.values import Kind
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
 
@@ -61,6 +62,12 @@ class RuleContext:
     @property
     def strict(self) -> bool:
         return self.settings.strict
+
+    def reportable(self, tensor) -> bool:
+        """The sink rules' policy: a tensor shown non-contiguous, or of unknown layout when the
+        user asked for strict mode."""
+        return tensor is not None and (tensor.noncontiguous or
+                                       (self.strict and tensor.kind is Kind.UNKNOWN))
 
     def same_site(self, sink) -> list:
         """The sinks of `sink`'s kind at its node: one per calling context and loop round."""

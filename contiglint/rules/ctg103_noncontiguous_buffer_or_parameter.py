@@ -67,7 +67,7 @@ class NonContiguousBufferOrParameter(Rule):
         tensor = sink.tensor
         if tensor is None or sink.target is None:
             return
-        if not (tensor.noncontiguous or (ctx.strict and tensor.kind is Kind.UNKNOWN)):
+        if not ctx.reportable(tensor):
             return
         if tensor.channels_last:
             return  # a deliberate layout (conv weights for channels_last kernels)

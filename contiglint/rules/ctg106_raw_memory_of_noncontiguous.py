@@ -71,13 +71,13 @@ class RawMemoryOfNonContiguous(Rule):
         if sink.kind == "kernel_launch":
             if not sink.get("triton") or sink.get("strided"):
                 return
-            if self.flagged(tensor, ctx):
+            if ctx.reportable(tensor):
                 yield self.report_kernel(sink, tensor, ctx)
             return
         statement = innermost_statement(sink.node, sink.function, ctx)
         if self.identity_use(sink, statement):
             return
-        if self.flagged(tensor, ctx):
+        if ctx.reportable(tensor):
             yield self.report_memory(sink, tensor, ctx)
             return
         source = sink.get("copy_of")
@@ -88,11 +88,6 @@ class RawMemoryOfNonContiguous(Rule):
                        f".data_ptr() returns, so the pointer dangles; keep the copy in a name")
             yield Report(sink.node, message, self.bind_fix(sink, ctx, copy=False),
                          related(sink, source))
-
-    @staticmethod
-    def flagged(tensor: Optional[Tensor], ctx: RuleContext) -> bool:
-        return tensor is not None and (tensor.noncontiguous or
-                                       (ctx.strict and tensor.kind is Kind.UNKNOWN))
 
     @staticmethod
     def identity_use(sink: Sink, statement: Optional[ast.stmt]) -> bool:

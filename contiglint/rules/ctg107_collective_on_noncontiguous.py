@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Kind, Seq, Tensor
+from contiglint.layout.values import Seq, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
@@ -89,7 +89,7 @@ class CollectiveOnNonContiguous(Rule):
         value = sink.value
         if isinstance(value, Seq):
             broken = next((v for v in ((value.items or ()) + (value.each,))
-                           if isinstance(v, Tensor) and self.flagged(v, ctx)), None)
+                           if isinstance(v, Tensor) and ctx.reportable(v)), None)
             if broken is not None:
                 condition = "" if broken.noncontiguous else " if it is not contiguous"
                 message = (f"dist.{op}() gets a list holding a tensor {self.describe(broken)}"
@@ -97,17 +97,13 @@ class CollectiveOnNonContiguous(Rule):
                            f"tensors")
                 yield Report(sink.target, message, None, related(sink, broken))
             return
-        if not isinstance(value, Tensor) or not self.flagged(value, ctx):
+        if not isinstance(value, Tensor) or not ctx.reportable(value):
             return
         condition = "" if value.noncontiguous else " if it is not contiguous"
         message = (f"dist.{op}() on a tensor {self.describe(value)}{called_from(sink)} {effect}"
                    f"{condition}; "
                    f"pass a .contiguous() copy" + (" and copy the result back" if writes else ""))
         yield Report(sink.target, message, self.fix(sink, ctx, writes), related(sink, value))
-
-    @staticmethod
-    def flagged(tensor: Tensor, ctx: RuleContext) -> bool:
-        return tensor.noncontiguous or (ctx.strict and tensor.kind is Kind.UNKNOWN)
 
     @staticmethod
     def describe(tensor: Tensor) -> str:

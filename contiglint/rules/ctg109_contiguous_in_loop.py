@@ -8,7 +8,6 @@ from contiglint.findings import Edit, Fix, Position
 from contiglint.layout.loops import is_invariant
 from contiglint.layout.ops import ATTRIBUTES
 from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Kind
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 
@@ -56,7 +55,7 @@ class ContiguousInLoop(Rule):
             return
         if sink.get("memory_format") not in (None, "contiguous_format"):
             return
-        if not tensor.noncontiguous and not (ctx.strict and tensor.kind is Kind.UNKNOWN):
+        if not ctx.reportable(tensor):
             return
         receiver = ctx.source.shorten(sink.target, 30)
         loop = outermost_invariant_loop(sink)
