@@ -12,6 +12,7 @@ from typing import Optional
 
 from contiglint import noqa
 from contiglint.findings import Finding, apply_fixes
+from contiglint.layout.contracts import ProjectContracts
 from contiglint.layout.program import analyze_module
 from contiglint.rules import all_rules
 from contiglint.rules.base import Rule, RuleContext
@@ -73,7 +74,10 @@ def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceEr
 
 
 def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
-                tree: Optional[ast.Module] = None) -> LintResult:
+                tree: Optional[ast.Module] = None,
+                project: Optional[ProjectContracts] = None) -> LintResult:
+    """`project`: the contracts of the other modules of the linted tree (runner.py), so calls
+    into them are judged by what the callee requires."""
     if noqa.skips_file(text):
         return LintResult()
     rules = enabled_rules(settings)
@@ -86,16 +90,17 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         tree, error = parse(text, path)
         if error:
             return LintResult(errors=[error])
-    return lint_tree(tree, text, path, settings, rules)
+    return lint_tree(tree, text, path, settings, rules, project)
 
 
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
-              rules: Optional[list[Rule]] = None) -> LintResult:
+              rules: Optional[list[Rule]] = None,
+              project: Optional[ProjectContracts] = None) -> LintResult:
     rules = enabled_rules(settings) if rules is None else rules
     source = SourceMap(text)
     result = LintResult()
     try:
-        sinks = analyze_module(tree, source)
+        sinks = analyze_module(tree, source, path, project)
     except RecursionError:
         result.errors.append(SourceError(
             path, 1, 1, "too deeply nested to analyze (an expression or elif chain hundreds "
@@ -127,10 +132,11 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
 
 
 def fix_source(text: str, path: str = "-", settings: Settings = Settings(),
-               unsafe: bool = False, rounds: int = 10) -> FixResult:
+               unsafe: bool = False, rounds: int = 10,
+               project: Optional[ProjectContracts] = None) -> FixResult:
     """Apply fixes until none is left (or `rounds` is reached); never returns unparsable text."""
     applied_total = 0
-    result = lint_source(text, path, settings)
+    result = lint_source(text, path, settings, project=project)
     for _ in range(rounds):
         fixes = [f.fix for f in result.findings
                  if f.fix and (f.fix.safety == "safe" or unsafe)]
@@ -146,7 +152,7 @@ def fix_source(text: str, path: str = "-", settings: Settings = Settings(),
                 "was (please report this bug)", "internal"))
             break
         text, applied_total = candidate, applied_total + applied
-        result = lint_source(text, path, settings)
+        result = lint_source(text, path, settings, project=project)
     return FixResult(text, applied_total, result)
 
 

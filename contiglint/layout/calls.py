@@ -54,6 +54,8 @@ class CallMixin:
             if qualname is not None and not self.shadowed(func):
                 args, kwargs = self.arguments(node)
                 return self.call_qualname(node, qualname, args, kwargs)
+            if self.emit_extension_call(node):
+                return OPAQUE
             receiver = self.evaluate(func.value)
             args, kwargs = self.arguments(node)
             return self.call_method(node, func, receiver, args, kwargs)
@@ -146,6 +148,11 @@ class CallMixin:
     # --- calling values --------------------------------------------------------------------------
     def call_value(self, node: ast.Call, callee: Value, args, kwargs) -> Value:
         if isinstance(callee, Function):
+            definition = self.program.functions.get(callee.key)
+            shift = int(definition is not None and self.program.receiver(
+                definition, callee.key, callee.bound) is not None)
+            self.emit_contract(node, self.contract_of(callee.key), args, kwargs, shift,
+                               callee.key)
             return self.program.call(callee.key, callee.bound, args, kwargs,
                                      self.site(node, callee.key), self.chain)
         if isinstance(callee, Ref) and callee.qualname.startswith("<class>"):
@@ -160,6 +167,7 @@ class CallMixin:
             key = info.method("forward", self.program.classes) or \
                 info.method("__call__", self.program.classes) if info else None
             if key:
+                self.emit_contract(node, self.contract_of(key), args, kwargs, 1, key)
                 return self.program.call(key, callee, args, kwargs, self.site(node, key),
                                          self.chain)
             return UNKNOWN_TENSOR if info and self.is_module_class(info) else OPAQUE
@@ -190,6 +198,7 @@ class CallMixin:
         return module_output(qualname, result, width, this)
 
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
+        self.emit_qualname_contract(node, qualname, args, kwargs)
         for spec in FUNCTION_SINKS.get(qualname, ()):
             self.emit_argument_sinks(spec, node, qualname, args, kwargs)
         out = next((k.value for k in node.keywords if k.arg == "out"), None)

@@ -93,6 +93,8 @@ class ExpressionMixin:
         qualname = self.program.names.qualname(node)
         if qualname is not None:
             return Ref(qualname)
+        if node.id in self.program.relative:  # `from .kernels import fused_rmsnorm`
+            return Ref(self.program.relative[node.id])
         return OPAQUE
 
     def class_ref(self, name: str) -> Value:

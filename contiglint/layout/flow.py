@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Optional
 
 from contiglint.layout.calls import CallMixin
+from contiglint.layout.contract_sinks import ContractMixin
 from contiglint.layout.expressions import ExpressionMixin
 from contiglint.layout.methods import MethodMixin
 from contiglint.layout.sink_emission import SinkEmitterMixin
@@ -60,7 +61,8 @@ def join_envs(a: Env, b: Env) -> Env:
     return out
 
 
-class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitterMixin):
+class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMixin,
+            SinkEmitterMixin):
     def __init__(self, program, function: Optional[ast.AST], chain: tuple[CallSite, ...]):
         self.program = program
         self.function = function

@@ -94,6 +94,10 @@ class MethodMixin:
                 key = info.method(name, self.program.classes)
             if key:
                 bound = Instance(cls)
+                definition = self.program.functions.get(key)
+                shift = int(definition is not None and self.program.receiver(
+                    definition, key, bound) is not None)
+                self.emit_contract(node, self.contract_of(key), args, kwargs, shift, key)
                 return self.program.call(key, bound, args, kwargs, self.site(node, key),
                                          self.chain)
             stored = self.env.get(f"self.{name}") if self.env else None

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from contiglint.layout.compiled import Kernel, kernel_signature, traced_functions
+from contiglint.layout.contracts import (
+    FunctionContract, Names, ProjectContracts, function_keys, module_contracts, module_name,
+)
 from contiglint.layout.names import ImportMap
 from contiglint.layout.sinks import CallSite, Sink
 from contiglint.layout.sizes import literal
@@ -55,10 +58,21 @@ class ClassInfo:
 
 
 class Program:
-    def __init__(self, tree: ast.Module, source: SourceMap) -> None:
+    def __init__(self, tree: ast.Module, source: SourceMap, path: str = "-",
+                 project: Optional[ProjectContracts] = None) -> None:
         self.tree = tree
         self.source = source
         self.names = ImportMap(tree)
+        self.path = path
+        self.module = module_name(path) if path not in ("-", "") else "__main__"
+        package = path.endswith("__init__.py")
+        self.relative = Names(tree, self.module, package).local  # `from .k import f` -> k.f
+        self.contracts = module_contracts(tree, self.module, path, package, project)
+        self.node_contracts: dict[int, FunctionContract] = {
+            id(node): self.contracts.functions[key]
+            for key, node, _ in function_keys(tree, self.module)
+            if key in self.contracts.functions}
+        self.extension_names = self.contracts.extensions.get(self.module, {})
         self.functions: dict[str, ast.AST] = {}
         self.classes: dict[str, ClassInfo] = {}
         self.globals: dict[str, Value] = {}
@@ -246,5 +260,6 @@ def stores_on_self(function: ast.AST) -> bool:
     return False
 
 
-def analyze_module(tree: ast.Module, source: SourceMap) -> list[Sink]:
-    return Program(tree, source).run()
+def analyze_module(tree: ast.Module, source: SourceMap, path: str = "-",
+                   project: Optional[ProjectContracts] = None) -> list[Sink]:
+    return Program(tree, source, path, project).run()

@@ -1,0 +1,126 @@
+"""Per-op, per-backend contracts of `torch.distributed` collectives and point-to-point ops.
+
+What each op does with a non-contiguous tensor in each argument, read from the backends'
+sources (pytorch/pytorch, torch/csrc/distributed/c10d/) and, for gloo, measured with two ranks:
+
+* ProcessGroupNCCL.cpp: `check_gpu_single_tensor(t)` raises `ValueError: Tensors must be
+  contiguous` unless `t.is_contiguous(t.suggest_memory_format())`. It is called on the tensor
+  of `allreduce`, `broadcast`, `reduce`, on the input of `allgather`, on the output of
+  `reduce_scatter`, and on both tensors of `_allgather_base` (`all_gather_into_tensor`).
+  `allgather` gathers into a flat buffer made by `newLikeFlat` and copies it into each output
+  with `copy_`, so its outputs may have any layout; `reduce_scatter` copies its inputs into a
+  flat buffer the same way. For point-to-point ops (`send`, `recv`) and `alltoall`/
+  `alltoall_base` the check is called with `p2p=true`: it only warns ("Detected non-contiguous
+  tensor in P2P operations") and NCCL then moves `numel()` elements from `data_ptr()` in memory
+  order. `gather`, `scatter` and `_reduce_scatter_base` pass `data_ptr()` on without a
+  contiguity check.
+* ProcessGroupGloo.cpp (measured, torch-layout-facts.md F): allreduce, broadcast, reduce,
+  reduce_scatter and scatter work on `numel()` elements from `data_ptr()` (wrong values,
+  writes outside the view); allgather, gather, alltoall, `_allgather_base` and
+  `_reduce_scatter_base` flatten or copy and are correct; `alltoall_base` raises for a
+  non-contiguous input and misplaces values in a non-contiguous output; send/recv raise
+  `input tensor has to be contiguous`.
+
+`hazard(op, argument, backend)` answers for one argument; `backend="any"` reports what fails or
+corrupts on any backend, which is what a test run on CPU/gloo needs to warn about NCCL.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+BACKENDS = ("any", "nccl", "gloo")
+
+OK = ""
+NCCL_RAISES = "raises 'ValueError: Tensors must be contiguous' on NCCL"
+NCCL_RAW = ("is not contiguity-checked on NCCL, which moves numel() elements from data_ptr(): "
+            "wrong values, and writes outside the view")
+NCCL_P2P = ("only warns on NCCL ('Detected non-contiguous tensor in P2P operations'), which "
+            "then moves the elements in memory order: wrong values unless both sides share "
+            "the strides")
+GLOO_WRONG = "computes wrong values on gloo and can overwrite memory outside the view"
+GLOO_P2P = "raises 'input tensor has to be contiguous' on gloo"
+GLOO_A2A_IN = "raises 'ValueError: Tensors must be contiguous' on gloo"
+GLOO_A2A_OUT = "silently scatters the received values in memory order on gloo"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One tensor argument of an op: its position, its keyword (torch.distributed's own
+    parameter name), whether it holds a list of tensors, whether the op writes it, and the
+    effect of a non-contiguous tensor there on each backend ("" when it is handled)."""
+
+    position: int
+    keyword: str
+    nccl: str
+    gloo: str
+    writes: bool = False
+    is_list: bool = False
+
+    def effect(self, backend: str) -> str:
+        if backend == "nccl":
+            return self.nccl
+        if backend == "gloo":
+            return self.gloo
+        return "; it ".join(e for e in (self.nccl, self.gloo) if e)
+
+
+def _one(keyword: str, nccl: str, gloo: str, writes: bool) -> tuple[Slot, ...]:
+    return (Slot(0, keyword, nccl, gloo, writes),)
+
+
+COLLECTIVES: dict[str, tuple[Slot, ...]] = {
+    "all_reduce": _one("tensor", NCCL_RAISES, GLOO_WRONG, True),
+    "broadcast": _one("tensor", NCCL_RAISES, GLOO_WRONG, True),
+    "reduce": _one("tensor", NCCL_RAISES, GLOO_WRONG, True),
+    "all_gather": (Slot(0, "tensor_list", OK, OK, True, True),
+                   Slot(1, "tensor", NCCL_RAISES, OK)),
+    "all_gather_into_tensor": (Slot(0, "output_tensor", NCCL_RAISES, OK, True),
+                               Slot(1, "input_tensor", NCCL_RAISES, OK)),
+    "_all_gather_base": (Slot(0, "output_tensor", NCCL_RAISES, OK, True),
+                         Slot(1, "input_tensor", NCCL_RAISES, OK)),
+    "reduce_scatter": (Slot(0, "output", NCCL_RAISES, GLOO_WRONG, True),
+                       Slot(1, "input_list", OK, GLOO_WRONG, False, True)),
+    "reduce_scatter_tensor": (Slot(0, "output", NCCL_RAW, OK, True),
+                              Slot(1, "input", NCCL_RAW, OK)),
+    "_reduce_scatter_base": (Slot(0, "output", NCCL_RAW, OK, True),
+                             Slot(1, "input", NCCL_RAW, OK)),
+    "gather": (Slot(0, "tensor", NCCL_RAW, OK),
+               Slot(1, "gather_list", NCCL_RAW, OK, True, True)),
+    "scatter": (Slot(0, "tensor", NCCL_RAW, GLOO_WRONG, True),
+                Slot(1, "scatter_list", NCCL_RAW, GLOO_WRONG, False, True)),
+    "all_to_all_single": (Slot(0, "output", NCCL_P2P, GLOO_A2A_OUT, True),
+                          Slot(1, "input", NCCL_P2P, GLOO_A2A_IN)),
+    "all_to_all": (Slot(0, "output_tensor_list", NCCL_P2P, OK, True, True),
+                   Slot(1, "input_tensor_list", NCCL_P2P, OK, False, True)),
+    "send": _one("tensor", NCCL_P2P, GLOO_P2P, False),
+    "isend": _one("tensor", NCCL_P2P, GLOO_P2P, False),
+    "recv": _one("tensor", NCCL_P2P, GLOO_P2P, True),
+    "irecv": _one("tensor", NCCL_P2P, GLOO_P2P, True),
+}
+ASYNC = frozenset({"isend", "irecv"})
+
+
+def slot(op: str, argument: Union[int, str]) -> Optional[Slot]:
+    """The slot of `op` at a position or keyword (`"tensor_list[2]"` names a list item)."""
+    name = op.rsplit(".", 1)[-1]
+    if isinstance(argument, str):
+        argument = argument.split("[", 1)[0]
+    for candidate in COLLECTIVES.get(name, ()):
+        if argument in (candidate.position, candidate.keyword, str(candidate.position)):
+            return candidate
+    return None
+
+
+def hazard(op: str, argument: Union[int, str], backend: str = "any") -> Optional[tuple[str, bool]]:
+    """(effect, whether the op writes the tensor) for a non-contiguous tensor passed to `op`
+    at `argument` on `backend`, or None when that backend handles it."""
+    found = slot(op, argument)
+    if found is None:
+        return None
+    effect = found.effect(backend)
+    return (effect, found.writes) if effect else None
+
+
+def keywords() -> frozenset[str]:
+    return frozenset(s.keyword for slots in COLLECTIVES.values() for s in slots)

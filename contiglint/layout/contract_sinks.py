@@ -1,0 +1,159 @@
+"""Reporting calls into code with a contiguity contract (the `contract` sink, read by CTG114).
+
+At each call whose callee has a contract (learned by layout/contracts.py for the project's own
+functions and custom ops, known from catalogue/contracts.py for libraries, unknown for compiled
+extensions), every tensor argument bound to a required parameter becomes a sink carrying the
+`Requirement`. Inside a function analysed in its caller's context, an argument that is the
+function's own required parameter is not reported again: the caller's call is.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from contiglint.catalogue import contracts as catalogue
+from contiglint.layout.contracts import Evidence, FunctionContract, Requirement
+from contiglint.layout.values import Mapping, Seq, Tensor, Value
+
+FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+class ContractMixin:
+    def contract_of(self, key: str) -> Optional[FunctionContract]:
+        node = self.program.functions.get(key)
+        return self.program.node_contracts.get(id(node)) if node is not None else None
+
+    def emit_contract(self, node: ast.Call, contract: Optional[FunctionContract], args, kwargs,
+                      shift: int, label: str) -> None:
+        if contract is None or not contract.required or not self.program.recording:
+            return
+        for position, (argument, value) in enumerate(zip(node.args, args)):
+            if isinstance(argument, ast.Starred):
+                return
+            param = contract.param_for(position, shift)
+            if param in contract.required:
+                self._contract_sink(node, argument, value, label, param,
+                                    contract.required[param])
+        for keyword in node.keywords:
+            if keyword.arg in contract.required and keyword.arg in kwargs:
+                self._contract_sink(node, keyword.value, kwargs[keyword.arg], label,
+                                    keyword.arg, contract.required[keyword.arg])
+
+    def _contract_sink(self, node: ast.Call, argument: ast.expr, value: Value, label: str,
+                       param: str, requirement: Requirement) -> None:
+        if not isinstance(value, Tensor) or self.passed_through(argument):
+            return
+        self.emit("contract", node, argument, value, label, param=param,
+                  requirement=requirement)
+
+    def passed_through(self, argument: ast.expr) -> bool:
+        """`argument` is a required parameter of the function being analysed in its caller's
+        context: the caller's call is the one reported."""
+        if not self.chain or not isinstance(argument, ast.Name) or self.function is None:
+            return False
+        own = self.program.node_contracts.get(id(self.function))
+        return own is not None and argument.id in own.required
+
+    def emit_qualname_contract(self, node: ast.Call, qualname: str, args, kwargs) -> None:
+        """Calls by qualified name: project functions in other modules, custom ops, known
+        library contracts and compiled extension modules."""
+        if not self.program.recording or qualname.startswith("torch.") and \
+                not qualname.startswith("torch.ops."):
+            return
+        known = catalogue.KNOWN.get(qualname)
+        if known is not None:
+            self.emit_known(node, qualname, known, args, kwargs)
+            return
+        if qualname.startswith("<class>"):
+            self.emit_class_call(node, qualname[len("<class>"):].rpartition(".")[0], args,
+                                 kwargs)
+            return
+        contracts = self.program.contracts
+        lookup = qualname
+        if qualname.startswith("torch.ops."):
+            parts = qualname[len("torch.ops."):].split(".")
+            if len(parts) < 2 or parts[0] in ("aten", "prims", "prim", "quantized"):
+                return
+            lookup = "torch.ops." + ".".join(parts[:2])
+            if contracts.lookup(lookup) is None:
+                self.emit_unknown(node, lookup, args, kwargs, "a custom op defined outside "
+                                  "the linted code")
+                return
+        contract = contracts.lookup(lookup)
+        if contract is not None:
+            self.emit_contract(node, contract, args, kwargs, 0, lookup)
+            return
+        owner = qualname.rpartition(".")[0]
+        if owner and not qualname.startswith("torch.") and contracts.is_compiled_module(owner):
+            self.emit_unknown(node, qualname, args, kwargs, "a function of the compiled "
+                              "extension module", made_contiguous=self.extension_contiguous(
+                                  node))
+
+    def extension_contiguous(self, node: ast.Call) -> bool:
+        root = node.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and bool(self.program.extension_names.get(root.id))
+
+    def emit_known(self, node: ast.Call, qualname: str, known, args, kwargs) -> None:
+        if known.position < len(node.args):
+            argument, value = node.args[known.position], args[known.position]
+        elif known.keyword in kwargs:
+            argument = next(k.value for k in node.keywords if k.arg == known.keyword)
+            value = kwargs[known.keyword]
+        else:
+            return
+        requirement = Requirement("full", (Evidence("", 0, 0, known.effect),), known.writes)
+        items: list[tuple[ast.expr, Value]] = [(argument, value)]
+        if known.items:
+            if isinstance(argument, ast.Dict) and isinstance(value, Mapping) and \
+                    len(argument.values) == len(value.values):
+                items = list(zip(argument.values, value.values))
+            elif isinstance(value, Mapping):
+                items = [(argument, v) for v in value.values]
+            elif isinstance(value, Seq):
+                items = [(argument, v) for v in (value.items or (value.each,))]
+        for item, item_value in items:
+            self._contract_sink(node, item, item_value, qualname, known.keyword, requirement)
+
+    def emit_unknown(self, node: ast.Call, label: str, args, kwargs, what: str,
+                     made_contiguous: bool = False) -> None:
+        evidence = Evidence("", 0, 0, f"`{label}` is {what}: {catalogue.EXTENSION_EFFECT}")
+        requirement = Requirement("full" if made_contiguous else "unknown", (evidence,))
+        for argument, value in list(zip(node.args, args)) + [
+                (k.value, kwargs[k.arg]) for k in node.keywords if k.arg in kwargs]:
+            if isinstance(argument, ast.Starred):
+                continue
+            self._contract_sink(node, argument, value, label, "", requirement)
+
+    def emit_extension_call(self, node: ast.Call) -> bool:
+        """`ext.fwd(x)` where `ext` was built by cpp_extension.load or imported as a compiled
+        module: report its tensor arguments (the call itself is opaque)."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and
+                func.value.id in self.program.extension_names and
+                not (self.env and func.value.id in self.env and self.function is not None)):
+            return False
+        args, kwargs = self.arguments(node)
+        self.emit_unknown(node, ast.unparse(func), args, kwargs,
+                          "a function of the compiled extension module",
+                          made_contiguous=bool(self.program.extension_names[func.value.id]))
+        return True
+
+    def emit_class_call(self, node: ast.Call, cls: str, args, kwargs) -> None:
+        """`Cls.apply(x)` -> `Cls.forward(ctx, x)`; `Cls.static(x)`; `Cls.klass(x)`."""
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        info = self.program.classes.get(cls.rsplit(".", 1)[-1])
+        if info is None or not name:
+            return
+        if name == "apply":
+            key = info.method("forward", self.program.classes)
+            shift = 1
+        else:
+            key = info.method(name, self.program.classes)
+            method = self.program.functions.get(key) if key else None
+            decorators = {ast.unparse(d) for d in method.decorator_list} if method else set()
+            shift = 1 if "classmethod" in decorators else 0
+        if key:
+            self.emit_contract(node, self.contract_of(key), args, kwargs, shift,
+                               f"{cls}.{name}")

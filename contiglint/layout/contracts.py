@@ -1,0 +1,746 @@
+"""Learned contracts: which parameters of a function must be contiguous, and why.
+
+A per-function summary pass over a module, run before the flow pass (and, for a project, over
+every module first: see `runner.py`). A parameter `p` is *required contiguous* when the body,
+before any rebinding of `p`:
+
+* rejects other layouts: `assert p.is_contiguous()`, `if not p.is_contiguous(): raise ...`,
+  `torch._check(p.is_contiguous(), ...)`, `assert p.stride() == (...)`; a check of only the last
+  stride (`p.stride(-1) == 1`) requires unit-stride rows (an *inner* requirement);
+* reads its raw memory: `p.data_ptr()` (not as an identity or alignment check),
+  `p.untyped_storage()`, `p.numpy().ctypes`, `p.__cuda_array_interface__`, `torch.frombuffer`;
+* launches a `@triton.jit` kernel of the module with `p` but without its strides (with one
+  stride only: an inner requirement);
+* passes `p` to a function that requires it: a function or method of the module (also
+  `self.m(p)`, `Cls.m(p)`, static and class methods, `Cls.apply(p)` -> `Cls.forward`, functions
+  returned by a factory of the module), a function imported from another module of the
+  project, a custom op `torch.ops.ns.op` defined in the project with `torch.library`, or a
+  function of a compiled extension module (an *unknown* contract, see catalogue/contracts.py).
+
+`summarize()` finds the local evidence and the calls that pass parameters on; `resolve()` joins
+the summaries of all modules of a project until nothing changes, so a wrapper two modules away
+from the kernel inherits its contract. Everything here is plain data (picklable, JSON-able), so
+summaries travel between worker processes and are cached by content hash.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+from contiglint.catalogue import contracts as catalogue
+from contiglint.layout.compiled import kernel_signature
+from contiglint.layout.names import ImportMap
+
+FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
+SUMMARY_TOKENS = ("is_contiguous", "stride", "data_ptr", "storage", "triton", "ctypes",
+                  "frombuffer", "__cuda_array_interface__", "torch.library", "cpp_extension",
+                  "import", "_check")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Why a parameter must be contiguous: a guard, a raw read, a launch or a call."""
+
+    path: str
+    line: int
+    column: int
+    what: str  # "asserts `x.is_contiguous()`", "reads `x.data_ptr()`", ...
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """`kind`: "full" (contiguous), "inner" (last stride 1), or "unknown" (an extension)."""
+
+    kind: str
+    evidence: tuple[Evidence, ...]  # outermost first: the call chain down to the guard
+    writes: bool = False
+
+
+@dataclass(frozen=True)
+class Edge:
+    """`param` of the function is passed on to `target` as its argument `slot` (a position
+    after `shift`, or a keyword), at `line`."""
+
+    param: str
+    target: str  # a qualified name, "torch.ops.ns.op", or "<ext>module.function"
+    slot: object
+    shift: int
+    line: int
+    column: int
+    text: str
+
+
+@dataclass
+class FunctionContract:
+    qualname: str
+    params: tuple[str, ...]  # positional parameters, in order (self, ctx and cls included)
+    keywords: tuple[str, ...]  # keyword-only parameters
+    required: dict[str, Requirement] = field(default_factory=dict)
+    edges: list[Edge] = field(default_factory=list)
+
+    def param_for(self, slot: object, shift: int = 0) -> Optional[str]:
+        if isinstance(slot, int):
+            index = slot + shift
+            return self.params[index] if 0 <= index < len(self.params) else None
+        return slot if slot in self.params or slot in self.keywords else None
+
+    def as_json(self) -> dict:
+        return {"qualname": self.qualname, "params": list(self.params),
+                "keywords": list(self.keywords),
+                "required": {p: {"kind": r.kind, "writes": r.writes,
+                                 "evidence": [vars(e) for e in r.evidence]}
+                             for p, r in self.required.items()},
+                "edges": [vars(e) for e in self.edges]}
+
+    @staticmethod
+    def from_json(data: dict) -> "FunctionContract":
+        return FunctionContract(
+            data["qualname"], tuple(data["params"]), tuple(data["keywords"]),
+            {p: Requirement(r["kind"], tuple(Evidence(**e) for e in r["evidence"]), r["writes"])
+             for p, r in data["required"].items()},
+            [Edge(**e) for e in data["edges"]])
+
+
+@dataclass
+class ModuleSummary:
+    """What one module contributes to the project's contracts."""
+
+    module: str
+    path: str
+    functions: dict[str, FunctionContract] = field(default_factory=dict)
+    ops: dict[str, str] = field(default_factory=dict)  # "ns.op" -> implementing qualname
+    extensions: dict[str, bool] = field(default_factory=dict)  # module -> made contiguous
+    imported_modules: tuple[str, ...] = ()  # relative imports, resolved (for extensions)
+
+    def as_json(self) -> dict:
+        return {"module": self.module, "path": self.path,
+                "functions": {k: f.as_json() for k, f in self.functions.items()},
+                "ops": self.ops, "extensions": self.extensions,
+                "imported_modules": list(self.imported_modules)}
+
+    @staticmethod
+    def from_json(data: dict) -> "ModuleSummary":
+        return ModuleSummary(data["module"], data["path"],
+                             {k: FunctionContract.from_json(f)
+                              for k, f in data["functions"].items()},
+                             dict(data["ops"]), dict(data["extensions"]),
+                             tuple(data["imported_modules"]))
+
+
+# --- naming ------------------------------------------------------------------------------------
+def module_name(path: str, root: Optional[str] = None) -> str:
+    """The dotted module name of a file: its path below `root` (or below the first directory
+    that is not a package), without `.py`; `pkg/__init__.py` is `pkg`."""
+    import os
+
+    path = os.path.abspath(path)
+    if root is not None:
+        relative = os.path.relpath(path, os.path.abspath(root))
+        parts = [] if relative.startswith("..") else relative.split(os.sep)
+    else:
+        parts = []
+    if not parts:
+        directory, parts = os.path.dirname(path), [os.path.basename(path)]
+        while os.path.exists(os.path.join(directory, "__init__.py")):
+            directory, name = os.path.split(directory)
+            parts.insert(0, name)
+            if not name:
+                break
+    parts[-1] = parts[-1][:-3] if parts[-1].endswith(".py") else parts[-1]
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(p for p in parts if p)
+
+
+class Names:
+    """Local names -> qualified names, relative imports included."""
+
+    def __init__(self, tree: ast.Module, module: str, is_package: bool) -> None:
+        self.imports = ImportMap(tree)
+        self.local: dict[str, str] = {}
+        self.relative: list[str] = []
+        package = module if is_package else module.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package.split(".") if package else []
+                base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+                prefix = ".".join(base + ([node.module] if node.module else []))
+                for alias in node.names:
+                    if alias.name == "*":
+                        continue
+                    target = f"{prefix}.{alias.name}" if prefix else alias.name
+                    self.local[alias.asname or alias.name] = target
+                    self.relative.append(target)
+
+    def qualname(self, node: ast.expr) -> Optional[str]:
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if isinstance(node, ast.Name) and node.id in self.local:
+            return ".".join([self.local[node.id]] + list(reversed(parts)))
+        return self.imports.qualname(node) if not parts else self.imports.qualname(
+            _rebuild(node, parts))
+
+
+def _rebuild(root: ast.expr, parts: list[str]) -> ast.expr:
+    node = root
+    for part in reversed(parts):
+        node = ast.Attribute(node, part, ast.Load())
+    return node
+
+
+def function_keys(tree: ast.Module, module: str) -> Iterator[tuple[str, ast.AST, Optional[str]]]:
+    """(qualified name, def node, enclosing class) for every function of the module, nested
+    ones named `outer.<locals>.inner` as Python does."""
+    def walk(body, prefix: str, cls: Optional[str]):
+        for node in body:
+            if isinstance(node, FunctionNode):
+                key = f"{prefix}.{node.name}"
+                yield key, node, cls
+                yield from walk(node.body, f"{key}.<locals>", None)
+            elif isinstance(node, ast.ClassDef):
+                yield from walk(node.body, f"{prefix}.{node.name}", f"{prefix}.{node.name}")
+            elif isinstance(node, (ast.If, ast.Try, ast.With)):
+                for part in ("body", "orelse", "finalbody"):
+                    yield from walk(getattr(node, part, []) or [], prefix, cls)
+    yield from walk(tree.body, module, None)
+
+
+# --- the summary pass --------------------------------------------------------------------------
+def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
+              ) -> ModuleSummary:
+    summary = ModuleSummary(module, path)
+    names = Names(tree, module, is_package)
+    summary.imported_modules = tuple(names.relative)
+    kernels = {node.name: kernel_signature(node, names.imports) for node in tree.body
+               if isinstance(node, FunctionNode) and
+               any("jit" in ast.unparse(d) for d in node.decorator_list)}
+    extensions = _extensions(tree, names)
+    classes = {f"{module}.{node.name}": node for node in ast.walk(tree)
+               if isinstance(node, ast.ClassDef)}
+    for key, node, cls in function_keys(tree, module):
+        if node.name in kernels and key == f"{module}.{node.name}":
+            continue
+        contract = _FunctionPass(node, key, cls, module, path, names, kernels, extensions,
+                                 classes).run()
+        summary.functions[key] = contract
+    summary.ops = _custom_ops(tree, module, names)
+    summary.extensions = {name: contiguous for name, contiguous in extensions.items()}
+    return summary
+
+
+def _extensions(tree: ast.Module, names: Names) -> dict[str, bool]:
+    """Local names bound to extension modules -> whether the module's code passes them
+    `.contiguous()` tensors somewhere (then their contract is taken as "contiguous")."""
+    found: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                names.qualname(node.value.func) in catalogue.EXTENSION_LOADERS:
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = False
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                full = alias.name if isinstance(node, ast.Import) else \
+                    names.local.get(alias.asname or alias.name, f"{node.module}.{alias.name}")
+                if catalogue.is_extension_name(full):
+                    found[alias.asname or alias.name.split(".")[0]] = False
+    if not found:
+        return found
+    for function in ast.walk(tree):
+        if not isinstance(function, FunctionNode):
+            continue
+        calls = [c for c in ast.walk(function) if isinstance(c, ast.Call)]
+        used = {_root_name(c.func) for c in calls if isinstance(c.func, ast.Attribute)} & \
+            set(found)
+        if used and any(isinstance(c.func, ast.Attribute) and c.func.attr == "contiguous"
+                        for c in calls):
+            for name in used:
+                found[name] = True
+    return found
+
+
+def _root_name(node: ast.expr) -> Optional[str]:
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _custom_ops(tree: ast.Module, module: str, names: Names) -> dict[str, str]:
+    """`torch.library` definitions: "ns.op" -> the qualified name of its implementation."""
+    ops: dict[str, str] = {}
+    libraries: dict[str, str] = {}  # local name -> namespace of `Library("ns", ...)`
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                (names.qualname(node.value.func) or "").endswith("library.Library") and \
+                node.value.args and isinstance(node.value.args[0], ast.Constant):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    libraries[target.id] = str(node.value.args[0].value)
+    functions = {n.name: key for key, n, _ in function_keys(tree, module)}
+    for key, node, _ in function_keys(tree, module):
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call) and decorator.args and \
+                    names.qualname(decorator.func) in catalogue.LIBRARY_DEFINERS and \
+                    isinstance(decorator.args[0], ast.Constant) and \
+                    isinstance(decorator.args[0].value, str) and \
+                    "::" in decorator.args[0].value:
+                ops.setdefault(decorator.args[0].value.replace("::", ".").split(".default")[0],
+                               key)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+                node.func.attr == "impl" and len(node.args) >= 2):
+            continue
+        name, impl = node.args[0], node.args[1]
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and
+                isinstance(impl, ast.Name) and impl.id in functions):
+            continue
+        library = node.func.value.id if isinstance(node.func.value, ast.Name) else None
+        op = name.value.replace("::", ".") if "::" in name.value else \
+            f"{libraries[library]}.{name.value}" if library in libraries else None
+        if op:
+            ops.setdefault(op, functions[impl.id])
+    return ops
+
+
+class _FunctionPass:
+    def __init__(self, node, key, cls, module, path, names, kernels, extensions, classes):
+        self.node, self.key, self.cls, self.module, self.path = node, key, cls, module, path
+        self.names, self.kernels, self.extensions, self.classes = names, kernels, extensions, \
+            classes
+        spec = node.args
+        self.params = tuple(a.arg for a in spec.posonlyargs + spec.args)
+        self.keywords = tuple(a.arg for a in spec.kwonlyargs)
+        self.tensor_params = set(self.params + self.keywords)
+        self.rebound = self._first_rebindings()
+        self.contract = FunctionContract(key, self.params, self.keywords)
+        self.local_functions = {n.name: f"{key}.<locals>.{n.name}" for n in node.body
+                                if isinstance(n, FunctionNode)}
+
+    def _first_rebindings(self) -> dict[str, int]:
+        first: dict[str, int] = {}
+        for node in _own_nodes(self.node):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+                targets = [node.target]
+            elif isinstance(node, ast.NamedExpr):
+                targets = [node.target]
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                targets = [node.optional_vars]
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and name.id in self.tensor_params:
+                        line = getattr(node, "lineno", None) or name.lineno
+                        first[name.id] = min(first.get(name.id, line), line)
+        return first
+
+    def live(self, name: ast.expr) -> Optional[str]:
+        """The parameter `name` still holds at this point, or None."""
+        if isinstance(name, ast.Name) and name.id in self.tensor_params and \
+                name.id not in ("self", "cls", "ctx"):
+            rebound = self.rebound.get(name.id)
+            if rebound is None or name.lineno < rebound:
+                return name.id
+        return None
+
+    def require(self, param: str, kind: str, node: ast.AST, what: str,
+                writes: bool = False) -> None:
+        evidence = Evidence(self.path, node.lineno, node.col_offset + 1, what)
+        old = self.contract.required.get(param)
+        if old is None or _stronger(kind, old.kind):
+            self.contract.required[param] = Requirement(kind, (evidence,), writes or
+                                                        bool(old and old.writes))
+        elif writes and not old.writes:
+            self.contract.required[param] = Requirement(old.kind, old.evidence, True)
+
+    def run(self) -> FunctionContract:
+        written = self._written_params()
+        for node in _own_nodes(self.node):
+            if isinstance(node, ast.Assert):
+                self._guard(node.test, node, negated=False)
+            elif isinstance(node, ast.If) and node.body and isinstance(node.body[0], ast.Raise):
+                self._guard(node.test, node, negated=True)
+            elif isinstance(node, ast.Call):
+                self._call(node, written)
+            elif isinstance(node, ast.Attribute) and node.attr in catalogue.RAW_ATTRIBUTES:
+                self._raw_attribute(node)
+        return self.contract
+
+    def _written_params(self) -> set[str]:
+        written = set()
+        for node in _own_nodes(self.node):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr.endswith("_") and not node.func.attr.startswith("_"):
+                name = self.live(node.func.value)
+                if name:
+                    written.add(name)
+            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, ast.Subscript):
+                        name = self.live(target.value)
+                        if name:
+                            written.add(name)
+        return written
+
+    # guards --------------------------------------------------------------------------------
+    def _guard(self, test: ast.expr, where: ast.AST, negated: bool) -> None:
+        for check, param, kind in self._checks(test, negated):
+            what = f"raises if `{ast.unparse(test)}`" if negated else \
+                f"asserts `{ast.unparse(check)}`"
+            self.require(param, kind, where, what)
+
+    def _checks(self, test: ast.expr, negated: bool):
+        """(check, parameter, kind) for each layout check in a guard's condition that must
+        hold (for an `if ...: raise`, `negated`: the condition that raises)."""
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or if negated else ast.And):
+            for value in test.values:
+                yield from self._checks(value, negated)
+            return
+        if negated:
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                yield from self._checks(test.operand, False)
+            elif isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+                    isinstance(test.ops[0], ast.NotEq):
+                flipped = ast.Compare(test.left, [ast.Eq()], test.comparators)
+                ast.copy_location(flipped, test)
+                for _, param, kind in self._checks(flipped, False):
+                    yield test, param, kind
+            return
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and \
+                test.func.attr in catalogue.GUARD_CHECKS and not test.keywords and \
+                not test.args:
+            param = self.live(test.func.value)
+            if param:
+                yield test, param, "full"
+        elif isinstance(test, ast.Compare) and len(test.ops) == 1 and \
+                isinstance(test.ops[0], ast.Eq):
+            for side in (test.left, test.comparators[0]):
+                stride = _stride_of(side)
+                if stride is not None:
+                    param = self.live(stride[0])
+                    if param:
+                        yield test, param, stride[1]
+
+    # calls ---------------------------------------------------------------------------------
+    def _call(self, node: ast.Call, written: set[str]) -> None:
+        func = node.func
+        qualname = self.names.qualname(func)
+        if qualname in catalogue.CHECK_FUNCTIONS and node.args:
+            for check, param, kind in self._checks(node.args[0], False):
+                self.require(param, kind, node, f"checks `{ast.unparse(check)}`")
+            return
+        if isinstance(func, ast.Attribute) and func.attr in catalogue.RAW_METHODS:
+            param = self.live(func.value)
+            if param and not self._identity_use(node):
+                self.require(param, "full", node, f"reads the raw memory of `{param}` with "
+                                                  f"`.{func.attr}()`", param in written)
+            return
+        if qualname in catalogue.RAW_READERS:
+            for argument in node.args:
+                param = self.live(argument)
+                if param:
+                    self.require(param, "full", node, f"reads `{param}` with `{qualname}`")
+            return
+        if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and \
+                func.value.id in self.kernels:
+            self._launch(node, func.value.id)
+            return
+        target = self._target(func, qualname)
+        if target is None:
+            return
+        name, shift = target
+        for position, argument in enumerate(node.args):
+            param = self.live(argument)
+            if param:
+                self.contract.edges.append(Edge(param, name, position, shift, node.lineno,
+                                                node.col_offset + 1, ast.unparse(func)))
+        for keyword in node.keywords:
+            param = self.live(keyword.value) if keyword.arg else None
+            if param:
+                self.contract.edges.append(Edge(param, name, keyword.arg, 0, node.lineno,
+                                                node.col_offset + 1, ast.unparse(func)))
+
+    def _identity_use(self, call: ast.Call) -> bool:
+        parent = _parents(self.node).get(id(call))
+        if isinstance(parent, ast.Compare) or isinstance(parent, ast.BinOp) and \
+                isinstance(parent.op, ast.Mod):
+            return True
+        if isinstance(parent, ast.Subscript) and parent.slice is call:
+            return True
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and \
+                parent.func.id in ("len", "id", "hash", "hex", "print", "str"):
+            return True
+        return isinstance(parent, ast.Attribute) and parent.attr in catalogue.IDENTITY_ATTRIBUTES
+
+    def _raw_attribute(self, node: ast.Attribute) -> None:
+        value = node.value
+        if node.attr == "ctypes" and isinstance(value, ast.Call) and \
+                isinstance(value.func, ast.Attribute) and value.func.attr == "numpy":
+            value = value.func.value
+        elif node.attr == "ctypes":
+            return
+        param = self.live(value)
+        if param:
+            self.require(param, "full", node, f"reads `{ast.unparse(node)}`")
+
+    def _launch(self, node: ast.Call, kernel: str) -> None:
+        signature = self.kernels[kernel]
+        arguments = list(node.args) + [k.value for k in node.keywords]
+        for index, argument in enumerate(node.args):
+            param = self.live(argument)
+            if not param:
+                continue
+            strides = sum(1 for a in arguments for n in ast.walk(a)
+                          if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+                          n.func.attr == "stride" and isinstance(n.func.value, ast.Name) and
+                          n.func.value.id == param)
+            starred = any(isinstance(a, ast.Starred) and param in ast.unparse(a) and
+                          "stride" in ast.unparse(a) for a in node.args)
+            if starred or strides >= 2:
+                continue
+            kernel_param = signature.params[index] if index < len(signature.params) else None
+            writes = kernel_param in signature.written
+            if strides == 1:
+                self.require(param, "inner", node, f"launches `{kernel}` with only one stride "
+                                                   f"of `{param}`", writes)
+            else:
+                self.require(param, "full", node, f"launches `{kernel}` with `{param}` but "
+                                                  f"not its strides", writes)
+
+    def _target(self, func: ast.expr, qualname: Optional[str]) -> Optional[tuple[str, int]]:
+        """Where a call goes, as (qualified name, position shift), when it can matter."""
+        if isinstance(func, ast.Name):
+            if func.id in self.local_functions:
+                return self.local_functions[func.id], 0
+            if qualname:
+                return qualname, 0
+            return f"{self.module}.{func.id}", 0
+        if not isinstance(func, ast.Attribute):
+            return None
+        owner = func.value
+        if isinstance(owner, ast.Name) and owner.id in self.extensions:
+            return f"<ext>{owner.id}.{func.attr}", 0
+        if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and self.cls:
+            return f"{self.cls}.{func.attr}", 1
+        if isinstance(owner, ast.Name) and f"{self.module}.{owner.id}" in self.classes:
+            cls = f"{self.module}.{owner.id}"
+            if func.attr == "apply":
+                return f"{cls}.forward", 1
+            return f"{cls}.{func.attr}", _shift(self.classes[cls], func.attr)
+        if qualname and qualname.startswith("torch.ops."):
+            return _op_name(qualname), 0
+        if qualname and not qualname.startswith(("torch.", "numpy.")):
+            return qualname, 0
+        return None
+
+
+def _op_name(qualname: str) -> str:
+    name = qualname[len("torch.ops."):]
+    parts = name.split(".")
+    return "torch.ops." + ".".join(parts[:2])
+
+
+def _shift(cls: ast.ClassDef, method: str) -> int:
+    """`Cls.m(x)`: x is the first parameter of a staticmethod, the second of a classmethod."""
+    for node in cls.body:
+        if isinstance(node, FunctionNode) and node.name == method:
+            decorators = {ast.unparse(d) for d in node.decorator_list}
+            return 1 if "classmethod" in decorators else 0
+    return 0
+
+
+def _stride_of(node: ast.expr) -> Optional[tuple[ast.expr, str]]:
+    """`p.stride(-1)` / `p.stride()[-1]` -> (p, "inner"); `p.stride()` -> (p, "full")."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
+        inner = _stride_of(node.value)
+        index = node.slice
+        if inner and isinstance(index, ast.UnaryOp) and isinstance(index.operand, ast.Constant) \
+                and index.operand.value == 1:
+            return inner[0], "inner"
+        return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+            node.func.attr == "stride":
+        if not node.args:
+            return node.func.value, "full"
+        index = node.args[0]
+        if isinstance(index, ast.UnaryOp) and isinstance(index.operand, ast.Constant) and \
+                index.operand.value == 1:
+            return node.func.value, "inner"
+    return None
+
+
+def _stronger(new: str, old: str) -> bool:
+    order = {"unknown": 0, "inner": 1, "full": 2}
+    return order[new] > order[old]
+
+
+def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function body, without those of nested functions and classes."""
+    stack = list(reversed(function.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+_PARENTS: dict[int, tuple[ast.AST, dict[int, ast.AST]]] = {}
+
+
+def _parents(function: ast.AST) -> dict[int, ast.AST]:
+    cached = _PARENTS.get(id(function))
+    if cached is not None and cached[0] is function:
+        return cached[1]
+    parents = {id(child): node for node in ast.walk(function)
+               for child in ast.iter_child_nodes(node)}
+    if len(_PARENTS) > 64:
+        _PARENTS.clear()
+    _PARENTS[id(function)] = (function, parents)
+    return parents
+
+
+# --- the project ---------------------------------------------------------------------------------
+@dataclass
+class ProjectContracts:
+    """Resolved contracts of every function of the project, by qualified name."""
+
+    functions: dict[str, FunctionContract] = field(default_factory=dict)
+    ops: dict[str, str] = field(default_factory=dict)
+    modules: frozenset[str] = frozenset()
+    extensions: dict[str, dict[str, bool]] = field(default_factory=dict)  # module -> names
+
+    def lookup(self, qualname: str) -> Optional[FunctionContract]:
+        if qualname.startswith("torch.ops."):
+            impl = self.ops.get(qualname[len("torch.ops."):])
+            return self.functions.get(impl) if impl else None
+        return self.functions.get(qualname)
+
+    def is_compiled_module(self, qualname: str) -> bool:
+        """A relative import of a module the project holds no Python file for (`from . import
+        _C` next to a built extension), or one named like an extension."""
+        return catalogue.is_extension_name(qualname) or bool(
+            self.modules and qualname not in self.modules and
+            qualname.rpartition(".")[0] in self.modules)
+
+    def digest(self) -> str:
+        """Changes whenever a contract any caller can see changes (for the result cache)."""
+        required = {k: f.as_json()["required"] for k, f in sorted(self.functions.items())
+                    if f.required}
+        text = json.dumps([required, sorted(self.ops.items())], sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def exported(self) -> "ProjectContracts":
+        """Only what other modules need: functions with requirements, and the op table."""
+        return ProjectContracts({k: f for k, f in self.functions.items() if f.required},
+                                dict(self.ops), self.modules, self.extensions)
+
+
+def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
+    """Join module summaries: a parameter passed on to a function that requires it is required
+    too, until nothing changes (each round adds requirements, so this terminates)."""
+    project = ProjectContracts()
+    project.modules = frozenset(s.module for s in summaries)
+    for summary in summaries:
+        project.functions.update(summary.functions)
+        for op, impl in summary.ops.items():
+            project.ops.setdefault(op, impl)
+        project.extensions[summary.module] = dict(summary.extensions)
+    by_module = {s.module: s for s in summaries}
+    changed = True
+    rounds = 0
+    while changed and rounds < 20:
+        changed, rounds = False, rounds + 1
+        for contract in project.functions.values():
+            for edge in contract.edges:
+                requirement = _edge_requirement(project, by_module, contract, edge)
+                if requirement is None:
+                    continue
+                old = contract.required.get(edge.param)
+                if old is None or _stronger(requirement.kind, old.kind) or \
+                        (requirement.writes and not old.writes):
+                    kind = requirement.kind if old is None or \
+                        _stronger(requirement.kind, old.kind) else old.kind
+                    evidence = requirement.evidence if old is None or \
+                        _stronger(requirement.kind, old.kind) else old.evidence
+                    contract.required[edge.param] = Requirement(
+                        kind, evidence, requirement.writes or bool(old and old.writes))
+                    changed = True
+    return project
+
+
+def _edge_requirement(project: ProjectContracts, by_module: dict[str, ModuleSummary],
+                      contract: FunctionContract, edge: Edge) -> Optional[Requirement]:
+    path = _path_of(by_module, contract.qualname)
+    here = Evidence(path, edge.line, edge.column, f"passes `{edge.param}` to `{edge.text}`")
+    if edge.target.startswith("<ext>"):
+        module = _module_of(by_module, contract.qualname)
+        contiguous = project.extensions.get(module, {}).get(edge.target[5:].split(".")[0])
+        return Requirement("unknown" if not contiguous else "full", (
+            Evidence(path, edge.line, edge.column, f"passes `{edge.param}` to the extension "
+                                                   f"function `{edge.text}`"),))
+    target = project.lookup(edge.target)
+    if target is None and not edge.target.startswith("torch.ops."):
+        # a compiled module imported by the project: `from . import _C; _C.fwd(x)`
+        owner = edge.target.rpartition(".")[0]
+        if owner and project.is_compiled_module(owner) and owner not in project.functions:
+            return Requirement("unknown", (here,))
+        return None
+    if target is None:
+        return None
+    param = target.param_for(edge.slot, edge.shift)
+    requirement = target.required.get(param) if param else None
+    if requirement is None or target is contract and param == edge.param:
+        return None
+    return Requirement(requirement.kind, (here,) + requirement.evidence[:4], requirement.writes)
+
+
+def _module_of(by_module: dict[str, ModuleSummary], qualname: str) -> str:
+    parts = qualname.split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        candidate = ".".join(parts[:end])
+        if candidate in by_module:
+            return candidate
+    return ""
+
+
+def _path_of(by_module: dict[str, ModuleSummary], qualname: str) -> str:
+    summary = by_module.get(_module_of(by_module, qualname))
+    return summary.path if summary else ""
+
+
+def module_contracts(tree: ast.Module, module: str, path: str, is_package: bool,
+                     project: Optional[ProjectContracts]) -> ProjectContracts:
+    """The contracts the flow pass of one module sees: its own, resolved together with those
+    the project run computed for the other modules."""
+    own = summarize(tree, module, path, is_package)
+    resolved = resolve([own])
+    if project is None:
+        return resolved
+    for key, contract in project.functions.items():
+        resolved.functions.setdefault(key, contract)
+    for op, impl in project.ops.items():
+        resolved.ops.setdefault(op, impl)
+    resolved.modules = project.modules | {module}
+    for name, found in project.extensions.items():
+        resolved.extensions.setdefault(name, found)
+    by_module = {own.module: own}
+    changed, rounds = True, 0
+    while changed and rounds < 20:
+        changed, rounds = False, rounds + 1
+        for key in own.functions:
+            contract = resolved.functions[key]
+            for edge in contract.edges:
+                requirement = _edge_requirement(resolved, by_module, contract, edge)
+                old = contract.required.get(edge.param)
+                if requirement is not None and (old is None or
+                                                _stronger(requirement.kind, old.kind)):
+                    contract.required[edge.param] = requirement
+                    changed = True
+    return resolved
