@@ -27,9 +27,10 @@ class Cache:
         self.directory = directory
 
     @staticmethod
-    def key(text: str, path: str, settings: Settings) -> str:
+    def key(text: str, path: str, settings: Settings, contracts: str = "") -> str:
+        """`contracts`: the digest of the project's contracts the file was linted with."""
         digest = hashlib.sha256()
-        for part in (__version__, settings.cache_key(), path, text):
+        for part in (__version__, settings.cache_key(), path, text, contracts):
             digest.update(part.encode("utf-8", "surrogatepass"))
             digest.update(b"\0")
         return digest.hexdigest()
@@ -57,6 +58,31 @@ class Cache:
             atomic_write_bytes(path, json.dumps(entry).encode("utf-8"))
         except OSError:
             pass  # a read-only tree or a full disk costs speed, not correctness
+
+    # contract summaries (layout/contracts.py), keyed by content: a warm run does not parse
+    # the project again to know what its functions require
+    @staticmethod
+    def summary_key(text: str, path: str, module: str) -> str:
+        digest = hashlib.sha256()
+        for part in (__version__, "contracts", path, module, text):
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\0")
+        return "s" + digest.hexdigest()
+
+    def load_summary(self, key: str) -> Optional[dict]:
+        try:
+            with open(self._entry(key), "rb") as handle:
+                return json.loads(handle.read())
+        except (OSError, ValueError):
+            return None
+
+    def store_summary(self, key: str, data: dict) -> None:
+        path = self._entry(key)
+        try:
+            self._prepare(os.path.dirname(path))
+            atomic_write_bytes(path, json.dumps(data).encode("utf-8"))
+        except OSError:
+            pass
 
     def _prepare(self, directory: str) -> None:
         if os.path.isdir(directory):

@@ -171,6 +171,10 @@ def _rule_options(where: str, code: str, value: dict) -> Mapping[str, object]:
         if default is not None and not (isinstance(option, expected)
                                         and isinstance(option, bool) == isinstance(default, bool)):
             raise ConfigError(f"{where}: {name} must be {expected.__name__}, not {option!r}")
+        allowed = rule.choices.get(name)
+        if allowed and option not in allowed:
+            raise ConfigError(f"{where}: {name} must be one of "
+                              f"{', '.join(repr(a) for a in allowed)}, not {option!r}")
     return MappingProxyType(dict(value))
 
 

@@ -16,9 +16,14 @@ from typing import Optional, Sequence
 
 from contiglint.cache import Cache
 from contiglint.config import Config
-from contiglint.engine import LintResult, SourceError, fix_source, lint_source, may_have_findings
+from contiglint.engine import (
+    LintResult, SourceError, fix_source, lint_source, may_have_findings, parse,
+)
 from contiglint.files import SourceFile, discover, read_source, write_source
 from contiglint.findings import Finding
+from contiglint.layout.contracts import (
+    ModuleSummary, ProjectContracts, module_name, resolve, summarize,
+)
 
 SERIAL_BELOW = 8  # fewer files than this: starting workers costs more than it saves
 
@@ -71,9 +76,14 @@ def run(paths: Sequence[str], config: Config, options: RunOptions) -> RunResult:
 
 def process_files(files: Sequence[str], config: Config, options: RunOptions
                   ) -> list[FileOutcome]:
+    """Two phases over the same workers: first the contract summary of every module (cached
+    by content), joined into the project's contracts; then each file is linted with them, so
+    a call into another module is judged by what the callee requires (CTG114)."""
     jobs = options.jobs or os.cpu_count() or 1
     if jobs <= 1 or len(files) < SERIAL_BELOW:
-        return [process_file(path, config, options) for path in files]
+        project = _project([summarize_file(path, options) for path in files]) \
+            if len(files) > 1 else None
+        return [process_file(path, config, options, project) for path in files]
     workers = min(jobs, len(files))
     # Small chunks: sorted paths cluster big files (tests, generated code) and one huge
     # chunk would leave the other workers idle at the end.
@@ -81,11 +91,46 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions
     try:
         with ProcessPoolExecutor(workers, initializer=_init_worker,
                                  initargs=(_portable(config), options)) as pool:
-            return list(pool.map(_process_in_worker, files, chunksize=chunksize))
+            summaries = list(pool.map(_summarize_in_worker, files, chunksize=chunksize))
+            project = _project(summaries)
+            return list(pool.map(_process_in_worker, files, [project] * len(files),
+                                 chunksize=chunksize))
     except (BrokenProcessPool, OSError, PermissionError):
         # No usable process pool here (sandbox, no /dev/shm): the serial path gives the same
         # results. In fix mode a file may already be fixed, which processing again handles.
-        return [process_file(path, config, options) for path in files]
+        project = _project([summarize_file(path, options) for path in files])
+        return [process_file(path, config, options, project) for path in files]
+
+
+def _project(summaries: list) -> Optional[ProjectContracts]:
+    found = [s for s in summaries if s is not None]
+    return resolve(found).exported() if found else None
+
+
+def summarize_file(path: str, options: RunOptions) -> Optional[ModuleSummary]:
+    """The contract summary of one module (None for a file that cannot hold a contract or
+    does not parse: the lint phase reports that)."""
+    try:
+        source = read_source(path)
+        if isinstance(source, SourceError) or "def " not in source.text:
+            return None
+        cache = Cache(options.cache_dir) if options.cache_dir is not None else None
+        module = module_name(path)
+        key = None
+        if cache is not None:
+            key = cache.summary_key(source.text, path, module)
+            cached = cache.load_summary(key)
+            if cached is not None:
+                return ModuleSummary.from_json(cached)
+        tree, error = parse(source.text, path)
+        if error is not None or tree is None:
+            return None
+        summary = summarize(tree, module, path, path.endswith("__init__.py"))
+        if cache is not None and key is not None:
+            cache.store_summary(key, summary.as_json())
+        return summary
+    except (RecursionError, MemoryError, ValueError):
+        return None
 
 
 _worker_state: Optional[tuple[Config, RunOptions]] = None
@@ -96,9 +141,14 @@ def _init_worker(config: Config, options: RunOptions) -> None:
     _worker_state = (config, options)
 
 
-def _process_in_worker(path: str) -> FileOutcome:
+def _process_in_worker(path: str, project: Optional[ProjectContracts] = None) -> FileOutcome:
     assert _worker_state is not None
-    return process_file(path, *_worker_state)
+    return process_file(path, *_worker_state, project)
+
+
+def _summarize_in_worker(path: str) -> Optional[ModuleSummary]:
+    assert _worker_state is not None
+    return summarize_file(path, _worker_state[1])
 
 
 def _portable(config: Config) -> Config:
@@ -107,12 +157,14 @@ def _portable(config: Config) -> Config:
     return replace(config, settings=replace(config.settings, rule_options=options))
 
 
-def process_file(path: str, config: Config, options: RunOptions) -> FileOutcome:
+def process_file(path: str, config: Config, options: RunOptions,
+                 project: Optional[ProjectContracts] = None) -> FileOutcome:
     try:
         source = read_source(path)
         if isinstance(source, SourceError):
             return FileOutcome(path, errors=[source])
-        return process_source(source, config, options, write=options.mode == "fix")
+        return process_source(source, config, options, write=options.mode == "fix",
+                              project=project)
     except Exception as error:  # noqa: BLE001 - a bug met on one file must not stop the run
         return FileOutcome(path, errors=[SourceError(
             path, 1, 1, f"internal error while processing the file: {type(error).__name__}: "
@@ -120,18 +172,21 @@ def process_file(path: str, config: Config, options: RunOptions) -> FileOutcome:
 
 
 def process_source(source: SourceFile, config: Config, options: RunOptions,
-                   write: bool = False) -> FileOutcome:
-    """Check or fix one decoded file; `write` puts a fix back on disk."""
+                   write: bool = False, project: Optional[ProjectContracts] = None
+                   ) -> FileOutcome:
+    """Check or fix one decoded file; `write` puts a fix back on disk. `project`: the
+    contracts of the other linted modules (see `process_files`)."""
     settings = config.settings_for(source.path)
     outcome = FileOutcome(source.path)
     if options.mode == "check":  # text without sink tokens is only parsed (and cached)
-        result = _check(source, settings, options)
+        result = _check(source, settings, options, project)
         outcome.findings, outcome.errors = result.findings, result.errors
         return outcome
     if not may_have_findings(source.text, settings):  # nothing to fix: parse only
         outcome.errors = lint_source(source.text, source.path, settings).errors
         return outcome
-    fixed = fix_source(source.text, source.path, settings, unsafe=options.unsafe_fixes)
+    fixed = fix_source(source.text, source.path, settings, unsafe=options.unsafe_fixes,
+                       project=project)
     outcome.findings, outcome.errors = fixed.result.findings, fixed.result.errors
     if fixed.text == source.text:
         return outcome
@@ -146,14 +201,16 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
     return outcome
 
 
-def _check(source: SourceFile, settings, options: RunOptions) -> LintResult:
+def _check(source: SourceFile, settings, options: RunOptions,
+           project: Optional[ProjectContracts] = None) -> LintResult:
     if options.cache_dir is None:
-        return lint_source(source.text, source.path, settings)
+        return lint_source(source.text, source.path, settings, project=project)
     cache = Cache(options.cache_dir)
-    key = cache.key(source.text, source.path, settings)
+    key = cache.key(source.text, source.path, settings,
+                    project.digest() if project is not None else "")
     result = cache.load(key)
     if result is None:
-        result = lint_source(source.text, source.path, settings)
+        result = lint_source(source.text, source.path, settings, project=project)
         cache.store(key, result)
     return result
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from contiglint.catalogue.collectives import keywords as collective_keywords
 from contiglint.layout import ops
 from contiglint.layout.geometry import Geometry
 from contiglint.layout.names import is_foreign, is_torch
@@ -43,6 +44,7 @@ COPY_IF_NEEDED = frozenset({"contiguous", "reshape", "flatten", "to", "float", "
                             "bfloat16", "type", "cuda", "cpu", "reshape_as", "ravel"})
 SHAPE_CONSUMERS = frozenset({"view", "reshape", "expand", "flatten", "unflatten", "view_as",
                              "reshape_as", "expand_as"})
+COLLECTIVE_KEYWORDS = collective_keywords()
 BUILTIN_SEQUENCES = frozenset({"list", "tuple", "sorted", "reversed"})
 
 
@@ -248,8 +250,7 @@ class CallMixin:
                 if isinstance(value, (Tensor, Seq)) or value is OPAQUE:
                     self.emit("collective", node, argument, value, qualname, position=position)
             for keyword in node.keywords:
-                if keyword.arg in ("tensor", "output", "input", "tensor_list", "output_tensor",
-                                   "input_tensor", "scatter_list", "input_list"):
+                if keyword.arg in COLLECTIVE_KEYWORDS:
                     self.emit("collective", node, keyword.value, kwargs[keyword.arg], qualname,
                               position=keyword.arg)
             return

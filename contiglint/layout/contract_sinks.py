@@ -27,6 +27,8 @@ class ContractMixin:
                       shift: int, label: str) -> None:
         if contract is None or not contract.required or not self.program.recording:
             return
+        if label.startswith("<local>"):
+            label = contract.qualname.rsplit(".", 1)[-1]
         for position, (argument, value) in enumerate(zip(node.args, args)):
             if isinstance(argument, ast.Starred):
                 return

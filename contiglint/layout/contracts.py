@@ -114,6 +114,10 @@ class ModuleSummary:
     ops: dict[str, str] = field(default_factory=dict)  # "ns.op" -> implementing qualname
     extensions: dict[str, bool] = field(default_factory=dict)  # module -> made contiguous
     imported_modules: tuple[str, ...] = ()  # relative imports, resolved (for extensions)
+    # for the runtime watcher, not serialized: line -> (kind, what) of each layout guard, and
+    # the lines of Triton launches that pass a tensor without (all of) its strides
+    guards: dict[int, tuple[str, str]] = field(default_factory=dict)
+    launches: set[int] = field(default_factory=set)
 
     def as_json(self) -> dict:
         return {"module": self.module, "path": self.path,
@@ -225,9 +229,11 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
     for key, node, cls in function_keys(tree, module):
         if node.name in kernels and key == f"{module}.{node.name}":
             continue
-        contract = _FunctionPass(node, key, cls, module, path, names, kernels, extensions,
-                                 classes).run()
-        summary.functions[key] = contract
+        function = _FunctionPass(node, key, cls, module, path, names, kernels, extensions,
+                                 classes)
+        summary.functions[key] = function.run()
+        summary.guards.update(function.guards)
+        summary.launches.update(function.launches)
     summary.ops = _custom_ops(tree, module, names)
     summary.extensions = {name: contiguous for name, contiguous in extensions.items()}
     return summary
@@ -320,6 +326,8 @@ class _FunctionPass:
         self.contract = FunctionContract(key, self.params, self.keywords)
         self.local_functions = {n.name: f"{key}.<locals>.{n.name}" for n in node.body
                                 if isinstance(n, FunctionNode)}
+        self.guards: dict[int, tuple[str, str]] = {}
+        self.launches: set[int] = set()
 
     def _first_rebindings(self) -> dict[str, int]:
         first: dict[str, int] = {}
@@ -394,6 +402,11 @@ class _FunctionPass:
             what = f"raises if `{ast.unparse(test)}`" if negated else \
                 f"asserts `{ast.unparse(check)}`"
             self.require(param, kind, where, what)
+            self._guard_lines(where, check, kind, what)
+
+    def _guard_lines(self, where: ast.AST, check: ast.AST, kind: str, what: str) -> None:
+        for node in (where, check):
+            self.guards.setdefault(node.lineno, (kind, what))
 
     def _checks(self, test: ast.expr, negated: bool):
         """(check, parameter, kind) for each layout check in a guard's condition that must
@@ -434,6 +447,7 @@ class _FunctionPass:
         if qualname in catalogue.CHECK_FUNCTIONS and node.args:
             for check, param, kind in self._checks(node.args[0], False):
                 self.require(param, kind, node, f"checks `{ast.unparse(check)}`")
+                self._guard_lines(node, check, kind, f"checks `{ast.unparse(check)}`")
             return
         if isinstance(func, ast.Attribute) and func.attr in catalogue.RAW_METHODS:
             param = self.live(func.value)
@@ -506,6 +520,7 @@ class _FunctionPass:
                 continue
             kernel_param = signature.params[index] if index < len(signature.params) else None
             writes = kernel_param in signature.written
+            self.launches.add(node.lineno)
             if strides == 1:
                 self.require(param, "inner", node, f"launches `{kernel}` with only one stride "
                                                    f"of `{param}`", writes)
@@ -527,7 +542,11 @@ class _FunctionPass:
         if isinstance(owner, ast.Name) and owner.id in self.extensions:
             return f"<ext>{owner.id}.{func.attr}", 0
         if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and self.cls:
-            return f"{self.cls}.{func.attr}", 1
+            cls = self.classes.get(self.cls)
+            static = cls is not None and any(
+                isinstance(n, FunctionNode) and n.name == func.attr and
+                "staticmethod" in {ast.unparse(d) for d in n.decorator_list} for n in cls.body)
+            return f"{self.cls}.{func.attr}", 0 if static else 1
         if isinstance(owner, ast.Name) and f"{self.module}.{owner.id}" in self.classes:
             cls = f"{self.module}.{owner.id}"
             if func.attr == "apply":

@@ -25,6 +25,8 @@ class SinkEmitterMixin:
         copied = self.copied_from(target)
         if copied is not None:
             detail.update(copy_call=copied[0], copy_of=copied[1])
+        if kind != "contract" and target is not None and self.passed_through(target):
+            detail.update(contract_parameter=True)  # CTG114 reports the caller instead
         self.program.emit(Sink(kind, node, target, value, op, tuple(sorted(detail.items())),
                                self.chain, loop, invariant, self.function))
 

@@ -11,6 +11,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from contiglint.catalogue.collectives import COLLECTIVES
 from contiglint.layout.values import Tensor, Value
 
 
@@ -57,9 +58,7 @@ class SinkSpec:
 
 
 _DIST = "torch.distributed."
-_COLLECTIVES = ("all_reduce", "broadcast", "reduce", "reduce_scatter", "reduce_scatter_tensor",
-                "all_gather", "all_gather_into_tensor", "gather", "scatter", "all_to_all",
-                "all_to_all_single", "send", "recv", "isend", "irecv", "all_gather_single")
+_COLLECTIVES = tuple(COLLECTIVES)  # catalogue/collectives.py
 
 SPECS: tuple[SinkSpec, ...] = (
     SinkSpec("view", methods=("view", "view_as"), tokens=(".view",)),

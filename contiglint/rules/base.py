@@ -32,6 +32,7 @@ class Rule:
     fixable: ClassVar[bool] = False
     opt_in: ClassVar[bool] = False
     options: ClassVar[Mapping[str, object]] = {}
+    choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}  # option -> its allowed values
     tokens: ClassVar[Optional[frozenset[str]]] = None  # prefilter; default: the sinks' tokens
 
     def check(self, sink, ctx: "RuleContext") -> Iterable[Report]:

@@ -68,6 +68,8 @@ class RawMemoryOfNonContiguous(Rule):
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
+        if sink.get("contract_parameter") and ctx.settings.is_enabled("CTG114", False):
+            return  # a parameter the function requires contiguous: CTG114 reports the caller
         if sink.kind == "kernel_launch":
             if not sink.get("triton") or sink.get("strided"):
                 return

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import collectives
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Seq, Tensor
@@ -13,49 +14,34 @@ from contiglint.rules.statements import (
     enclosing_statement, fresh_name, insert_after, insert_before, scope_lock,
 )
 
-WRONG = "computes wrong values on gloo and can overwrite memory outside the view"
-RAISES_P2P = "raises 'input tensor has to be contiguous'"
-# op -> {argument position or keyword: (what happens, whether the op writes the tensor)}.
-# Measured with gloo, 2 ranks (see torch-layout-facts.md F); all_gather, all_gather_into_tensor,
-# gather, all_to_all and reduce_scatter_tensor handle non-contiguous tensors correctly.
-HAZARDS: dict[str, dict[object, tuple[str, bool]]] = {
-    "all_reduce": {0: (WRONG, True), "tensor": (WRONG, True)},
-    "broadcast": {0: (WRONG, True), "tensor": (WRONG, True)},
-    "reduce": {0: (WRONG, True), "tensor": (WRONG, True)},
-    "reduce_scatter": {0: (WRONG, True), "output": (WRONG, True), 1: (WRONG, False),
-                       "input_list": (WRONG, False)},
-    "scatter": {0: (WRONG, True), "tensor": (WRONG, True), 1: (WRONG, False),
-                "scatter_list": (WRONG, False)},
-    "all_to_all_single": {0: ("silently scatters the received values in memory order", True),
-                          "output": ("silently scatters the received values in memory order",
-                                     True),
-                          1: ("raises 'ValueError: Tensors must be contiguous'", False),
-                          "input": ("raises 'ValueError: Tensors must be contiguous'", False)},
-    "send": {0: (RAISES_P2P, False), "tensor": (RAISES_P2P, False)},
-    "isend": {0: (RAISES_P2P, False), "tensor": (RAISES_P2P, False)},
-    "recv": {0: (RAISES_P2P, True), "tensor": (RAISES_P2P, True)},
-    "irecv": {0: (RAISES_P2P, True), "tensor": (RAISES_P2P, True)},
-}
-ASYNC = ("isend", "irecv")
+ASYNC = collectives.ASYNC
 
 
 class CollectiveOnNonContiguous(Rule):
-    """Flags torch.distributed ops that get a non-contiguous tensor where they need a dense one.
+    """Flags torch.distributed ops that get a non-contiguous tensor where a backend needs a
+    dense one.
 
-    **What it flags.** `all_reduce`, `broadcast`, `reduce`, `reduce_scatter` and `scatter`
-    (output tensor or input list), `all_to_all_single`, and `send`/`recv`/`isend`/`irecv` on a
-    tensor made non-contiguous by a transpose, permute, slice or expand. `all_gather`,
-    `all_gather_into_tensor`, `gather`, `all_to_all` and `reduce_scatter_tensor` handle such
-    tensors correctly (measured) and are not flagged.
+    **What it flags.** A tensor made non-contiguous by a transpose, permute, slice or expand,
+    passed to a collective or point-to-point op at an argument where the chosen backend fails
+    or corrupts (the per-op, per-backend table in `contiglint/catalogue/collectives.py`, read
+    from ProcessGroupNCCL.cpp and ProcessGroupGloo.cpp). With the default `backend = "any"`
+    that is every argument that fails on NCCL *or* gloo: `all_reduce`, `broadcast`, `reduce`;
+    the input of `all_gather` (NCCL checks it; the output list is gathered through a flat
+    buffer and copied back, so any layout works there); both tensors of
+    `all_gather_into_tensor`, `reduce_scatter_tensor`, `all_to_all_single`; the output of
+    `reduce_scatter` and both sides of `scatter` and `gather`, `all_to_all`; `send`, `recv`,
+    `isend`, `irecv`. Option `backend = "nccl"` or `"gloo"` reports only what that backend
+    gets wrong.
 
-    **Why.** These backends move `numel()` elements starting at `data_ptr()`. On gloo,
-    `all_reduce(x[:, ::2])` silently reduces the wrong elements *and overwrites the columns
-    outside the view*; an expanded tensor makes it write past the end of its storage (heap
-    corruption); `broadcast`, `reduce`, `reduce_scatter` and `scatter` deliver values in the
-    wrong order; `all_to_all_single` raises `ValueError: Tensors must be contiguous` for its
-    input and misplaces values in a non-contiguous output; point-to-point ops raise
-    `RuntimeError: input tensor has to be contiguous`; NCCL rejects such tensors. A single
-    process (world_size=1) shows none of this, so tests pass.
+    **Why.** NCCL calls `check_gpu_single_tensor`, which raises `ValueError: Tensors must be
+    contiguous`; for point-to-point ops and all-to-all it only warns and then moves `numel()`
+    elements from `data_ptr()` in memory order. gloo reduces and broadcasts `numel()`
+    elements from `data_ptr()`: `all_reduce(x[:, ::2])` silently reduces the wrong elements *and
+    overwrites the columns outside the view*; an expanded tensor makes it write past the end of
+    its storage; `all_to_all_single` raises for its input and misplaces values in a
+    non-contiguous output; point-to-point ops raise `input tensor has to be contiguous`. A
+    single process (world_size=1), or a CPU test run on gloo for an NCCL-only failure, shows
+    none of this, so tests pass.
 
     **Example.**
 
@@ -63,15 +49,16 @@ class CollectiveOnNonContiguous(Rule):
 
         grad = weight.grad.t()
         dist.all_reduce(grad)  # CTG107
+        dist.all_gather(outputs, hidden[:, :half])  # CTG107 (NCCL rejects the input)
 
-    **Fix.** Reduce a contiguous copy and copy the result back:
+    **Fix.** Run the op on a contiguous copy and copy the result back:
     `grad_contig = grad.contiguous(); dist.all_reduce(grad_contig); grad.copy_(grad_contig)`
     (unsafe: it adds a copy; applied only to a call that is its own statement and not async).
     Note that `dist.all_reduce(grad.contiguous())` is *not* a fix: the result goes to a
     temporary (CTG111).
 
     **When to ignore.** Never for gloo or NCCL; a custom backend that honours strides may
-    accept such tensors.
+    accept such tensors (choose the `backend` you run on).
     """
 
     code = "CTG107"
@@ -79,10 +66,12 @@ class CollectiveOnNonContiguous(Rule):
     summary = "torch.distributed op on a non-contiguous tensor: wrong values, corruption, raise"
     sinks = frozenset({"collective"})
     fixable = True
+    options = {"backend": "any"}
+    choices = {"backend": collectives.BACKENDS}
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         op = sink.op.rsplit(".", 1)[-1]
-        hazard = HAZARDS.get(op, {}).get(sink.get("position"))
+        hazard = collectives.hazard(op, sink.get("position"), str(ctx.option("backend", "any")))
         if hazard is None:
             return
         effect, writes = hazard

@@ -165,7 +165,8 @@ def _start_child_watch() -> None:
     from contiglint.runtime.watcher import Watch
     watch = Watch(settings.get("files"), library=settings.get("library", ()),
                   modules=settings.get("modules", True),
-                  explicit_copies=settings.get("explicit_copies", False))
+                  explicit_copies=settings.get("explicit_copies", False),
+                  backend=settings.get("backend", "any"))
     watch.__enter__()
     _current = ChildReports(watch, settings, settings["directory"])
     _install_fork_hooks(_current)

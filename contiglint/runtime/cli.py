@@ -16,7 +16,7 @@ import traceback
 from typing import Optional, Sequence
 
 _USAGE = "contiglint run [options] (script.py | -m module) [args...]"
-_OPTIONS_WITH_VALUE = {"--format", "--output", "-o", "--include", "--library"}
+_OPTIONS_WITH_VALUE = {"--format", "--output", "-o", "--include", "--library", "--backend"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-children", action="store_true",
                         help="do not watch child processes (multiprocessing, "
                              "torch.multiprocessing.spawn, subprocess) started by the script")
+    parser.add_argument("--backend", choices=("any", "nccl", "gloo"), default="any",
+                        help="whose collective contracts to report (default any: what fails "
+                             "or corrupts on NCCL or gloo, whatever backend the run uses)")
     parser.add_argument("--explain", action="store_true", help="add why/fix to each entry")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 if the script succeeded but hazards were found")
@@ -79,7 +82,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from contiglint.runtime.watcher import watch  # imports torch: only once we really run
     watcher = watch(options.include or None, library=options.library,
                     modules=not options.no_modules, explicit_copies=options.explicit_copies,
-                    children=not options.no_children)
+                    children=not options.no_children, backend=options.backend)
     status = _run(options.module, target, watcher)
     report = watcher.report
     text = report.to_json() if options.format == "json" else report.to_text(options.explain)

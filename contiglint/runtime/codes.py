@@ -16,6 +16,7 @@ TITLES = {
     "CTG108": "in-place write into an expanded or overlapping tensor",
     "CTG111": "in-place write into a temporary copy (the original is not updated)",
     "CTG112": "torch.save of a view writes its whole base storage",
+    "CTG114": "non-contiguous tensor passed where a contract requires a contiguous one",
     "CTG201": "implicit copy of a non-contiguous tensor",
     "CTG202": "module output is non-contiguous",
 }
@@ -44,6 +45,10 @@ EXPLANATIONS = {
     "CTG112": "torch.save serializes storages, not views: saving a slice of a large tensor "
               "writes the entire storage it lives in (and loads it back whole). Save "
               "`t.clone()` to store only its elements.",
+    "CTG114": "A kernel wrapper's guard (`assert x.is_contiguous()`, a stride check), a custom "
+              "op, a Triton launch without strides or a library such as safetensors got a "
+              "non-contiguous tensor. The caller named under 'called from' passed it: pass "
+              "`.contiguous()` there.",
     "CTG201": "reshape/flatten/contiguous had to copy because the input was non-contiguous. "
               "Each copy costs about as much as a clone; fix the layout where it was broken, "
               "or accept the copy if it is deliberate.",

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
+from contiglint.catalogue import collectives
+from contiglint.catalogue.contracts import KNOWN
+from contiglint.runtime.contracts import RuntimeContracts
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.frames import Site
 from contiglint.verify.layout_summary import TensorLayout
@@ -24,10 +27,7 @@ VIEW_OPS = frozenset({"Tensor.view", "Tensor.view_as"})
 RAW_MEMORY_OPS = frozenset({"Tensor.data_ptr", "Tensor.untyped_storage", "Tensor.storage"})
 DEVICE_MOVES = frozenset({"Tensor.to", "Tensor.cuda", "Tensor.cpu"})
 REGISTRATIONS = frozenset({"nn.Module.register_buffer", "nn.Parameter"})
-SAFE_COLLECTIVES = frozenset({  # measured correct on non-contiguous tensors (gloo)
-    "all_gather", "gather", "all_to_all", "all_gather_into_tensor", "_all_gather_base",
-    "batch_isend_irecv",
-})
+LAYOUT_CHECKS = frozenset({"Tensor.is_contiguous", "Tensor.stride"})
 _INPLACE_DUNDERS = frozenset({
     "__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
     "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
@@ -46,6 +46,7 @@ class Hazard:
     bytes_copied: int = 0
     origin: Optional[Site] = None
     note: str = ""
+    chain: tuple[Site, ...] = ()  # the user frames that called `site`'s function, innermost first
 
 
 def is_inplace(op: str) -> bool:
@@ -58,7 +59,9 @@ def is_inplace(op: str) -> bool:
 def watched_op(op: str) -> bool:
     """The ops any check below can fire on; the tracer fully records only these."""
     return (op in VIEW_OPS or op in COPYING_OPS or op in RAW_MEMORY_OPS or op in DEVICE_MOVES
-            or op in REGISTRATIONS or op.startswith("torch.distributed.") or is_inplace(op))
+            or op in REGISTRATIONS or op.startswith("torch.distributed.") or is_inplace(op)
+            or op in LAYOUT_CHECKS or op.startswith("torch.ops.") or op in KNOWN
+            or op.startswith("triton:"))
 
 
 def _non_contiguous(argument: Optional[Argument]) -> bool:
@@ -75,9 +78,15 @@ class HazardFinder:
     not once per enclosing module that passes it through (CTG202)."""
 
     def __init__(self, explicit_copies: bool = False,
-                 is_user_file: Callable[[str], bool] = lambda name: True) -> None:
+                 is_user_file: Callable[[str], bool] = lambda name: True,
+                 backend: str = "any") -> None:
+        if backend not in collectives.BACKENDS:
+            raise ValueError(f"unknown backend {backend!r} (known: "
+                             f"{', '.join(collectives.BACKENDS)})")
         self.explicit_copies = explicit_copies
         self.is_user_file = is_user_file
+        self.backend = backend
+        self.contracts = RuntimeContracts()
         self._copies: dict[tuple, Site] = {}
         self._module_outputs: dict[tuple, Site] = {}
 
@@ -104,6 +113,10 @@ class HazardFinder:
             yield from self._collective(obs)
         elif op == "torch.save":
             yield from self._save(obs)
+        elif op in LAYOUT_CHECKS:
+            yield from self._guard(obs)
+        elif op.startswith("torch.ops.") or op in KNOWN or op.startswith("triton:"):
+            yield from self._contract(obs)
         if is_inplace(op) and receiver is not None:
             yield from self._inplace(obs, receiver)
 
@@ -162,14 +175,53 @@ class HazardFinder:
             yield Hazard("CTG111", obs.site, obs.op, receiver.layout)
 
     def _collective(self, obs: Observation) -> Iterator[Hazard]:
-        name = obs.op.rsplit(".", 1)[-1]
+        """Per the backend table (catalogue/collectives.py), whatever backend this run uses:
+        a CPU/gloo run warns about what fails on NCCL."""
         for argument in obs.arguments:
-            if name not in SAFE_COLLECTIVES and _non_contiguous(argument):
+            slot = collectives.slot(obs.op, argument.name)
+            if slot is None:
+                continue
+            effect = slot.effect(self.backend)
+            if effect and _non_contiguous(argument):
                 yield Hazard("CTG107", obs.site, obs.op, argument.layout,
-                             origin=argument.origin, note=f"argument {argument.name}")
-            elif self._wrote_into_copy(obs, argument.layout) and name not in SAFE_COLLECTIVES:
+                             origin=argument.origin, note=f"argument {argument.name}: {effect}")
+            elif slot.writes and effect and self._wrote_into_copy(obs, argument.layout):
                 yield Hazard("CTG111", obs.site, obs.op, argument.layout,
                              note=f"argument {argument.name}")
+
+    def _guard(self, obs: Observation) -> Iterator[Hazard]:
+        """`assert x.is_contiguous()` (or a stride check) failing in a function whose contract
+        the static pass learned: the hazard is the caller's, named by the call chain."""
+        receiver = obs.receiver
+        if receiver is None or receiver.layout.contiguous:
+            return
+        guard = self.contracts.guard_at(obs.site.file, obs.site.line)
+        if guard is None:
+            return
+        kind, what = guard
+        if kind == "inner" and receiver.layout.strides and receiver.layout.strides[-1] == 1:
+            return
+        yield Hazard("CTG114", obs.site, obs.op, receiver.layout, origin=receiver.origin,
+                     note=f"the function {what}, and its caller passed a non-contiguous "
+                          f"tensor")
+
+    def _contract(self, obs: Observation) -> Iterator[Hazard]:
+        """A custom op, a Triton launch or a library call with a contract got a
+        non-contiguous tensor."""
+        op = obs.op
+        if op in KNOWN:
+            effect = KNOWN[op].effect
+        elif op.startswith("triton:"):
+            if not self.contracts.strideless_launch(obs.site.file, obs.site.line):
+                return  # the launch passes strides: the kernel can honour them
+            effect = "the Triton kernel gets no strides and reads memory order"
+        else:
+            effect = self.contracts.op_contract(op) or \
+                "custom op of unknown contract (kernels usually need contiguous inputs)"
+        for argument in obs.arguments:
+            if _non_contiguous(argument):
+                yield Hazard("CTG114", obs.site, op, argument.layout, origin=argument.origin,
+                             note=f"argument {argument.name}: {effect}")
 
     def _module_output(self, obs: Observation) -> Iterator[Hazard]:
         if not obs.direct or obs.defined_in is None or not self.is_user_file(obs.defined_in):

@@ -37,6 +37,7 @@ class Entry:
     bytes_copied: int = 0
     origins: list[Site] = field(default_factory=list)
     note: str = ""
+    chain: tuple[Site, ...] = ()  # the user callers of the first occurrence, innermost first
 
     @property
     def title(self) -> str:
@@ -51,6 +52,8 @@ class Entry:
             "device": self.device, "dtype": self.dtype, "count": self.count,
             "bytes_copied": self.bytes_copied,
             "made_non_contiguous_at": [{"file": o.file, "line": o.line} for o in self.origins],
+            "called_from": [{"file": c.file, "line": c.line, "function": c.function}
+                            for c in self.chain],
             "note": self.note,
         }
 
@@ -79,7 +82,8 @@ class Report:
                     hazard.code, hazard.site.file, hazard.site.line, hazard.site.function,
                     hazard.op, layout.shape if layout else None,
                     layout.strides if layout else None, layout.device if layout else None,
-                    layout.dtype if layout else None, note=hazard.note[:300])
+                    layout.dtype if layout else None, note=hazard.note[:300],
+                    chain=hazard.chain)
             entry.count += 1
             entry.bytes_copied += hazard.bytes_copied
             if hazard.origin is not None and hazard.origin not in entry.origins \
@@ -98,7 +102,9 @@ class Report:
                     entry = self._entries[key] = Entry(
                         data["code"], data["file"], data["line"], data.get("function", ""),
                         data["op"], shape, strides, data.get("device"), data.get("dtype"),
-                        note=data.get("note", ""))
+                        note=data.get("note", ""), chain=tuple(
+                            Site(c["file"], c["line"], c.get("function", ""))
+                            for c in data.get("called_from", ())))
                 entry.count += data.get("count", 1)
                 entry.bytes_copied += data.get("bytes_copied", 0)
                 for origin in data.get("made_non_contiguous_at", ()):
@@ -156,6 +162,9 @@ class Report:
                 else ""
             lines.append(f"{_shown(entry.file)}:{entry.line}: {entry.code} {entry.title}: "
                          f"{entry.op}{layout} x{entry.count}{cost}")
+            for caller in entry.chain:
+                lines.append(f"    called from {_shown(caller.file)}:{caller.line} "
+                             f"({caller.function})")
             for origin in entry.origins:
                 lines.append(f"    made non-contiguous at {_shown(origin.file)}:{origin.line}")
             if entry.note:

@@ -15,6 +15,9 @@ too and their reports merged into this one (see `children.py`).
 """
 from __future__ import annotations
 
+import dataclasses
+import os
+import sys
 from types import TracebackType
 from typing import Collection, Optional
 
@@ -22,7 +25,7 @@ from contiglint.runtime.children import ChildReports
 from contiglint.runtime.escaped import blamed_site, layout_failure
 from contiglint.runtime.hazards import HazardFinder, Hazard, watched_op
 from contiglint.runtime.report import Report
-from contiglint.verify.frames import FileFilter
+from contiglint.verify.frames import FileFilter, Site
 from contiglint.verify.observation import Observation
 from contiglint.verify.tracer import Tracer
 
@@ -32,14 +35,16 @@ class Watch:
 
     def __init__(self, files: FileFilter = None, *, library: Collection[str] = (),
                  modules: bool = True, explicit_copies: bool = False,
-                 report: Optional[Report] = None, children: bool = False) -> None:
+                 report: Optional[Report] = None, children: bool = False,
+                 backend: str = "any") -> None:
         self.report = report if report is not None else Report()
         self._tracer = Tracer(files, library=library, modules=modules, keep=False,
                               on_observation=self._observe, select=watched_op)
-        self._finder = HazardFinder(explicit_copies, self._tracer._classifier.is_user_file)
+        self._finder = HazardFinder(explicit_copies, self._tracer._classifier.is_user_file,
+                                    backend)
         settings = {"files": None if files is None or callable(files) else list(files),
                     "library": list(library), "modules": modules,
-                    "explicit_copies": explicit_copies}
+                    "explicit_copies": explicit_copies, "backend": backend}
         self._children = ChildReports(self, settings) if children else None
 
     @property
@@ -48,7 +53,28 @@ class Watch:
 
     def _observe(self, observation: Observation) -> None:
         for hazard in self._finder.hazards(observation):
+            if not hazard.chain:
+                hazard = dataclasses.replace(hazard, chain=self.callers(hazard.site))
             self.report.add(hazard)
+
+    def callers(self, site: Site, limit: int = 8) -> tuple[Site, ...]:
+        """The user frames that called the function holding `site`, innermost first, as a
+        traceback lists them (user files only)."""
+        frame = sys._getframe(1)
+        is_user = self._tracer._classifier.is_user
+        while frame is not None and not (frame.f_lineno == site.line and is_user(frame.f_code)
+                                         and os.path.abspath(frame.f_code.co_filename)
+                                         == site.file):
+            frame = frame.f_back
+        chain = []
+        frame = frame.f_back if frame is not None else None
+        while frame is not None and len(chain) < limit:
+            code = frame.f_code
+            if is_user(code):
+                chain.append(Site(os.path.abspath(code.co_filename), frame.f_lineno,
+                                  code.co_name))
+            frame = frame.f_back
+        return tuple(chain)
 
     def __enter__(self) -> Report:
         if self._children is not None and not self._children.start():
@@ -92,13 +118,15 @@ class Watch:
 
 def watch(files: FileFilter = None, *, library: Collection[str] = (), modules: bool = True,
           explicit_copies: bool = False, report: Optional[Report] = None,
-          children: bool = False) -> Watch:
+          children: bool = False, backend: str = "any") -> Watch:
     """`with contiglint.runtime.watch() as report: model(x)`, then `print(report)`.
 
     files: None for every non-library file, or paths/a predicate (see `Tracer`). modules: also
     check what each nn.Module returns (CTG202). explicit_copies: also count copies made by
     `.contiguous()` (normally the deliberate fix) in CTG201. children: also watch processes
-    started inside the block and merge their reports (see `children.py`).
+    started inside the block and merge their reports (see `children.py`). backend: which
+    backend's collective contracts to report ("any": what fails on NCCL or gloo, whatever
+    backend this run uses; see catalogue/collectives.py).
     """
     return Watch(files, library=library, modules=modules, explicit_copies=explicit_copies,
-                 report=report, children=children)
+                 report=report, children=children, backend=backend)

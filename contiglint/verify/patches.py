@@ -48,12 +48,44 @@ class EntryPatches:
         for name in ("data_ptr", "untyped_storage"):
             if getattr(torch.Tensor, name) in ignored:
                 self._wrap(torch.Tensor, name, f"Tensor.{name}")
+        self._wrap_boundaries()
         if torch.distributed.is_available():
             import torch.distributed.distributed_c10d as c10d
             for name in COLLECTIVES:
                 for owner in (torch.distributed, c10d):
                     if hasattr(owner, name):
                         self._wrap(owner, name, f"torch.distributed.{name}")
+
+    def _wrap_boundaries(self) -> None:
+        """Library boundaries with a contiguity contract: safetensors saves, Triton launches
+        (`JITFunction.run`), when those libraries are installed. The op label of a launch is
+        `triton:<kernel name>`."""
+        import importlib.util
+
+        if importlib.util.find_spec("safetensors") is not None:
+            try:
+                import safetensors.torch as st
+            except Exception:  # noqa: BLE001 - a broken install must not stop the watch
+                st = None
+            if st is not None:
+                for name in ("save_file", "save"):
+                    if hasattr(st, name):
+                        self._wrap(st, name, f"safetensors.torch.{name}")
+        if importlib.util.find_spec("triton") is not None:
+            try:
+                from triton.runtime.jit import JITFunction
+            except Exception:  # noqa: BLE001
+                return
+            original = JITFunction.run
+            intercept = self._intercept
+
+            @functools.wraps(original)
+            def run(kernel, *args, **kwargs):
+                name = getattr(getattr(kernel, "fn", None), "__name__", "kernel")
+                return intercept(f"triton:{name}", functools.partial(original, kernel), args,
+                                 kwargs)
+
+            self._replace(JITFunction, "run", run)
 
     def restore(self) -> None:
         while self._saved:

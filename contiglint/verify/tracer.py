@@ -313,7 +313,10 @@ def _remember_op_name(func: Any) -> str:
 
 
 def _op_name(func: Any) -> str:
-    """`Tensor.view`, `torch.cat`, `torch.nn.functional.linear`, `Tensor.T` (getters)."""
+    """`Tensor.view`, `torch.cat`, `torch.nn.functional.linear`, `Tensor.T` (getters),
+    `torch.ops.ns.op` (custom and aten ops called through `torch.ops`)."""
+    if isinstance(func, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
+        return f"torch.ops.{func}"
     try:
         name = resolve_name(func)
     except Exception:  # noqa: BLE001

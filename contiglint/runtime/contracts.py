@@ -1,0 +1,62 @@
+"""The static contract pass, as the runtime watcher reads it: guards and launches per line.
+
+When a user function's `x.is_contiguous()` / `x.stride()` check runs on a non-contiguous
+tensor, the watcher asks whether that line is a guard the static pass learned a contract from
+(`assert x.is_contiguous()`, `if x.stride(-1) != 1: raise`, `torch._check(...)`); a Triton
+launch is reported when the static pass saw it pass a tensor without its strides. Files are
+summarized once, lazily, the first time an observation lands in them.
+"""
+from __future__ import annotations
+
+import ast
+import linecache
+import threading
+from typing import Optional
+
+from contiglint.layout.contracts import ModuleSummary, module_name, summarize
+
+
+class RuntimeContracts:
+    def __init__(self) -> None:
+        self._files: dict[str, Optional[ModuleSummary]] = {}
+        self._lock = threading.Lock()
+
+    def summary(self, path: str) -> Optional[ModuleSummary]:
+        with self._lock:
+            if path in self._files:
+                return self._files[path]
+        found = None
+        text = "".join(linecache.getlines(path))
+        if text:
+            try:
+                tree = ast.parse(text)
+                found = summarize(tree, module_name(path), path, path.endswith("__init__.py"))
+            except (SyntaxError, ValueError, RecursionError):
+                found = None
+        with self._lock:
+            self._files[path] = found
+        return found
+
+    def guard_at(self, path: str, line: int) -> Optional[tuple[str, str]]:
+        summary = self.summary(path)
+        return summary.guards.get(line) if summary is not None else None
+
+    def strideless_launch(self, path: str, line: int) -> bool:
+        summary = self.summary(path)
+        return summary is not None and line in summary.launches
+
+    def op_contract(self, op: str) -> Optional[str]:
+        """What the project's own definition of a custom op requires, when a summarized file
+        defines it."""
+        name = op[len("torch.ops."):].split(".")
+        key = ".".join(name[:2])
+        with self._lock:
+            summaries = [s for s in self._files.values() if s is not None]
+        for summary in summaries:
+            impl = summary.ops.get(key)
+            contract = summary.functions.get(impl) if impl else None
+            if contract is not None and contract.required:
+                param, requirement = next(iter(contract.required.items()))
+                return (f"custom op implemented by `{impl.rsplit('.', 1)[-1]}`, which requires "
+                        f"`{param}` contiguous ({requirement.evidence[-1].what})")
+        return None
