@@ -47,7 +47,7 @@ _MODULE_CALL = frozenset({"_call_impl", "_wrapped_call_impl", "inner"})
 _INTERACTIVE = ("<stdin>", "<ipython-input", "<doctest")
 _PLUMBING = tuple(os.path.join(_TORCH_DIR, name) for name in (
     "overrides.py", "_tensor.py", "_jit_internal.py", os.path.join("utils", "_device.py"),
-    "_compile.py", os.path.join("_dynamo", "eval_frame.py"),
+    "_compile.py", os.path.join("_dynamo", "eval_frame.py"), "_ops.py",
 ))
 
 

@@ -1,0 +1,222 @@
+"""Contiguity contracts: learned per function and across files (CTG114), the per-backend
+collective table shared by CTG107 and the runtime watcher, and the runtime watch at the same
+boundaries (guards, call chains, safetensors, custom ops)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from contiglint.catalogue import collectives, contracts as catalogue
+from contiglint.engine import lint_source
+from contiglint.settings import Settings
+from tests.clitools import ROOT, contiglint, environment
+
+torch = pytest.importorskip("torch")
+
+from contiglint.runtime.hazards import HazardFinder  # noqa: E402
+from contiglint.verify.frames import Site  # noqa: E402
+from contiglint.verify.layout_summary import summarize  # noqa: E402
+from contiglint.verify.observation import Argument, Observation  # noqa: E402
+
+ALL = Settings(select=("CTG1",))
+
+
+def codes(text: str, settings: Settings = ALL, path: str = "m.py") -> set[tuple[int, str]]:
+    result = lint_source(textwrap.dedent(text), path, settings)
+    assert not result.errors, result.errors
+    return {(f.line, f.code) for f in result.findings}
+
+
+def test_learned_contracts_guard_raw_read_and_propagation():
+    found = codes("""
+        import torch
+
+        def check(t):
+            assert t.is_contiguous()
+
+        def kernel(x, w):
+            check(x)
+            if w.stride(-1) != 1:
+                raise ValueError("w")
+            return x.data_ptr()
+
+        def caller():
+            h = torch.randn(4, 6)
+            a = kernel(h.t(), h)
+            b = kernel(h, h.t())
+            c = kernel(h, h[:, :2])
+            return a, b, c
+    """)
+    # line 15: x transposed; line 16: w transposed (last stride not 1); line 17: a row slice
+    # keeps unit-stride rows, which the inner guard accepts
+    assert found == {(15, "CTG114"), (16, "CTG114")}
+
+
+def test_identity_uses_and_callee_fixes_are_no_contract():
+    assert codes("""
+        import torch
+
+        def same(a, b):
+            return a.data_ptr() == b.data_ptr()
+
+        def fix(x):
+            if not x.is_contiguous():
+                x = x.contiguous()
+            return x.data_ptr()
+
+        def caller(h):
+            return same(h.t(), h), fix(h.t())
+    """) == set()
+
+
+def test_cross_file_contract_through_a_wrapper(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "kernels.py").write_text(
+        "import torch\n\ndef fused(x):\n    torch._check(x.is_contiguous())\n    return x\n")
+    (package / "ops.py").write_text(
+        "from .kernels import fused\n\ndef wrapper(x):\n    return fused(x)\n")
+    (package / "model.py").write_text(
+        "import torch\nfrom .ops import wrapper\n\n\ndef forward(h):\n"
+        "    return wrapper(h.transpose(0, 1)), wrapper(h)\n")
+    result = contiglint("check", "--no-cache", "--format", "json", "--exit-zero", str(package),
+                        cwd=tmp_path)
+    findings = json.loads(result.stdout)
+    assert [(f["path"].endswith("model.py"), f["line"], f["code"]) for f in findings] == \
+        [(True, 6, "CTG114")]
+    alone = contiglint("check", "--no-cache", "--format", "json", "--exit-zero",
+                       str(package / "model.py"), cwd=tmp_path)
+    assert json.loads(alone.stdout) == []  # the contract lives in the other files
+
+
+def test_backend_option_chooses_the_table(tmp_path):
+    source = ("import torch\nimport torch.distributed as dist\n\n\ndef f(out, x):\n"
+              "    dist.all_gather(out, x.t())\n    dist.all_reduce(x.t())\n")
+    assert codes(source) == {(6, "CTG107"), (7, "CTG107")}
+    gloo = Settings(select=("CTG1",), rule_options={"CTG107": {"backend": "gloo"}})
+    assert codes(source, gloo) == {(7, "CTG107")}
+    (tmp_path / "pyproject.toml").write_text('[tool.contiglint.CTG107]\nbackend = "mpi"\n')
+    (tmp_path / "m.py").write_text(source)
+    result = contiglint("check", "m.py", cwd=tmp_path)
+    assert result.returncode == 2 and "'mpi'" in result.stderr and "backend" in result.stderr
+
+
+def _static_flags(op: str, slot: collectives.Slot, backend: str) -> bool:
+    arguments = ["a", "b", "c"][:max(s.position for s in collectives.COLLECTIVES[op]) + 1]
+    bad = "[x.t()]" if slot.is_list else "x.t()"
+    arguments[slot.position] = bad
+    source = (f"import torch\nimport torch.distributed as dist\n\n\ndef f(a, b, c, x):\n"
+              f"    dist.{op}({', '.join(arguments)})\n")
+    settings = Settings(select=("CTG107",), rule_options={"CTG107": {"backend": backend}})
+    return (6, "CTG107") in codes(source, settings)
+
+
+def _runtime_flags(op: str, slot: collectives.Slot, backend: str) -> bool:
+    tensor = torch.randn(3, 4).t()
+    name = f"{slot.keyword}[0]" if slot.is_list else slot.keyword
+    observation = Observation(Site("f.py", 1, "f"), f"torch.distributed.{op}", "entry", True,
+                              (Argument(name, summarize(tensor)),), ())
+    return any(h.code == "CTG107"
+               for h in HazardFinder(backend=backend).hazards(observation))
+
+
+@pytest.mark.parametrize("backend", collectives.BACKENDS)
+def test_static_and_runtime_classify_every_collective_slot_alike(backend):
+    for op, slots in collectives.COLLECTIVES.items():
+        for slot in slots:
+            expected = bool(slot.effect(backend))
+            assert _static_flags(op, slot, backend) == expected, (op, slot.keyword, backend)
+            assert _runtime_flags(op, slot, backend) == expected, (op, slot.keyword, backend)
+
+
+def test_static_and_runtime_agree_on_known_library_contracts():
+    for qualname, known in catalogue.KNOWN.items():
+        module, _, name = qualname.rpartition(".")
+        source = (f"import torch\nimport {module}\n\n\ndef f(x):\n"
+                  f"    {qualname}({{'w': x.t()}}, 'f')\n")
+        assert (6, "CTG114") in codes(source), qualname
+        observation = Observation(Site("f.py", 1, "f"), qualname, "entry", True,
+                                  (Argument("tensors['w']", summarize(torch.ones(2, 3).t())),),
+                                  ())
+        assert [h.code for h in HazardFinder().hazards(observation)] == ["CTG114"], qualname
+
+
+def test_safetensors_rejects_what_the_catalogue_says(tmp_path):
+    safetensors = pytest.importorskip("safetensors.torch")
+    with pytest.raises(ValueError, match="non contiguous"):
+        safetensors.save_file({"w": torch.randn(3, 4).t()}, str(tmp_path / "w.st"))
+
+
+WATCHED = '''\
+import torch
+
+
+def check(t):
+    assert t.is_contiguous(), "t must be contiguous"
+
+
+def kernel(x):
+    check(x)
+    return x * 2
+
+
+def main():
+    h = torch.randn(4, 6)
+    kernel(h)
+    try:
+        kernel(h.t())
+    except AssertionError:
+        pass
+
+
+main()
+'''
+
+
+def test_runtime_watch_reports_a_failing_guard_with_the_user_call_chain(tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(WATCHED)
+    report = tmp_path / "report.json"
+    subprocess.run([sys.executable, "-m", "contiglint.runtime", "--format", "json", "--output",
+                    str(report), str(script)], cwd=tmp_path, env=environment(), check=True,
+                   timeout=300)
+    entries = json.loads(report.read_text())["entries"]
+    guard = [e for e in entries if e["code"] == "CTG114"]
+    assert len(guard) == 1 and guard[0]["line"] == 5
+    assert [c["line"] for c in guard[0]["called_from"]][:3] == [9, 17, 22]
+    assert guard[0]["made_non_contiguous_at"][0]["line"] == 17
+
+
+def test_runtime_watch_reports_custom_op_and_all_gather_input(tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(textwrap.dedent('''\
+        import os, tempfile
+        import torch
+        import torch.distributed as dist
+
+        @torch.library.custom_op("ctgtest::double", mutates_args=())
+        def double(x: torch.Tensor) -> torch.Tensor:
+            return x * 2
+
+        h = torch.randn(4, 6)
+        torch.ops.ctgtest.double(h.t())
+        torch.ops.ctgtest.double(h)
+        with tempfile.TemporaryDirectory() as folder:
+            dist.init_process_group("gloo", init_method=f"file://{folder}/s", rank=0,
+                                    world_size=1)
+            dist.all_gather([torch.empty(6, 4)], h.t())
+            dist.all_gather([torch.empty(4, 6)], h)
+            dist.destroy_process_group()
+    '''))
+    report = tmp_path / "report.json"
+    subprocess.run([sys.executable, "-m", "contiglint.runtime", "--format", "json", "--output",
+                    str(report), str(script)], cwd=tmp_path, env=environment(), check=True,
+                   timeout=300)
+    found = {(e["code"], e["line"]) for e in json.loads(report.read_text())["entries"]}
+    assert ("CTG114", 10) in found and ("CTG107", 15) in found
+    assert not {line for _, line in found} & {11, 16}
