@@ -220,3 +220,37 @@ def test_runtime_watch_reports_custom_op_and_all_gather_input(tmp_path):
     found = {(e["code"], e["line"]) for e in json.loads(report.read_text())["entries"]}
     assert ("CTG114", 10) in found and ("CTG107", 15) in found
     assert not {line for _, line in found} & {11, 16}
+
+
+STRIDE_CASES = ["torch.randn(4, 6)", "torch.randn(4, 6).t()", "torch.randn(4, 6)[:, :3]",
+                "torch.randn(4, 6)[:, ::2]", "torch.randn(3, 4, 6).transpose(0, 1)",
+                "torch.randn(3, 4, 6)[:, 1:3]", "torch.randn(4, 1).expand(4, 6)",
+                "torch.randn(2, 3, 4).permute(0, 2, 1)"]
+
+
+@pytest.mark.parametrize("made", STRIDE_CASES)
+def test_decided_stride_checks_agree_with_torch(made):
+    """A wrapper that copies only when a stride check fails, then views: the static verdict on
+    the `.view(-1)` (CTG101) must be torch's (the view raises exactly when the check let a
+    non-viewable tensor through)."""
+    source = textwrap.dedent(f"""\
+        import torch
+
+
+        def wrapper(x):
+            if x.stride(-1) != 1 or x.stride(-2) != x.shape[-1]:
+                x = x.contiguous()
+            return x.view(-1)
+
+
+        def caller():
+            return wrapper({made})
+    """)
+    namespace: dict = {}
+    exec(compile(source, "m.py", "exec"), namespace)
+    try:
+        namespace["caller"]()
+        raises = False
+    except RuntimeError:
+        raises = True
+    assert ((7, "CTG101") in codes(source)) == raises

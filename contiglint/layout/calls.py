@@ -75,7 +75,8 @@ class CallMixin:
                         param = kernel.params[index] if index < len(kernel.params) else None
                         self.emit("kernel_launch", node, argument, value, func.value.id,
                                   parameter=param, written=param in kernel.written,
-                                  strided=strided, triton=kernel.triton)
+                                  strided=strided, triton=kernel.triton,
+                                  own_strides=own_strides(node, argument))
             return OPAQUE if callee is not NOT_TENSOR else NOT_TENSOR
         if isinstance(func, ast.Name) and self.is_builtin(func.id):
             args, kwargs = self.arguments(node)
@@ -201,6 +202,8 @@ class CallMixin:
 
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
         self.emit_qualname_contract(node, qualname, args, kwargs)
+        if qualname.startswith("<class>"):
+            return self.call_class_attribute(node, qualname[len("<class>"):], args, kwargs)
         for spec in FUNCTION_SINKS.get(qualname, ()):
             self.emit_argument_sinks(spec, node, qualname, args, kwargs)
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
@@ -238,6 +241,27 @@ class CallMixin:
                 return NOT_TENSOR
             return UNKNOWN_TENSOR if qualname.count(".") <= 3 else OPAQUE
         return OPAQUE
+
+    def call_class_attribute(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
+        """`Cls.apply(x)` of an autograd Function runs `Cls.forward(ctx, x)`; `Cls.m(x)` runs a
+        static or class method: all analysed in context, like any call to the module's code."""
+        cls, _, name = qualname.rpartition(".")
+        info = self.program.classes.get(cls)
+        if info is None:
+            return OPAQUE
+        if name == "apply":
+            key = info.method("forward", self.program.classes)
+            if key is None:
+                return OPAQUE
+            return self.program.call(key, None, [OPAQUE] + list(args), kwargs,
+                                     self.site(node, f"{cls}.apply"), self.chain)
+        key = info.method(name, self.program.classes)
+        if key is None:
+            return OPAQUE
+        bound = self.program.receiver(self.program.functions[key], key, OPAQUE)
+        if bound is OPAQUE:  # a plain method called on the class: `Cls.m(obj, x)`
+            bound = None
+        return self.program.call(key, bound, args, kwargs, self.site(node, key), self.chain)
 
     def is_torch_module_class(self, qualname: str) -> bool:
         last = qualname.rsplit(".", 1)[-1]
@@ -279,6 +303,21 @@ class CallMixin:
         for item, item_value in items:
             self.emit("save", node, item, item_value, qualname)
             self.emit_saved_items(node, item, item_value, qualname)
+
+
+def own_strides(launch: ast.Call, argument: ast.expr) -> int:
+    """How many of `argument`'s strides a kernel launch passes (`x.stride(0)`: 1; `*x.stride()`
+    counts as all of them, returned as a large number)."""
+    if not isinstance(argument, ast.Name):
+        return 0
+    count = 0
+    for item in list(launch.args) + [k.value for k in launch.keywords]:
+        for node in ast.walk(item):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == "stride" and isinstance(node.func.value, ast.Name) and \
+                    node.func.value.id == argument.id:
+                count += 1 if node.args else 99
+    return count
 
 
 CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}

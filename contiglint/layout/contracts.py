@@ -398,11 +398,25 @@ class _FunctionPass:
 
     # guards --------------------------------------------------------------------------------
     def _guard(self, test: ast.expr, where: ast.AST, negated: bool) -> None:
+        self._any_guard(test, where, negated)
         for check, param, kind in self._checks(test, negated):
             what = f"raises if `{ast.unparse(test)}`" if negated else \
                 f"asserts `{ast.unparse(check)}`"
             self.require(param, kind, where, what)
             self._guard_lines(where, check, kind, what)
+
+    def _any_guard(self, test: ast.expr, where: ast.AST, negated: bool) -> None:
+        """For the runtime watcher: a guard on any tensor (a loop variable over a list
+        parameter, a local), not only on parameters, rejects a layout when it fails."""
+        for node in ast.walk(test):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr in ("is_contiguous", "stride") and \
+                    isinstance(node.func.value, ast.Name):
+                kind = "full" if node.func.attr == "is_contiguous" else "inner" if \
+                    node.args and _last_index(node.args[0]) else "stride"
+                what = f"raises if `{ast.unparse(test)}`" if negated else \
+                    f"asserts `{ast.unparse(test)}`"
+                self._guard_lines(where, node, kind, what)
 
     def _guard_lines(self, where: ast.AST, check: ast.AST, kind: str, what: str) -> None:
         for node in (where, check):
@@ -445,6 +459,7 @@ class _FunctionPass:
         func = node.func
         qualname = self.names.qualname(func)
         if qualname in catalogue.CHECK_FUNCTIONS and node.args:
+            self._any_guard(node.args[0], node, False)
             for check, param, kind in self._checks(node.args[0], False):
                 self.require(param, kind, node, f"checks `{ast.unparse(check)}`")
                 self._guard_lines(node, check, kind, f"checks `{ast.unparse(check)}`")
@@ -557,6 +572,11 @@ class _FunctionPass:
         if qualname and not qualname.startswith(("torch.", "numpy.")):
             return qualname, 0
         return None
+
+
+def _last_index(node: ast.expr) -> bool:
+    return isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant) and \
+        node.operand.value == 1
 
 
 def _op_name(qualname: str) -> str:
@@ -708,7 +728,10 @@ def _edge_requirement(project: ProjectContracts, by_module: dict[str, ModuleSumm
     if target is None and not edge.target.startswith("torch.ops."):
         # a compiled module imported by the project: `from . import _C; _C.fwd(x)`
         owner = edge.target.rpartition(".")[0]
-        if owner and project.is_compiled_module(owner) and owner not in project.functions:
+        summary = by_module.get(_module_of(by_module, contract.qualname))
+        imported = summary.imported_modules if summary is not None else ()
+        if owner and (owner in imported or catalogue.is_extension_name(owner)) and \
+                project.is_compiled_module(owner):
             return Requirement("unknown", (here,))
         return None
     if target is None:

@@ -13,6 +13,7 @@ from typing import Optional
 
 from contiglint.layout.calls import CallMixin
 from contiglint.layout.contract_sinks import ContractMixin
+from contiglint.layout.stride_checks import stride_truth
 from contiglint.layout.expressions import ExpressionMixin
 from contiglint.layout.methods import MethodMixin
 from contiglint.layout.sink_emission import SinkEmitterMixin
@@ -206,6 +207,8 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
 
     def stmt_If(self, node: ast.If) -> None:
         truth = truth_of(self.evaluate(node.test))
+        if truth is None and self.env is not None:
+            truth = stride_truth(node.test, lambda name: self.env.get(name))
         self.emit_layout_branch(node.test)
         yes, no = self.refine(node.test, self.env)
         after_yes = self.branch(node.body, yes) if truth is not False else None

@@ -6,6 +6,8 @@ from typing import Iterable, Optional
 
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
+from contiglint.layout.sizes import is_one
+from contiglint.layout.stride_checks import unit_last
 from contiglint.layout.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -71,7 +73,12 @@ class RawMemoryOfNonContiguous(Rule):
         if sink.get("contract_parameter") and ctx.settings.is_enabled("CTG114", False):
             return  # a parameter the function requires contiguous: CTG114 reports the caller
         if sink.kind == "kernel_launch":
-            if not sink.get("triton") or sink.get("strided"):
+            if not sink.get("triton"):
+                return
+            if sink.get("strided"):
+                if sink.get("own_strides") == 1 and tensor is not None and \
+                        tensor.noncontiguous and rows_mergeable(tensor) is False:
+                    yield self.report_partial(sink, tensor, ctx)
                 return
             if ctx.reportable(tensor):
                 yield self.report_kernel(sink, tensor, ctx)
@@ -131,6 +138,17 @@ class RawMemoryOfNonContiguous(Rule):
                                                           back=bool(sink.get("written"))),
                       related(sink, tensor))
 
+    def report_partial(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
+        parameter = sink.get("parameter")
+        message = (f"Triton kernel `{sink.op}` gets one stride of "
+                   f"{f'`{parameter}`' if parameter else 'its argument'}, so it walks the tensor "
+                   f"as evenly spaced dense rows, but the tensor is {made_by(tensor)}"
+                   f"{called_from(sink)}: its rows are not evenly spaced (or its last dim is not "
+                   f"unit-stride); pass .contiguous() kept in a name, or all its strides")
+        return Report(sink.target, message, self.bind_fix(sink, ctx, copy=True,
+                                                          back=bool(sink.get("written"))),
+                      related(sink, tensor))
+
     @staticmethod
     def describe(tensor: Tensor) -> str:
         return made_by(tensor) if tensor.noncontiguous else "of unknown layout"
@@ -155,3 +173,20 @@ class RawMemoryOfNonContiguous(Rule):
             edits.append(insert_after(ctx, statement,
                                       f"{ctx.source.segment(target)}.copy_({name})"))
         return Fix("unsafe", tuple(edits), f"take the memory of `{name} = {text}`")
+
+
+def rows_mergeable(tensor: Tensor) -> "bool | None":
+    """Whether the tensor is a stack of evenly spaced dense rows (what a kernel given one row
+    stride assumes): unit-stride last dim, and all leading dims mergeable into one, as
+    `x.view(-1, x.shape[-1])` needs. None when the geometry is unknown."""
+    geometry = tensor.geometry
+    if geometry is None:
+        return None
+    axes = [a for a in geometry.axes if not is_one(a.size)]
+    if unit_last(tensor) is not True:
+        return unit_last(tensor)
+    for outer, inner in zip(axes[:-2], axes[1:-1]):
+        joined = geometry.joinable(outer, inner)
+        if joined is not True:
+            return joined
+    return True

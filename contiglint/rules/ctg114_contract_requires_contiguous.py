@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 from contiglint.findings import Fix, Related
 from contiglint.layout.contracts import Requirement
 from contiglint.layout.sinks import Sink
-from contiglint.layout.sizes import is_one
+from contiglint.layout.stride_checks import unit_last
 from contiglint.layout.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.ctg107_collective_on_noncontiguous import CollectiveOnNonContiguous
@@ -139,15 +139,6 @@ def inner_unit_stride(tensor: Tensor) -> Optional[bool]:
     """Whether the last dim (ignoring size-1 dims) has stride 1; None when unknown."""
     if tensor.kind is Kind.CONTIGUOUS:
         return True
-    geometry = tensor.geometry
-    if geometry is None:
+    if tensor.geometry is None or tensor.maybe:
         return None
-    axes = [a for a in geometry.axes if not is_one(a.size)]
-    if not axes:
-        return True
-    last = axes[-1]
-    if last.span in ("broadcast", "step"):
-        return False
-    if not last.base:
-        return None
-    return last.base[-1] == geometry.memory[-1]
+    return unit_last(tensor)

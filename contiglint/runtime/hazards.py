@@ -199,8 +199,9 @@ class HazardFinder:
         if guard is None:
             return
         kind, what = guard
-        if kind == "inner" and receiver.layout.strides and receiver.layout.strides[-1] == 1:
-            return
+        if kind == "stride" or kind == "inner" and receiver.layout.strides and \
+                receiver.layout.strides[-1] == 1:
+            return  # a check the tensor may pass: only contiguity and unit last stride count
         yield Hazard("CTG114", obs.site, obs.op, receiver.layout, origin=receiver.origin,
                      note=f"the function {what}, and its caller passed a non-contiguous "
                           f"tensor")

@@ -55,6 +55,8 @@ class EntryPatches:
                 for owner in (torch.distributed, c10d):
                     if hasattr(owner, name):
                         self._wrap(owner, name, f"torch.distributed.{name}")
+            if hasattr(c10d, "P2POp"):  # the tensor of a batched isend/irecv, where it is made
+                self._wrap(c10d.P2POp, "__init__", "torch.distributed.P2POp")
 
     def _wrap_boundaries(self) -> None:
         """Library boundaries with a contiguity contract: safetensors saves, Triton launches

@@ -126,6 +126,7 @@ class Tracer:
         self._patches: Optional[EntryPatches] = None
         self._hook: Any = None
         self._entries_in_progress = threading.local()
+        self._backward: Optional[tuple[type, Any]] = None
 
     # -- lifetime ------------------------------------------------------------------------
     def __enter__(self) -> "Tracer":
@@ -139,10 +140,36 @@ class Tracer:
             self._hook = register_module_forward_hook(self._module_returned)
         self._mode = _Mode(self)
         self._mode.__enter__()
+        self._watch_backward()
         return self
+
+    def _watch_backward(self) -> None:
+        """The autograd engine runs a custom `Function.backward` with torch function modes
+        off, so the ops of user-written backward passes (where kernel wrappers get
+        non-contiguous grad outputs) would go unseen: run each one under a mode of its own."""
+        from torch.autograd.function import BackwardCFunction
+
+        original = BackwardCFunction.__dict__.get("apply")
+        if original is None:
+            return
+        tracer = self
+
+        @functools.wraps(original)
+        def apply(node, *args):
+            if not tracer.active or torch._C._is_torch_function_mode_enabled():
+                return original(node, *args)
+            with _Mode(tracer):
+                return original(node, *args)
+
+        self._backward = (BackwardCFunction, original)
+        BackwardCFunction.apply = apply
 
     def __exit__(self, *exc_info) -> None:
         mode, self._mode = self._mode, None
+        if self._backward is not None:
+            owner, original = self._backward
+            owner.apply = original
+            self._backward = None
         try:
             if mode is not None:
                 mode.__exit__(*exc_info)
