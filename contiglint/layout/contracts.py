@@ -118,6 +118,7 @@ class ModuleSummary:
     # the lines of Triton launches that pass a tensor without (all of) its strides
     guards: dict[int, tuple[str, str]] = field(default_factory=dict)
     launches: set[int] = field(default_factory=set)
+    checkers: frozenset[str] = frozenset()  # its own functions that work like torch._check
 
     def as_json(self) -> dict:
         return {"module": self.module, "path": self.path,
@@ -215,8 +216,9 @@ def function_keys(tree: ast.Module, module: str) -> Iterator[tuple[str, ast.AST,
 
 
 # --- the summary pass --------------------------------------------------------------------------
-def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
-              ) -> ModuleSummary:
+def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False,
+              checkers: frozenset[str] = frozenset()) -> ModuleSummary:
+    """`checkers`: names of check functions imported from other modules (runtime use)."""
     summary = ModuleSummary(module, path)
     names = Names(tree, module, is_package)
     summary.imported_modules = tuple(names.relative)
@@ -226,17 +228,41 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
     extensions = _extensions(tree, names)
     classes = {f"{module}.{node.name}": node for node in ast.walk(tree)
                if isinstance(node, ast.ClassDef)}
+    checkers = check_functions(tree) | checkers
     for key, node, cls in function_keys(tree, module):
         if node.name in kernels and key == f"{module}.{node.name}":
             continue
         function = _FunctionPass(node, key, cls, module, path, names, kernels, extensions,
                                  classes)
+        function.checkers = checkers
         summary.functions[key] = function.run()
         summary.guards.update(function.guards)
         summary.launches.update(function.launches)
     summary.ops = _custom_ops(tree, module, names)
+    summary.checkers = check_functions(tree)
     summary.extensions = {name: contiguous for name, contiguous in extensions.items()}
     return summary
+
+
+def check_functions(tree: ast.Module) -> frozenset[str]:
+    """Module functions that work like `torch._check(cond, msg)`: their first parameter is
+    asserted, or raised on when false (a `TORCH_CHECK` stand-in such as `_check(cond, msg)`)."""
+    found = set()
+    for node in tree.body:
+        if not isinstance(node, FunctionNode) or not node.args.args:
+            continue
+        first = node.args.args[0].arg
+        for statement in node.body:
+            test = statement.test if isinstance(statement, (ast.Assert, ast.If)) else None
+            if isinstance(statement, ast.If) and not (
+                    statement.body and isinstance(statement.body[0], ast.Raise) and
+                    isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+                continue
+            if isinstance(test, ast.UnaryOp):
+                test = test.operand
+            if isinstance(test, ast.Name) and test.id == first:
+                found.add(node.name)
+    return frozenset(found)
 
 
 def _extensions(tree: ast.Module, names: Names) -> dict[str, bool]:
@@ -328,6 +354,7 @@ class _FunctionPass:
                                 if isinstance(n, FunctionNode)}
         self.guards: dict[int, tuple[str, str]] = {}
         self.launches: set[int] = set()
+        self.checkers: frozenset[str] = frozenset()
 
     def _first_rebindings(self) -> dict[str, int]:
         first: dict[str, int] = {}
@@ -458,7 +485,8 @@ class _FunctionPass:
     def _call(self, node: ast.Call, written: set[str]) -> None:
         func = node.func
         qualname = self.names.qualname(func)
-        if qualname in catalogue.CHECK_FUNCTIONS and node.args:
+        if node.args and (qualname in catalogue.CHECK_FUNCTIONS or isinstance(func, ast.Name)
+                          and func.id in self.checkers):
             self._any_guard(node.args[0], node, False)
             for check, param, kind in self._checks(node.args[0], False):
                 self.require(param, kind, node, f"checks `{ast.unparse(check)}`")

@@ -31,6 +31,7 @@ from contiglint.layout.values import (
     Instance,
     IntVal,
     Kind,
+    Origin,
     Seq,
     Tensor,
     Value,
@@ -39,6 +40,16 @@ from contiglint.layout.values import (
 
 Env = Optional[dict[str, Value]]
 LOOP_ROUNDS = 3
+
+
+GRAD_OUTPUT = "grad_output"
+
+
+def grad_output(param: ast.arg) -> Tensor:
+    """A gradient passed to a custom autograd `backward`: its layout is whatever the consumer of
+    the forward output made (a transpose, a slice or an expand of the output makes it
+    non-contiguous), so it is unknown, with its parameter as origin."""
+    return Tensor(Kind.UNKNOWN, None, Origin(GRAD_OUTPUT, param.lineno, param.col_offset + 1))
 
 
 def truth_of(value: Value) -> Optional[bool]:
@@ -97,10 +108,14 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
                 value = self.safe_eval(default)
             else:
                 value = self.annotated(param)
+            if standalone and index > 0 and id(self.function) in self.program.autograd_backward:
+                value = grad_output(param)
             self.env[param.arg] = self.narrow_by_annotation(param, value)
         if spec.vararg:
             extra = values[len(positional):]
-            self.env[spec.vararg.arg] = Seq(tuple(extra)) if not standalone else Seq(each=OPAQUE)
+            each = grad_output(spec.vararg) \
+                if id(self.function) in self.program.autograd_backward else OPAQUE
+            self.env[spec.vararg.arg] = Seq(tuple(extra)) if not standalone else Seq(each=each)
         for param, default in zip(spec.kwonlyargs, spec.kw_defaults):
             value = kwargs.get(param.arg, self.safe_eval(default) if default is not None and
                                not standalone else self.annotated(param))

@@ -73,6 +73,7 @@ class Program:
             for key, node, _ in function_keys(tree, self.module)
             if key in self.contracts.functions}
         self.extension_names = self.contracts.extensions.get(self.module, {})
+        self.autograd_backward: set[int] = set()  # `backward` of torch.autograd.Function classes
         self.functions: dict[str, ast.AST] = {}
         self.classes: dict[str, ClassInfo] = {}
         self.globals: dict[str, Value] = {}
@@ -105,6 +106,8 @@ class Program:
                     if isinstance(item, FunctionNode):
                         info.methods[item.name] = item
                         self.functions[f"{node.name}.{item.name}"] = item
+                if "backward" in info.methods and any("Function" in b for b in info.bases):
+                    self.autograd_backward.add(id(info.methods["backward"]))
                 self.classes[node.name] = info
 
     # --- driving the analysis -----------------------------------------------------------------

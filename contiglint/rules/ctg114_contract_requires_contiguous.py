@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
 from contiglint.layout.contracts import Requirement
+from contiglint.layout.flow import GRAD_OUTPUT
 from contiglint.layout.sinks import Sink
 from contiglint.layout.stride_checks import unit_last
 from contiglint.layout.values import Kind, Tensor
@@ -81,17 +83,24 @@ class ContractRequiresContiguous(Rule):
             why = guard.what
         else:
             why = f"it {guard.what}{where}"
-        described = made_by(tensor) if tensor.noncontiguous else "of unknown layout"
+        grad = is_grad_output(tensor)
+        described = made_by(tensor) if tensor.noncontiguous else (
+            "that is a gradient autograd passed to `backward` (its layout is whatever the "
+            "consumer of the output made: a transpose, slice or expand of the output leaves it "
+            "non-contiguous)" if grad else "of unknown layout")
         message = (f"`{callee}` needs {needs}" + (f" for `{param}`" if param else "") +
                    f" ({why}), but gets a tensor {described}{called_from(sink)}; pass "
                    f".contiguous()" + (" and copy the result back" if requirement.writes else ""))
+        origin = related(sink, replace(tensor, origin=None) if grad else tensor)
         yield Report(sink.target, message, self.fix(sink, ctx, requirement),
-                     self.callee_places(requirement, ctx) + related(sink, tensor))
+                     self.callee_places(requirement, ctx) + origin)
 
     @staticmethod
     def applies(requirement: Requirement, tensor: Tensor, ctx: RuleContext) -> bool:
         if requirement.kind == "unknown":
             return ctx.strict and ctx.reportable(tensor)
+        if is_grad_output(tensor) and requirement.kind == "full":
+            return True  # autograd decides its layout; the kernel needs it dense
         if requirement.kind == "inner":
             unit = inner_unit_stride(tensor)
             return unit is False or (unit is None and ctx.strict and
@@ -126,6 +135,11 @@ class ContractRequiresContiguous(Rule):
         text = ctx.source.segment(target)
         text = f"({text}).contiguous()" if needs_parentheses(target) else f"{text}.contiguous()"
         return Fix("safe", (ctx.source.replace(target, text),), "pass a .contiguous() copy")
+
+
+def is_grad_output(tensor: Tensor) -> bool:
+    return tensor.kind is Kind.UNKNOWN and tensor.origin is not None and \
+        tensor.origin.op == GRAD_OUTPUT
 
 
 def same_file(a: str, b: str) -> bool:

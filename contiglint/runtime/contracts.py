@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import linecache
+import sys
 import threading
 from typing import Optional
 
@@ -25,17 +26,38 @@ class RuntimeContracts:
         with self._lock:
             if path in self._files:
                 return self._files[path]
+        with self._lock:
+            self._files[path] = None  # while it is computed (imports may be circular)
         found = None
         text = "".join(linecache.getlines(path))
         if text:
             try:
                 tree = ast.parse(text)
-                found = summarize(tree, module_name(path), path, path.endswith("__init__.py"))
+                found = summarize(tree, module_name(path), path, path.endswith("__init__.py"),
+                                  self._imported_checkers(tree))
             except (SyntaxError, ValueError, RecursionError):
                 found = None
         with self._lock:
             self._files[path] = found
         return found
+
+    def _imported_checkers(self, tree: ast.Module) -> frozenset[str]:
+        """Names imported from loaded modules that are check functions there
+        (`from .utils import torch_check`)."""
+        found = set()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+                continue
+            module = sys.modules.get(node.module)
+            path = getattr(module, "__file__", None)
+            if not path or not path.endswith(".py"):
+                continue
+            summary = self.summary(path)
+            if summary is None:
+                continue
+            found.update(alias.asname or alias.name for alias in node.names
+                         if alias.name in summary.checkers)
+        return frozenset(found)
 
     def guard_at(self, path: str, line: int) -> Optional[tuple[str, str]]:
         summary = self.summary(path)

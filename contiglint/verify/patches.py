@@ -52,9 +52,15 @@ class EntryPatches:
         if torch.distributed.is_available():
             import torch.distributed.distributed_c10d as c10d
             for name in COLLECTIVES:
-                for owner in (torch.distributed, c10d):
+                wrapped: dict[int, Any] = {}  # one wrapper per function: `P2POp` compares
+                for owner in (torch.distributed, c10d):  # `op` with c10d's own `isend`
                     if hasattr(owner, name):
-                        self._wrap(owner, name, f"torch.distributed.{name}")
+                        original = getattr(owner, name)
+                        if id(original) in wrapped:
+                            self._replace(owner, name, wrapped[id(original)])
+                        else:
+                            self._wrap(owner, name, f"torch.distributed.{name}")
+                            wrapped[id(original)] = getattr(owner, name)
             if hasattr(c10d, "P2POp"):  # the tensor of a batched isend/irecv, where it is made
                 self._wrap(c10d.P2POp, "__init__", "torch.distributed.P2POp")
 
