@@ -88,7 +88,7 @@ def names_line(entry: dict, path: Path, line: int) -> bool:
 
 
 def evaluate(bug: Path) -> dict:
-    buggy, fixed = bug / "buggy.py", bug / "fixed.py"
+    buggy = bug / "buggy.py"
     line = bug_line(buggy)
     findings = static_findings(bug, "buggy.py")
     static = any(f["line"] == line or any(r["line"] == line for r in f.get("related", ()))

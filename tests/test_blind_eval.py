@@ -17,7 +17,10 @@ from contiglint.settings import Settings
 
 EVAL = Path(__file__).resolve().parent / "eval"
 HAZARD = re.compile(r"#\s*hazard:\s*(CTG\d+)")
-SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in))
+# The CTG107 cases were labelled by running them on gloo (two ranks), so they are judged with
+# gloo's contracts; the default `backend = "any"` also reports what only NCCL rejects.
+SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in),
+                    rule_options={"CTG107": {"backend": "gloo"}})
 RECALL_FLOOR = 0.89  # measured 131/144 = 91.0%
 FLAGGED_CEILING = 0.03  # measured 3/145 = 2.1%
 

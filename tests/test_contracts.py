@@ -13,7 +13,7 @@ import pytest
 from contiglint.catalogue import collectives, contracts as catalogue
 from contiglint.engine import lint_source
 from contiglint.settings import Settings
-from tests.clitools import ROOT, contiglint, environment
+from tests.clitools import contiglint, environment
 
 torch = pytest.importorskip("torch")
 

@@ -98,7 +98,7 @@ COLLECTIVES: dict[str, tuple[Slot, ...]] = {
     "recv": _one("tensor", NCCL_P2P, GLOO_P2P, True),
     "irecv": _one("tensor", NCCL_P2P, GLOO_P2P, True),
     # `P2POp(dist.isend, tensor, peer)` for batch_isend_irecv: the same as isend/irecv
-    "P2POp": (Slot(1, "tensor", NCCL_P2P, GLOO_P2P, True),),
+    "P2POp": (Slot(1, "tensor", NCCL_P2P, GLOO_P2P),),  # written only for irecv
 }
 ASYNC = frozenset({"isend", "irecv"})
 

@@ -42,11 +42,11 @@ class ContractMixin:
                                     keyword.arg, contract.required[keyword.arg])
 
     def _contract_sink(self, node: ast.Call, argument: ast.expr, value: Value, label: str,
-                       param: str, requirement: Requirement) -> None:
+                       param: str, requirement: Requirement, item: bool = False) -> None:
         if not isinstance(value, Tensor) or self.passed_through(argument):
             return
         self.emit("contract", node, argument, value, label, param=param,
-                  requirement=requirement)
+                  requirement=requirement, item=item)
 
     def passed_through(self, argument: ast.expr) -> bool:
         """`argument` is a required parameter of the function being analysed in its caller's
@@ -116,7 +116,8 @@ class ContractMixin:
             elif isinstance(value, Seq):
                 items = [(argument, v) for v in (value.items or (value.each,))]
         for item, item_value in items:
-            self._contract_sink(node, item, item_value, qualname, known.keyword, requirement)
+            self._contract_sink(node, item, item_value, qualname, known.keyword, requirement,
+                                item=item is argument and known.items)
 
     def emit_unknown(self, node: ast.Call, label: str, args, kwargs, what: str,
                      made_contiguous: bool = False) -> None:

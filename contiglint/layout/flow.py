@@ -31,6 +31,7 @@ from contiglint.layout.values import (
     Instance,
     IntVal,
     Kind,
+    Mapping,
     Origin,
     Seq,
     Tensor,
@@ -50,6 +51,24 @@ def grad_output(param: ast.arg) -> Tensor:
     the forward output made (a transpose, a slice or an expand of the output makes it
     non-contiguous), so it is unknown, with its parameter as origin."""
     return Tensor(Kind.UNKNOWN, None, Origin(GRAD_OUTPUT, param.lineno, param.col_offset + 1))
+
+
+UNKNOWN_KEY = "<computed key>"
+
+
+def stored_item(container: Mapping, key: Value, value: Value) -> Mapping:
+    """`d[k] = t` on a dict the function built: the dict now holds `t` (under `k` when `k` is a
+    constant, else under one key standing for every computed key), so a later
+    `save_file(d)` or `d.values()` sees it."""
+    name = key.value if isinstance(key, Const) and isinstance(key.value, (str, int)) \
+        else UNKNOWN_KEY
+    if name in container.keys:
+        index = container.keys.index(name)
+        old = container.values[index]
+        new = value if name != UNKNOWN_KEY else join(old, value)
+        return Mapping(container.keys, container.values[:index] + (new,) +
+                       container.values[index + 1:])
+    return Mapping(container.keys + (name,), container.values + (value,))
 
 
 def truth_of(value: Value) -> Optional[bool]:
@@ -428,8 +447,11 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
                     self.emit_escape(target, source, value, f"stored on {ast.unparse(target)}")
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
-            self.evaluate(target.slice)
+            key = self.evaluate(target.slice)
             self.emit_inplace(target, target.value, container, "item assignment")
+            if isinstance(container, Mapping) and isinstance(target.value, ast.Name) and \
+                    isinstance(value, Tensor) and target.value.id in (self.env or {}):
+                self.env[target.value.id] = stored_item(container, key, value)
 
     def unpack(self, targets: list[ast.expr], value: Value) -> None:
 

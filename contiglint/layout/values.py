@@ -191,6 +191,10 @@ def join(a: Value, b: Value) -> Value:
         return Seq(each=join(a.element(), b.element()))
     if isinstance(a, Mapping) and isinstance(b, Mapping) and a.keys == b.keys:
         return Mapping(a.keys, tuple(join(x, y) for x, y in zip(a.values, b.values)))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):  # a dict filled on some paths
+        keys = a.keys + tuple(k for k in b.keys if k not in a.keys)
+        return Mapping(keys, tuple(join(a.get(k), b.get(k)) if k in a.keys and k in b.keys
+                                   else (a.get(k) if k in a.keys else b.get(k)) for k in keys))
     if isinstance(a, Dims) and isinstance(b, Dims):
         if a.sizes is not None and b.sizes is not None and len(a.sizes) == len(b.sizes):
             return Dims(tuple(x if x == y else None for x, y in zip(a.sizes, b.sizes)))

@@ -125,8 +125,8 @@ class ContractRequiresContiguous(Rule):
     @staticmethod
     def fix(sink: Sink, ctx: RuleContext, requirement: Requirement) -> Optional[Fix]:
         target = sink.target
-        if target is None:
-            return None
+        if target is None or sink.get("item"):
+            return None  # a tensor inside a dict or list argument: fix it where it is stored
         if requirement.writes:
             return CollectiveOnNonContiguous.fix(sink, ctx, True)
         call = sink.node

@@ -38,7 +38,7 @@ def flash_attn_cuda_bwd(dout, q, k, v, out, softmax_lse, dq, dk, dv, softmax_sca
 
 # ---- flash_attn/flash_attn_interface.py ------------------------------------------
 def _flash_attn_backward(dout, q, k, v, out, softmax_lse, dq, dk, dv, softmax_scale, causal):
-    dout = dout.contiguous()  # CUDA code assumes that dout is contiguous
+    dout = dout.contiguous()
     softmax_d = flash_attn_cuda_bwd(dout, q, k, v, out, softmax_lse, dq, dk, dv, softmax_scale, causal)
     return dq, dk, dv, softmax_d
 

@@ -57,12 +57,16 @@ def worker(rank, init_file, q):
     nccl.init(world_size=2, rank=rank, init_file=init_file)
     try:
         if rank == 0:
-            send_rollout_trajectories(make_trajectory(), dst_ranks=[1])
+            # two env-groups, both served by the rollout worker on rank 1
+            send_rollout_trajectories(make_trajectory(), dst_ranks=[1, 1])
         else:
-            obs, rew = torch.empty(4, 6, 3), torch.empty(4, 6)
-            dist.recv(obs, 0)
-            dist.recv(rew, 0)
-            q.put((obs.tolist(), rew.tolist()))
+            parts = []
+            for _ in range(2):
+                obs, rew = torch.empty(4, 3, 3), torch.empty(4, 3)
+                dist.recv(obs, 0)
+                dist.recv(rew, 0)
+                parts.append((obs, rew))
+            q.put((torch.cat([p[0] for p in parts], 1).tolist(), torch.cat([p[1] for p in parts], 1).tolist()))
     finally:
         nccl.shutdown()
 

@@ -5,10 +5,13 @@ User code calls the ordinary ``torch.distributed`` API; c10d dispatches to this
 that ProcessGroupNCCL.cpp applies per op and then moves bytes the way NCCL
 does: through ``data_ptr()`` + ``numel()`` as a dense block.
 
-Checks mirrored from torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp
-(``check_gpu_single_tensor``: ``!t.is_contiguous(t.suggest_memory_format())``
--> C10_THROW_ERROR(ValueError, "Tensors must be contiguous"), or only a
-TORCH_WARN_ONCE for P2P ops):
+Checks mirrored from torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp as read
+through the search index (pytorch/pytorch commit 0007e752..., a 2.x-era file) plus
+the P2P relaxation of ``check_gpu_single_tensor(t, p2p=true)`` (PR #114982):
+``!t.is_contiguous(t.suggest_memory_format())`` -> C10_THROW_ERROR(ValueError,
+"Tensors must be contiguous"), or only a TORCH_WARN_ONCE for P2P ops.  The
+raised class derives from both ValueError (current) and RuntimeError (older
+releases).  Per op:
   allreduce / broadcast / reduce       : the tensor
   allgather (list)                     : input (outputs go through a flat buffer + copy_)
   _allgather_base (all_gather_into_tensor): input and output
