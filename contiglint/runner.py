@@ -81,9 +81,13 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions
     a call into another module is judged by what the callee requires (CTG114)."""
     jobs = options.jobs or os.cpu_count() or 1
     if jobs <= 1 or len(files) < SERIAL_BELOW:
-        project = _project([summarize_file(path, options) for path in files]) \
-            if len(files) > 1 else None
-        return [process_file(path, config, options, project) for path in files]
+        if len(files) <= 1:
+            return [process_file(path, config, options) for path in files]
+        sources = [_read(path) for path in files]  # read once for both phases
+        project = _project([summarize_source(s, options) for s in sources
+                            if not isinstance(s, SourceError)])
+        return [process_read(path, source, config, options, project)
+                for path, source in zip(files, sources)]
     workers = min(jobs, len(files))
     # Small chunks: sorted paths cluster big files (tests, generated code) and one huge
     # chunk would leave the other workers idle at the end.
@@ -107,12 +111,27 @@ def _project(summaries: list) -> Optional[ProjectContracts]:
     return resolve(found).exported() if found else None
 
 
+def _read(path: str):
+    try:
+        return read_source(path)
+    except Exception as error:  # noqa: BLE001 - reported by the lint phase
+        return _internal_error(path, error)
+
+
 def summarize_file(path: str, options: RunOptions) -> Optional[ModuleSummary]:
     """The contract summary of one module (None for a file that cannot hold a contract or
     does not parse: the lint phase reports that)."""
     try:
         source = read_source(path)
-        if isinstance(source, SourceError) or "def " not in source.text:
+    except Exception:  # noqa: BLE001 - the lint phase reports it
+        return None
+    return None if isinstance(source, SourceError) else summarize_source(source, options)
+
+
+def summarize_source(source: SourceFile, options: RunOptions) -> Optional[ModuleSummary]:
+    path = source.path
+    try:
+        if "def " not in source.text:
             return None
         cache = Cache(options.cache_dir) if options.cache_dir is not None else None
         module = module_name(path)
@@ -159,16 +178,25 @@ def _portable(config: Config) -> Config:
 
 def process_file(path: str, config: Config, options: RunOptions,
                  project: Optional[ProjectContracts] = None) -> FileOutcome:
+    return process_read(path, _read(path), config, options, project)
+
+
+def process_read(path: str, source, config: Config, options: RunOptions,
+                 project: Optional[ProjectContracts] = None) -> FileOutcome:
+    """Check or fix a file already read (`source`: its SourceFile, or the SourceError)."""
+    if isinstance(source, SourceError):
+        return FileOutcome(path, errors=[source])
     try:
-        source = read_source(path)
-        if isinstance(source, SourceError):
-            return FileOutcome(path, errors=[source])
         return process_source(source, config, options, write=options.mode == "fix",
                               project=project)
     except Exception as error:  # noqa: BLE001 - a bug met on one file must not stop the run
-        return FileOutcome(path, errors=[SourceError(
-            path, 1, 1, f"internal error while processing the file: {type(error).__name__}: "
-            f"{error}; please report this bug with the file that caused it", "internal")])
+        return FileOutcome(path, errors=[_internal_error(path, error)])
+
+
+def _internal_error(path: str, error: Exception) -> SourceError:
+    return SourceError(
+        path, 1, 1, f"internal error while processing the file: {type(error).__name__}: "
+        f"{error}; please report this bug with the file that caused it", "internal")
 
 
 def process_source(source: SourceFile, config: Config, options: RunOptions,

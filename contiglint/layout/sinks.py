@@ -83,7 +83,7 @@ SPECS: tuple[SinkSpec, ...] = (
     SinkSpec("save", functions=("torch.save",), tokens=("save",)),
     SinkSpec("escape", tokens=("return", "self.", "append", "yield")),
     SinkSpec("from_numpy", functions=("torch.from_numpy",), tokens=("from_numpy",)),
-    SinkSpec("contract", tokens=("(",)),  # calls into code with a contract (contract_sinks.py)
+    SinkSpec("contract", tokens=("import",)),  # calls with a contract (contract_sinks.py)
 )
 
 BY_KIND = {spec.kind: spec for spec in SPECS}

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
-from contiglint.layout.contracts import Requirement
+from contiglint.layout.contracts import SUMMARY_TOKENS, Requirement
 from contiglint.layout.flow import GRAD_OUTPUT
 from contiglint.layout.sinks import Sink
 from contiglint.layout.stride_checks import unit_last
@@ -68,6 +68,9 @@ class ContractRequiresContiguous(Rule):
     summary = "non-contiguous tensor passed where the callee requires a contiguous one"
     sinks = frozenset({"contract"})
     fixable = True
+    # a contract comes from an import (another module, a library, an extension) or from
+    # evidence in this file
+    tokens = frozenset(SUMMARY_TOKENS)
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         requirement: Requirement = sink.get("requirement")
