@@ -65,10 +65,10 @@ def test_crash_in_flow_analysis_is_per_file(tmp_path, monkeypatch):
     (tmp_path / "b.py").write_text(BAD.replace("x = ", "xx = ").replace("x.", "xx."))
     real = __import__("contiglint.engine", fromlist=["analyze_module"]).analyze_module
 
-    def crash_on_b(tree, source):
+    def crash_on_b(tree, source, *context):
         if "xx" in source.text:
             raise KeyError("state")
-        return real(tree, source)
+        return real(tree, source, *context)
 
     monkeypatch.setattr("contiglint.engine.analyze_module", crash_on_b)
     result = run([str(tmp_path)], Config(), RunOptions(jobs=1))

@@ -43,7 +43,7 @@ def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeyp
     # does not parse is still reported, once, with its position.
     analysed = []
     monkeypatch.setattr("contiglint.engine.analyze_module",
-                        lambda tree, source: analysed.append(tree) or [])
+                        lambda tree, source, *context: analysed.append(tree) or [])
     write(tmp_path, "plain.py", "def f(:\n")
     write(tmp_path, "fine.py", "def f(a):\n    pass\n")
     result = run([str(tmp_path)], Config(), RunOptions(jobs=1))

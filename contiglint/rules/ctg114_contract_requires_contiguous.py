@@ -54,10 +54,12 @@ class ContractRequiresContiguous(Rule):
 
         fused_rmsnorm(hidden.transpose(1, 2), w)  # CTG114
 
-    **Fix.** Pass `.contiguous()`: safe when the callee only reads the tensor. When the callee
-    writes into it (an in-place kernel, a raw write), the fix binds the copy and copies it back
-    after the call, `x_contig = x.contiguous(); f(x_contig); x.copy_(x_contig)` (unsafe; only
-    for a call that is its own statement).
+    **Fix.** Pass `.contiguous()`: safe when the callee's contract is a guard (the call raised
+    before); unsafe when the callee reads the raw memory, because the values it computes change
+    (to the right ones). When the callee writes into the tensor (an in-place kernel, a raw
+    write), the fix binds the copy and copies it back after the call, `x_contig =
+    x.contiguous(); f(x_contig); x.copy_(x_contig)` (unsafe; only for a call that is its own
+    statement).
 
     **When to ignore.** When the callee's check is deliberately a precondition you meet
     elsewhere, or the kernel does honour the strides it is not passed (then pass them).
@@ -137,7 +139,14 @@ class ContractRequiresContiguous(Rule):
             return None  # an item of a dict or list argument: no single place to copy
         text = ctx.source.segment(target)
         text = f"({text}).contiguous()" if needs_parentheses(target) else f"{text}.contiguous()"
-        return Fix("safe", (ctx.source.replace(target, text),), "pass a .contiguous() copy")
+        # safe where the callee would raise (a guard); where it reads raw memory the values
+        # change, as intended, which is not a behaviour-keeping edit
+        guard = requirement.evidence[-1].what.startswith(GUARD_WORDS)
+        return Fix("safe" if guard else "unsafe", (ctx.source.replace(target, text),),
+                   "pass a .contiguous() copy")
+
+
+GUARD_WORDS = ("asserts", "raises if", "checks")
 
 
 def is_grad_output(tensor: Tensor) -> bool:
