@@ -107,11 +107,13 @@ def offset(starts: Sequence[int], position: Position) -> int:
     return starts[position.line - 1] + position.column - 1
 
 
-def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, int]:
+def apply_fixes(text: str, fixes: Sequence[Fix],
+                accepted_fixes: Optional[list[Fix]] = None) -> tuple[str, int]:
     """Apply every fix whose edits do not overlap an already accepted fix.
 
-    Returns the new text and how many fixes were applied. Overlapping fixes are left for the next
-    round (the engine re-lints and fixes again), as ruff does.
+    Returns the new text and how many fixes were applied (and appends those fixes to
+    `accepted_fixes` when given). Overlapping fixes are left for the next round (the engine
+    re-lints and fixes again), as ruff does.
     """
     starts = line_starts(text)
     accepted: list[tuple[int, int, str]] = []
@@ -125,6 +127,8 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, int]:
         accepted.extend(spans)
         taken.extend((start, end) for start, end, _ in spans)
         applied += 1
+        if accepted_fixes is not None:
+            accepted_fixes.append(fix)
     for start, end, content in sorted(accepted, key=lambda span: (span[0], span[1]), reverse=True):
         text = text[:start] + content + text[end:]
     return text, applied

@@ -19,11 +19,9 @@ IDENTITY_ATTRIBUTES = frozenset({"data_ptr", "nbytes", "size", "resize_", "eleme
                                  "device", "_cdata", "is_shared", "share_memory_", "filename",
                                  "is_pinned", "pin_memory", "_free_weak_ref", "_weak_ref"})
 CONSEQUENCE = {
-    Kind.PERMUTED: "its elements are stored in another order than the tensor's logical order",
-    Kind.STRIDED: "its elements are not adjacent in memory, so a read of numel() elements "
-                  "picks up elements outside the view",
-    Kind.BROADCAST: "its elements share memory, so a read of numel() elements runs past the "
-                    "end of the storage",
+    Kind.PERMUTED: "its memory order is not its logical order",
+    Kind.STRIDED: "a read of numel() elements picks up elements outside the view",
+    Kind.BROADCAST: "a read of numel() elements runs past the end of the storage",
 }
 
 
@@ -64,7 +62,7 @@ class RawMemoryOfNonContiguous(Rule):
     name = "raw-memory-of-noncontiguous"
     summary = "raw pointer, storage or strideless kernel on a non-contiguous tensor"
     sinks = frozenset({"raw_memory", "kernel_launch"})
-    fixable = True
+    fix_safety = "unsafe"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
@@ -105,11 +103,9 @@ class RawMemoryOfNonContiguous(Rule):
         return isinstance(parent, ast.Attribute) and parent.attr in IDENTITY_ATTRIBUTES
 
     def report_memory(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
-        extra = "; the storage also spans the whole base tensor from offset 0" \
-            if "storage" in sink.op else ""
+        extra = "; the storage spans the whole base tensor" if "storage" in sink.op else ""
         message = (f"`{sink.op}` of a tensor {self.describe(tensor)}{called_from(sink)}: "
-                   f"{self.consequence(tensor)}{extra}; use the memory of a .contiguous() copy "
-                   f"kept in a name")
+                   f"{self.consequence(tensor)}{extra}; use a .contiguous() copy kept in a name")
         return Report(sink.node, message, self.bind_fix(sink, ctx, copy=True),
                       related(sink, tensor))
 
@@ -123,8 +119,7 @@ class RawMemoryOfNonContiguous(Rule):
         parameter = sink.get("parameter")
         message = (f"Triton kernel `{sink.op}` takes no strides, but its argument "
                    f"{f'`{parameter}` ' if parameter else ''}is a tensor "
-                   f"{self.describe(tensor)}{called_from(sink)}: {consequence}; pass "
-                   f".contiguous() kept in a name, or pass the strides")
+                   f"{self.describe(tensor)}{called_from(sink)}: {consequence}")
         return Report(sink.target, message, self.bind_fix(sink, ctx, copy=True,
                                                           back=bool(sink.get("written"))),
                       related(sink, tensor))

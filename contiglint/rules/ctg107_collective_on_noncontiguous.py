@@ -78,7 +78,7 @@ class CollectiveOnNonContiguous(Rule):
     name = "collective-on-noncontiguous"
     summary = "torch.distributed op on a non-contiguous tensor: wrong values, corruption, raise"
     sinks = frozenset({"collective"})
-    fixable = True
+    fix_safety = "unsafe"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         op = sink.op.rsplit(".", 1)[-1]

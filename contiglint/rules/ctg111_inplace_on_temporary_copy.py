@@ -70,7 +70,7 @@ class InplaceOnTemporaryCopy(Rule):
     sinks = frozenset({"inplace", "collective"})
     # a write into a temporary needs a copy-if-needed call; in-place writes are everywhere
     tokens = frozenset("." + name + "(" for name in COPY_IF_NEEDED)
-    fixable = True
+    fix_safety = "unsafe"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         copy_call, source = sink.get("copy_call"), sink.get("copy_of")
@@ -137,9 +137,8 @@ class InplaceOnTemporaryCopy(Rule):
             when = f"copies: `{inner}` is {made_by(source)}"
         else:
             when = f"copies whenever `{inner}` is not contiguous"
-        return (f"{write} writes into a temporary: `.{method}()` {when}{called_from(sink)}, and "
-                f"then `{inner}` is never updated; bind the copy, write it, then "
-                f"`{inner}.copy_(...)` it back")
+        return (f"{write} writes into a temporary: `.{method}()` {when}{called_from(sink)}, so "
+                f"`{inner}` is never updated")
 
     @staticmethod
     def related(sink: Sink, source) -> tuple:

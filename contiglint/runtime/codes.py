@@ -53,5 +53,10 @@ EXPLANATIONS = {
 }
 
 
+RUNTIME_ONLY = ("CTG201", "CTG202")  # codes no static rule reports
+NAMES = {"CTG201": "implicit-copy", "CTG202": "noncontiguous-module-output"}
+SEVERITY = {"CTG201": "warning", "CTG202": "warning"}  # the static codes: their rule's
+
+
 def title(code: str) -> str:
     return TITLES.get(code, code)
