@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import os
 import sys
 import time
@@ -387,12 +386,29 @@ def torch_missing(command: str) -> str:
             f"`pip install 'contiglint[{EXTRAS[command]}]'` (or `pip install torch`)")
 
 
+def torch_problem() -> Optional[str]:
+    """None when `import torch` works; "missing" when it is not installed; else the error.
+    Importing it here costs nothing extra: the subcommand is about to import it anyway."""
+    try:
+        import torch  # noqa: F401
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] == "torch":
+            return "missing"
+        return f"{type(error).__name__}: {error}"
+    except Exception as error:  # noqa: BLE001 - a broken install: say so in one line
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
 def delegate(command: str, argv: Sequence[str]) -> int:
     """Run a subcommand written elsewhere, importing it (and torch) only when asked for."""
     module_name = DELEGATES[command]
     wants_help = any(arg in ("-h", "--help") for arg in argv[:1])
-    if not wants_help and importlib.util.find_spec("torch") is None:
-        return _usage(torch_missing(command))
+    if not wants_help:
+        problem = torch_problem()
+        if problem:
+            return _usage(torch_missing(command) if problem == "missing" else
+                          f"`contiglint {command}` cannot import PyTorch: {problem}")
     try:
         module = importlib.import_module(module_name)
         return int(module.main(list(argv)) or 0)

@@ -192,11 +192,15 @@ class _Walk:
                 self.errors.append(io_error(path, error))
                 continue
             if is_dir:
-                if (matches(path, self.builtin, self.root)
-                        or self.gitignored(path, True, ignores)) \
-                        and not os.path.isfile(os.path.join(path, "__init__.py")):
-                    continue
-                self.directory(path, ancestors | {key}, ignores)
+                ignored = self.gitignored(path, True, ignores)
+                if ignored or matches(path, self.builtin, self.root):
+                    if not os.path.isfile(os.path.join(path, "__init__.py")):
+                        continue
+                inner = ignores
+                if ignored:  # a package kept despite .gitignore: patterns above it now match
+                    # paths below it, so `dist/` no longer covers all of `mypkg/dist/`
+                    inner = tuple((os.path.abspath(path), spec) for _, spec in ignores)
+                self.directory(path, ancestors | {key}, inner)
             elif self.gitignored(path, False, ignores):
                 continue
             elif is_file and entry.name.endswith(".py"):
