@@ -483,3 +483,32 @@ def test_progress_on_a_terminal_for_long_runs_only(tmp_path):
     write(few, "a.py", "x = 1\n")
     status, shown = on_a_terminal(["--no-cache", "few"], tmp_path)
     assert "files checked" not in shown
+
+
+# --- 11. the static fix and the runtime report say the same thing ---------------------------
+
+def test_the_reshape_written_by_fix_is_reported_by_run_as_the_intended_copy(tmp_path):
+    pytest.importorskip("torch")
+    path = write(tmp_path, "bad.py", BAD)
+    fixed = contiglint("--fix", "--show-fixes", "bad.py", cwd=tmp_path)
+    assert fixed.returncode == 0 and path.read_text() == FIXED
+    said = "copies where .view() would raise"
+    assert said in fixed.stdout
+    process = contiglint("run", "--format", "json", "bad.py", cwd=tmp_path)
+    assert process.returncode == 0, process.stderr
+    [entry] = json.loads(process.stderr)["entries"]
+    assert (entry["code"], entry["line"], entry["severity"]) == ("CTG201", BAD_LINE, "warning")
+    assert said in entry["note"] and "implicit" not in entry["title"]
+    text = contiglint("run", "bad.py", cwd=tmp_path).stderr
+    assert f"bad.py:{BAD_LINE}: CTG201 warning: copy of a non-contiguous tensor" in text
+    assert said in text
+
+
+def test_runtime_report_is_sorted_by_file_and_line(tmp_path):
+    pytest.importorskip("torch")
+    write(tmp_path, "order.py", "import torch\n\nsmall = torch.randn(2, 3).t().flatten()\n"
+                                "big = torch.randn(300, 400).t().flatten()\n")
+    process = contiglint("run", "--format", "json", "order.py", cwd=tmp_path)
+    entries = json.loads(process.stderr)["entries"]
+    assert [e["line"] for e in entries] == [3, 4]
+    assert entries[0]["bytes_copied"] < entries[1]["bytes_copied"]

@@ -89,4 +89,4 @@ class ViewOnNonContiguous(Rule):
         start, end = ctx.source.attribute_name(func)
         replacement = "reshape_as" if func.attr == "view_as" else "reshape"
         return Fix("safe", (Edit(start, end, replacement),), f"replace .{func.attr}() with "
-                   f".{replacement}()")
+                   f".{replacement}(), which copies where .view() would raise")
