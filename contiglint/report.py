@@ -114,7 +114,8 @@ def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
         elif not errors:
             out.append("All checks passed!")
         if hidden:
-            out.append(f"{_plural(hidden, 'more fix', 'more fixes')} available with --unsafe-fixes.")
+            out.append(f"{_plural(hidden, 'more fix', 'more fixes')} available with "
+                       "--unsafe-fixes.")
         if errors:
             err.append(f"contiglint: {_plural(len(errors), 'error')} (listed above) stopped "
                        "files from being checked completely.")
