@@ -142,7 +142,8 @@ def test_verify_cuda_without_cuda_is_one_line_exit_2(tmp_path):
     process = contiglint("verify", "--device", "cuda", str(ROOT / "fixtures" / "CTG101"),
                          cwd=tmp_path)
     assert process.returncode == 2
-    assert process.stderr.count("\n") == 1 and "CUDA is not available" in process.stderr
+    lines = [line for line in process.stderr.splitlines() if line.startswith("contiglint")]
+    assert len(lines) == 1 and "CUDA is not available" in lines[0], process.stderr
     assert process.stdout == ""
 
 
@@ -494,9 +495,9 @@ def test_the_reshape_written_by_fix_is_reported_by_run_as_the_intended_copy(tmp_
     assert fixed.returncode == 0 and path.read_text() == FIXED
     said = "copies where .view() would raise"
     assert said in fixed.stdout
-    process = contiglint("run", "--format", "json", "bad.py", cwd=tmp_path)
+    process = contiglint("run", "--format", "json", "-o", "report.json", "bad.py", cwd=tmp_path)
     assert process.returncode == 0, process.stderr
-    [entry] = json.loads(process.stderr)["entries"]
+    [entry] = json.loads((tmp_path / "report.json").read_text())["entries"]
     assert (entry["code"], entry["line"], entry["severity"]) == ("CTG201", BAD_LINE, "warning")
     assert said in entry["note"] and "implicit" not in entry["title"]
     text = contiglint("run", "bad.py", cwd=tmp_path).stderr
@@ -508,7 +509,9 @@ def test_runtime_report_is_sorted_by_file_and_line(tmp_path):
     pytest.importorskip("torch")
     write(tmp_path, "order.py", "import torch\n\nsmall = torch.randn(2, 3).t().flatten()\n"
                                 "big = torch.randn(300, 400).t().flatten()\n")
-    process = contiglint("run", "--format", "json", "order.py", cwd=tmp_path)
-    entries = json.loads(process.stderr)["entries"]
+    process = contiglint("run", "--format", "json", "-o", "report.json", "order.py",
+                         cwd=tmp_path)
+    assert process.returncode == 0, process.stderr
+    entries = json.loads((tmp_path / "report.json").read_text())["entries"]
     assert [e["line"] for e in entries] == [3, 4]
     assert entries[0]["bytes_copied"] < entries[1]["bytes_copied"]
