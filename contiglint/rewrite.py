@@ -1,0 +1,178 @@
+"""Statement-level fixes made with LibCST, handed back as the documented range edits.
+
+A `Rewrite` names a statement (by where it starts), statements to put before and after it, and
+expression spans inside it to replace. LibCST parses the module once per source text, the
+transformation changes only that statement's place in its block, and LibCST renders the module
+with each statement's own indentation, comments and line endings. The old and new text of the
+changed lines are then diffed into `Edit`s, so the JSON schema, the fixer and every front end
+keep one fix representation.
+
+Only the fix path imports this module (`Fix.edits` does, on first use): linting never pays for
+a LibCST parse, which costs ten times an `ast.parse`.
+"""
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from typing import Optional, Sequence, Union
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from contiglint.findings import Edit, Position, Rewrite, line_starts
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+Body = Union[cst.Module, cst.IndentedBlock]
+
+
+class _Parsed:
+    """One source text, parsed by LibCST with positions (the expensive part, done once)."""
+
+    def __init__(self, text: str) -> None:
+        # LibCST does not round-trip lone-CR line ends; a CR -> LF swap keeps every offset.
+        self.lone_cr = bool(_LONE_CR.search(text))
+        self.text = _LONE_CR.sub("\n", text) if self.lone_cr else text
+        self.wrapper = MetadataWrapper(cst.parse_module(self.text), unsafe_skip_copy=True)
+        self.positions = self.wrapper.resolve(PositionProvider)
+        self.starts = line_starts(text)
+
+
+_CACHE: dict[int, tuple[str, Optional[_Parsed]]] = {}
+
+
+def _parsed(text: str) -> Optional[_Parsed]:
+    key = id(text)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is text:
+        return hit[1]
+    try:
+        parsed: Optional[_Parsed] = _Parsed(text)
+    except (cst.ParserSyntaxError, RecursionError, ValueError):
+        parsed = None  # syntax LibCST does not know yet: the finding keeps no edits
+    _CACHE.clear()  # fixes are asked for one source at a time: keep the latest only
+    _CACHE[key] = (text, parsed)
+    return parsed
+
+
+def rewrite_edits(rewrite: Rewrite) -> tuple[Edit, ...]:
+    """The range edits that turn `rewrite.text` into the rewritten module (none if LibCST
+    cannot make the change: the statement is not alone on its lines in a block)."""
+    parsed = _parsed(rewrite.text)
+    if parsed is None:
+        return ()
+    transformer = _Transformer(parsed, rewrite)
+    new = parsed.wrapper.module.visit(transformer)
+    if not transformer.done:
+        return ()
+    edits = _diff(parsed, rewrite.text, new.code, transformer.lines)
+    if parsed.lone_cr:
+        edits = [Edit(e.start, e.end, e.content.replace("\n", "\r")) for e in edits]
+    if rewrite.lock is not None:
+        edits.insert(0, Edit(rewrite.lock, rewrite.lock, ""))
+    return tuple(edits)
+
+
+def _code_position(position: Position) -> tuple[int, int]:
+    return (position.line, position.column - 1)
+
+
+def _span(code_range) -> tuple[tuple[int, int], tuple[int, int]]:
+    return ((code_range.start.line, code_range.start.column),
+            (code_range.end.line, code_range.end.column))
+
+
+class _Transformer(cst.CSTTransformer):
+    def __init__(self, parsed: _Parsed, rewrite: Rewrite) -> None:
+        super().__init__()
+        self.positions = parsed.positions
+        self.anchor = _code_position(rewrite.anchor)
+        self.replace = {(_code_position(start), _code_position(end)): text
+                        for start, end, text in rewrite.replace}
+        self.before = [cst.parse_statement(code) for code in rewrite.before]
+        self.after = [cst.parse_statement(code) for code in rewrite.after]
+        self.targets = [self.anchor, *(start for start, _ in self.replace)]
+        self.done = False
+        self.lines: tuple[int, int] = (0, 0)  # first and last line of the changed statement
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        code_range = self.positions.get(node)
+        if code_range is None or isinstance(node, cst.Module):
+            return True
+        # Only the branches that hold the anchor or a replaced span change: skip the rest.
+        start, end = _span(code_range)
+        return any(start <= target <= end for target in self.targets)
+
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode):
+        if isinstance(original, cst.BaseExpression) and self.replace:
+            code_range = self.positions.get(original)
+            span = _span(code_range) if code_range is not None else None
+            if span is not None and span in self.replace:
+                code = self.replace.pop(span)
+                replacement = cst.parse_expression(code)
+                return replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar)
+        if isinstance(updated, (cst.Module, cst.IndentedBlock)):
+            return self._insert(original, updated)
+        return updated
+
+    def _insert(self, original: Body, updated: Body) -> Body:
+        for index, statement in enumerate(original.body):
+            code_range = self.positions.get(statement)
+            if code_range is None or _span(code_range)[0] != self.anchor:
+                continue
+            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) != 1:
+                return updated  # shares its line with another statement: nothing can go there
+            new = updated.body[index]
+            before = list(self.before)
+            if before:  # comments above the statement stay above the whole group
+                before[0] = before[0].with_changes(leading_lines=new.leading_lines)
+                new = new.with_changes(leading_lines=())
+            body = list(updated.body)
+            body[index:index + 1] = [*before, new, *self.after]
+            self.done = not self.replace
+            self.lines = (code_range.start.line, code_range.end.line)
+            return updated.with_changes(body=body)
+        return updated
+
+
+def _diff(parsed: _Parsed, old: str, new: str, lines: tuple[int, int]) -> list[Edit]:
+    """Edits for the lines that changed: everything before the statement's first line and
+    after its last line is the same text in both (checked, not assumed)."""
+    starts = parsed.starts
+    first, last = lines
+    lo = starts[first - 1]
+    hi = starts[last] if last < len(starts) else len(old)
+    tail = len(old) - hi
+    if old[:lo] != new[:lo] or old[hi:] != new[len(new) - tail:]:
+        raise AssertionError("LibCST changed text outside the rewritten statement")
+    before = old[lo:hi].splitlines(keepends=True)
+    after = new[lo:len(new) - tail].splitlines(keepends=True)
+    edits: list[Edit] = []
+    offsets = [lo]
+    for line in before:
+        offsets.append(offsets[-1] + len(line))
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        start, end = offsets[i1], offsets[i2]
+        removed, added = old[start:end], "".join(after[j1:j2])
+        prefix = _common_prefix(removed, added)
+        suffix = _common_prefix(removed[prefix:][::-1], added[prefix:][::-1])
+        edits.append(Edit(_position(starts, start + prefix), _position(starts, end - suffix),
+                          added[prefix:len(added) - suffix]))
+    return edits
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _position(starts: Sequence[int], offset: int) -> Position:
+    line = bisect.bisect_right(starts, offset)
+    return Position(line, offset - starts[line - 1] + 1)
