@@ -21,7 +21,9 @@ from contiglint.runner import RunOptions, RunResult, process_source, run
 DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, imported lazily
     "verify": "contiglint.verify.cli",
     "run": "contiglint.runtime.cli",
+    "server": "contiglint.server",
 }
+EXTRAS = {"pygls": "server", "lsprotocol": "server"}  # a missing package -> the extra with it
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -52,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="contiglint",
         description="Find PyTorch memory-layout (contiguity) hazards. Other commands: "
                     "`contiglint rules`, `contiglint rule CODE`, `contiglint verify ...`, "
-                    "`contiglint run ...`.",
+                    "`contiglint run ...`, `contiglint server` (language server).",
         epilog="Exit status: 0 nothing to report, 1 findings remain (or --diff has changes), "
                "2 usage, configuration, I/O, syntax or internal error.")
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",
@@ -204,6 +206,10 @@ def delegate(command: str, argv: Sequence[str]) -> int:
         if missing == "torch" or missing.startswith("torch."):
             return _usage(f"`contiglint {command}` needs PyTorch, which is not installed; "
                           "install it with `pip install torch`")
+        extra = EXTRAS.get(missing.split(".")[0])
+        if extra:
+            return _usage(f"`contiglint {command}` needs the `{extra}` extra ({missing} is not "
+                          f"installed): pip install 'contiglint[{extra}]'")
         if module_name.startswith(missing):
             return _usage(f"`contiglint {command}` is not available in this installation "
                           f"({module_name} is missing)")

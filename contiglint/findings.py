@@ -179,6 +179,8 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, int]:
     applied = 0
     for fix in fixes:
         spans = [(offset(starts, e.start), offset(starts, e.end), e.content) for e in fix.edits]
+        if not spans:
+            continue  # a rewrite LibCST could not make (syntax newer than it knows)
         if any(not (end <= lo or start >= hi) or (start == end == lo == hi)
                for start, end, _ in spans for lo, hi in taken):
             continue

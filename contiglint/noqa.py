@@ -11,7 +11,7 @@ import re
 import tokenize
 from typing import Iterable, Optional
 
-from contiglint.findings import Finding
+from contiglint.findings import Edit, Finding, Position, line_starts
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?:[\s,]+[A-Z]+[0-9]*)*))?", re.I)
 _SKIP_FILE = re.compile(r"#\s*contiglint\s*:\s*skip-file\b", re.I)
@@ -66,3 +66,30 @@ def _covers(codes: Optional[frozenset[str]], code: str) -> bool:
     if codes is None:
         return False
     return codes is ALL or any(code.startswith(prefix) for prefix in codes)
+
+
+def suppression_edit(text: str, finding: Finding) -> Edit:
+    """The edit that adds `# noqa: CODE` for `finding`: to the codes of a `# noqa:` comment
+    already on its line, else as a comment at the end of the line (its last line when the
+    first one ends inside a string)."""
+    line = finding.line
+    if _ends_in_string(text, line):
+        line = finding.end_line
+    starts = line_starts(text)
+    end = starts[line] if line < len(starts) else len(text)
+    content = text[starts[line - 1]:end].rstrip("\r\n")
+    comment = comments(text).get(line)
+    match = _NOQA.search(comment) if comment else None
+    if match and match.group("codes"):
+        at = Position(line, content.rfind(comment) + match.end("codes") + 1)
+        return Edit(at, at, f", {finding.code}")
+    at = Position(line, len(content.rstrip()) + 1)
+    return Edit(at, Position(line, len(content) + 1), f"  # noqa: {finding.code}")
+
+
+def _ends_in_string(text: str, line: int) -> bool:
+    try:
+        return any(token.type == tokenize.STRING and token.start[0] <= line < token.end[0]
+                   for token in tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return False
