@@ -10,7 +10,8 @@ in this process with all rules (opt-in ones too) and unsafe fixes, as `contiglin
 ratio. Printed per set: files, files changed, fixes applied, statement-level (LibCST) fixes
 among them, seconds to lint and to fix (median of the repeats), and how many fixed files do
 not re-parse (`ast.parse` and `libcst.parse_module`; must be 0). `--tree` benchmarks another
-checkout of contiglint (for a before/after figure). No test asserts timings.
+checkout of contiglint (for a before/after figure); `--strict` lints in strict mode, where real
+code has many statement-level fixes. No test asserts timings.
 """
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3, help="runs over the fixtures")
     parser.add_argument("--corpus-repeats", type=int, default=1, help="runs over the corpus")
     parser.add_argument("--skip-corpus", action="store_true")
+    parser.add_argument("--strict", action="store_true",
+                        help="strict mode: also sinks of unknown layout (many more statement "
+                             "fixes on real code)")
     parser.add_argument("--tree", type=Path, default=HERE.parent,
                         help="the contiglint checkout to measure (default: this one)")
     args = parser.parse_args()
@@ -38,7 +42,7 @@ def main() -> int:
     from contiglint.rules import all_rules
     from contiglint.settings import Settings
 
-    settings = Settings(select=tuple(rule.code for rule in all_rules()))
+    settings = Settings(select=tuple(rule.code for rule in all_rules()), strict=args.strict)
     statement_codes = {"CTG106", "CTG107", "CTG109", "CTG111"}
     sets = [("fixtures", sorted(p for p in (HERE.parent / "fixtures").rglob("*.py")
                                 if not p.name.endswith(".fixed.py")), args.repeats)]
@@ -48,7 +52,7 @@ def main() -> int:
         trees = fetch_corpus(HERE / "corpus", list(PINNED))
         files, errors = discover([str(tree) for tree in trees])
         sets.append(("corpus", sorted(Path(f) for f in files), args.corpus_repeats))
-    print(f"contiglint from {args.tree.resolve()}")
+    print(f"contiglint from {args.tree.resolve()}{', strict mode' if args.strict else ''}")
     print(f"{'set':<9} {'files':>6} {'changed':>8} {'fixes':>6} {'stmt':>5} {'lint s':>8} "
           f"{'fix s':>8} {'fix/lint':>9} {'unparsable':>11}")
     for name, paths, repeats in sets:
