@@ -65,7 +65,7 @@ def rewrite_edits(rewrite: Rewrite) -> tuple[Edit, ...]:
     new = parsed.wrapper.module.visit(transformer)
     if not transformer.done:
         return ()
-    edits = _diff(parsed, rewrite.text, new.code, transformer.lines)
+    edits = _diff(parsed, parsed.text, new.code, transformer.lines)
     if parsed.lone_cr:
         edits = [Edit(e.start, e.end, e.content.replace("\n", "\r")) for e in edits]
     if rewrite.lock is not None:
@@ -155,22 +155,36 @@ def _diff(parsed: _Parsed, old: str, new: str, lines: tuple[int, int]) -> list[E
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        start, end = offsets[i1], offsets[i2]
-        removed, added = old[start:end], "".join(after[j1:j2])
-        prefix = _common_prefix(removed, added)
-        suffix = _common_prefix(removed[prefix:][::-1], added[prefix:][::-1])
-        edits.append(Edit(_position(starts, start + prefix), _position(starts, end - suffix),
-                          added[prefix:len(added) - suffix]))
+        start = offsets[i1]
+        edits.extend(_character_edits(starts, start, old[start:offsets[i2]],
+                                      "".join(after[j1:j2])))
     return edits
 
 
-def _common_prefix(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
+def _character_edits(starts: Sequence[int], at: int, removed: str, added: str) -> list[Edit]:
+    """The edits within one changed run of lines: the characters that differ, widened to
+    whole words (`g` -> `g_contig`, not `g_conti` inserted before `g`), with runs of fewer
+    than `_GAP` kept characters between two changes folded into one edit."""
+    matcher = difflib.SequenceMatcher(None, removed, added, autojunk=False)
+    spans: list[list[int]] = []  # [old start, old end, new start, new end]
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        while i1 > 0 and j1 > 0 and removed[i1 - 1] == added[j1 - 1] and \
+                (removed[i1 - 1].isalnum() or removed[i1 - 1] == "_"):
+            i1, j1 = i1 - 1, j1 - 1
+        while i2 < len(removed) and j2 < len(added) and removed[i2] == added[j2] and \
+                (removed[i2].isalnum() or removed[i2] == "_"):
+            i2, j2 = i2 + 1, j2 + 1
+        if spans and i1 - spans[-1][1] < _GAP and j1 - spans[-1][3] < _GAP:
+            spans[-1][1], spans[-1][3] = max(spans[-1][1], i2), max(spans[-1][3], j2)
+        else:
+            spans.append([i1, i2, j1, j2])
+    return [Edit(_position(starts, at + i1), _position(starts, at + i2), added[j1:j2])
+            for i1, i2, j1, j2 in spans]
+
+
+_GAP = 3
 
 
 def _position(starts: Sequence[int], offset: int) -> Position:
