@@ -323,18 +323,3 @@ def test_a_burst_of_changes_is_linted_once_for_its_last_version(project):
             await session.client.stop()
 
     run(scenario)
-
-
-def test_server_without_pygls_names_the_extra(tmp_path):
-    blocker = tmp_path / "block"
-    blocker.mkdir()
-    (blocker / "sitecustomize.py").write_text(
-        "import sys\nsys.modules['pygls'] = None\nsys.modules['lsprotocol'] = None\n")
-    env = environment()
-    env["PYTHONPATH"] = f"{blocker}:{env['PYTHONPATH']}"
-    import subprocess
-
-    process = subprocess.run([sys.executable, "-m", "contiglint", "server"], cwd=tmp_path,
-                             capture_output=True, text=True, env=env, timeout=60)
-    assert process.returncode == 2
-    assert "pip install 'contiglint[server]'" in process.stderr
