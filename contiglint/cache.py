@@ -15,7 +15,9 @@ from typing import Optional
 from contiglint import __version__
 from contiglint.engine import LintResult, SourceError
 from contiglint.files import atomic_write_bytes
-from contiglint.findings import Edit, Finding, Fix, Position, Related, Rewrite
+from contiglint.findings import (
+    Edit, Finding, Fix, Position, Related, Rewrite, rewrites_available,
+)
 from contiglint.settings import Settings
 
 CACHE_DIR_NAME = ".contiglint_cache"
@@ -72,7 +74,8 @@ def finding_from_json(data: dict, text: str) -> Finding:
     """The inverse of `Finding.as_json(lazy=True)` for a finding in `text`."""
     fix = data["fix"]
     if fix is not None and "rewrite" in fix:  # a statement fix LibCST makes when asked
-        fix = Fix(fix["safety"], None, fix["description"], Rewrite.from_json(fix["rewrite"], text))
+        fix = Fix(fix["safety"], None, fix["description"],
+                  Rewrite.from_json(fix["rewrite"], text)) if rewrites_available() else None
     elif fix is not None:
         fix = Fix(fix["safety"], tuple(
             Edit(Position(e["line"], e["column"]), Position(e["end_line"], e["end_column"]),

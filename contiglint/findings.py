@@ -5,8 +5,10 @@ column means the same thing to every front end regardless of non-ASCII text on t
 """
 from __future__ import annotations
 
+import importlib.util
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal, Optional, Sequence
 
 Safety = Literal["safe", "unsafe"]
@@ -34,6 +36,16 @@ class Edit:
             "end_column": self.end.column,
             "content": self.content,
         }
+
+
+@lru_cache(maxsize=None)
+def rewrites_available() -> bool:
+    """Whether LibCST (the `fix` extra) is installed, found without importing it. Without it,
+    findings whose fix adds statements are reported without a fix."""
+    try:
+        return importlib.util.find_spec("libcst") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ it. Every process the CLI starts reports its imports (PYTHONPROFILEIMPORTTIME)."
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -55,3 +56,30 @@ def test_diff_from_a_cached_check_matches_a_fresh_one(fixtures):
     cached, _ = run(fixtures, "--format", "json")
     fresh, _ = run(fixtures, "--format", "json", "--no-cache")
     assert json.loads(cached.stdout) == json.loads(fresh.stdout) != []
+
+
+def test_without_libcst_statement_fixes_are_not_offered(fixtures, tmp_path_factory):
+    """Without the `fix` extra the same findings are reported; those whose fix adds
+    statements have none, and --fix applies the others."""
+    shutil.copytree(ROOT / "fixtures" / "CTG101", fixtures / "CTG101",
+                    ignore=shutil.ignore_patterns("*.fixed.py"))  # expression-level fixes
+    blocker = tmp_path_factory.mktemp("block")
+    (blocker / "sitecustomize.py").write_text("import sys\nsys.modules['libcst'] = None\n")
+    env = environment()
+    env["PYTHONPATH"] = os.pathsep.join([str(blocker), env["PYTHONPATH"]])
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "contiglint", "--select", "CTG1", *args],
+                              cwd=fixtures, capture_output=True, text=True, env=env,
+                              timeout=300)
+
+    with_libcst = json.loads(run(fixtures, "--format", "json", "--no-cache")[0].stdout)
+    process = cli("--format", "json", "--no-cache")
+    without = json.loads(process.stdout)
+    assert [(f["path"], f["line"], f["code"]) for f in without] == \
+        [(f["path"], f["line"], f["code"]) for f in with_libcst]
+    assert [f for f in without if f["code"] in STATEMENT_FIXES and f["fix"]] == []
+    assert any(f["fix"] for f in without)  # expression-level fixes are still there
+    process = cli("--fix", "--unsafe-fixes", "--no-cache")
+    assert process.returncode in (0, 1) and "Traceback" not in process.stderr, process.stderr
+    assert "fixed" in process.stdout

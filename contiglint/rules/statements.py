@@ -16,7 +16,7 @@ import ast
 import re
 from typing import Optional
 
-from contiglint.findings import Fix, Position, Rewrite
+from contiglint.findings import Fix, Position, Rewrite, rewrites_available
 from contiglint.rules.base import RuleContext
 
 SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)
@@ -62,14 +62,17 @@ def enclosing_statement(node: ast.AST, function: Optional[ast.AST], ctx: RuleCon
 def statement_fix(ctx: RuleContext, description: str, statement: ast.stmt,
                   before: tuple[str, ...] = (), after: tuple[str, ...] = (),
                   replace: tuple[tuple[ast.expr, str], ...] = (),
-                  lock: Optional[ast.AST] = None, locked: bool = True) -> Fix:
+                  lock: Optional[ast.AST] = None, locked: bool = True) -> Optional[Fix]:
     """An unsafe fix that LibCST makes when its edits are asked for (`contiglint.rewrite`):
-    `before`/`after` statements around `statement`, and `replace` expressions in it.
+    `before`/`after` statements around `statement`, and `replace` expressions in it. None
+    when LibCST (the `fix` extra) is not installed.
 
     Fixes that bind fresh names lock their scope (`lock`, the enclosing function, or the module
     when None): an empty edit at the scope's start, so the fixer applies one of them per scope
     and round and each sees the names the previous ones bound (two `k_contig = ...` in one
     scope would free the first copy while its pointer is still in use)."""
+    if not rewrites_available():
+        return None
     source = ctx.source
     at = Position(lock.lineno, 1) if lock is not None else Position(1, 1)
     return Fix("unsafe", None, description, Rewrite(
