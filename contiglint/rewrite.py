@@ -1,9 +1,10 @@
 """Statement-level fixes made with LibCST, handed back as the documented range edits.
 
 A `Rewrite` names a statement (by where it starts), statements to put before and after it, and
-expression spans inside it to replace. LibCST parses the module once per source text, the
-transformation changes only that statement's place in its block, and LibCST renders the module
-with each statement's own indentation, comments and line endings. The old and new text of the
+expression spans inside it to replace. LibCST parses the lines of the top-level statement
+(function, class, ...) that holds it, once per source text; the transformation changes only
+that statement's place in its block, and LibCST renders the code with each statement's own
+indentation, comments and line endings. The old and new text of the
 changed lines are then diffed into `Edit`s, so the JSON schema, the fixer and every front end
 keep one fix representation.
 
@@ -12,9 +13,11 @@ a LibCST parse, which costs ten times an `ast.parse`.
 """
 from __future__ import annotations
 
+import ast
 import bisect
 import difflib
 import re
+from dataclasses import replace
 from typing import Optional, Sequence, Union
 
 import libcst as cst
@@ -27,30 +30,65 @@ Body = Union[cst.Module, cst.IndentedBlock]
 
 
 class _Parsed:
-    """One source text, parsed by LibCST with positions (the expensive part, done once)."""
+    """The lines of one top-level statement, parsed by LibCST with positions (the expensive
+    part, done once per statement and text)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, first: int) -> None:
         # LibCST does not round-trip lone-CR line ends; a CR -> LF swap keeps every offset.
         self.lone_cr = bool(_LONE_CR.search(text))
         self.text = _LONE_CR.sub("\n", text) if self.lone_cr else text
         self.wrapper = MetadataWrapper(cst.parse_module(self.text), unsafe_skip_copy=True)
         self.positions = self.wrapper.resolve(PositionProvider)
         self.starts = line_starts(text)
+        self.shift = first - 1  # line L of the chunk is line L + shift of the file
 
 
-_CACHE: dict[int, tuple[str, Optional[_Parsed]]] = {}
+_CACHE: dict[tuple[int, int, int], tuple[str, Optional[_Parsed]]] = {}
+_TOP: dict[int, tuple[str, list[tuple[int, int]]]] = {}
 
 
-def _parsed(text: str) -> Optional[_Parsed]:
-    key = id(text)
+def _region(text: str, line: int) -> tuple[int, int]:
+    """The lines of the top-level statement holding `line` (with its decorators, and with
+    any statement sharing its first or last line): LibCST parses only these, so a fix costs
+    the size of its function or class, not of the file."""
+    hit = _TOP.get(id(text))
+    if hit is None or hit[0] is not text:
+        try:
+            body = ast.parse(text).body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            body = []
+        spans = [(min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]),
+                  node.end_lineno) for node in body]
+        _TOP.clear()
+        _TOP[id(text)] = hit = (text, spans)
+    spans = hit[1]
+    holding = [span for span in spans if span[0] <= line <= span[1]]
+    if not holding:
+        return 1, len(line_starts(text))
+    first, last = holding[0]
+    changed = True
+    while changed:
+        changed = False
+        for lo, hi in spans:
+            if lo <= last and hi >= first and (lo < first or hi > last):
+                first, last, changed = min(first, lo), max(last, hi), True
+    return first, last
+
+
+def _parsed(text: str, region: tuple[int, int]) -> Optional[_Parsed]:
+    key = (id(text), *region)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is text:
         return hit[1]
+    if any(cached is not text for cached, _ in _CACHE.values()):
+        _CACHE.clear()  # fixes are asked for one source text at a time
+    starts = line_starts(text)
+    first, last = region
+    chunk = text[starts[first - 1]:starts[last] if last < len(starts) else len(text)]
     try:
-        parsed: Optional[_Parsed] = _Parsed(text)
+        parsed: Optional[_Parsed] = _Parsed(chunk, first)
     except (cst.ParserSyntaxError, RecursionError, ValueError):
         parsed = None  # syntax LibCST does not know yet: the finding keeps no edits
-    _CACHE.clear()  # fixes are asked for one source at a time: keep the latest only
     _CACHE[key] = (text, parsed)
     return parsed
 
@@ -58,16 +96,23 @@ def _parsed(text: str) -> Optional[_Parsed]:
 def rewrite_edits(rewrite: Rewrite) -> tuple[Edit, ...]:
     """The range edits that turn `rewrite.text` into the rewritten module (none if LibCST
     cannot make the change: the statement is not alone on its lines in a block)."""
-    parsed = _parsed(rewrite.text)
+    parsed = _parsed(rewrite.text, _region(rewrite.text, rewrite.anchor.line))
     if parsed is None:
         return ()
-    transformer = _Transformer(parsed, rewrite)
+
+    def local(position: Position) -> Position:
+        return Position(position.line - parsed.shift, position.column)
+
+    transformer = _Transformer(parsed, replace(
+        rewrite, anchor=local(rewrite.anchor),
+        replace=tuple((local(a), local(b), t) for a, b, t in rewrite.replace)))
     new = parsed.wrapper.module.visit(transformer)
     if not transformer.done:
         return ()
-    edits = _diff(parsed, parsed.text, new.code, transformer.lines)
-    if parsed.lone_cr:
-        edits = [Edit(e.start, e.end, e.content.replace("\n", "\r")) for e in edits]
+    edits = [Edit(Position(e.start.line + parsed.shift, e.start.column),
+                  Position(e.end.line + parsed.shift, e.end.column),
+                  e.content.replace("\n", "\r") if parsed.lone_cr else e.content)
+             for e in _diff(parsed, parsed.text, new.code, transformer.lines)]
     if rewrite.lock is not None:
         edits.insert(0, Edit(rewrite.lock, rewrite.lock, ""))
     return tuple(edits)

@@ -72,3 +72,12 @@ def test_a_lone_statement_gets_its_block_indentation_from_libcst():
     from contiglint.findings import Fix, apply_fixes
     assert apply_fixes(text, [Fix("unsafe", edits)])[0] == \
         "if x:\n\tif y:\n\t\tw = 0\n\t\tz = 1\n\t\tv = 2\n"
+
+
+def test_only_the_top_level_statement_is_rewritten_decorators_and_neighbours_kept():
+    text = HEADER + ("x = 1; y = 2\n\n\n@torch.no_grad()\n@staticmethod\ndef sync(x):\n"
+                     "    g = x.t()\n    dist.all_reduce(g)\n\n\ndef after():\n    return 3\n")
+    assert fixed(text) == HEADER + (
+        "x = 1; y = 2\n\n\n@torch.no_grad()\n@staticmethod\ndef sync(x):\n    g = x.t()\n"
+        "    g_contig = g.contiguous()\n    dist.all_reduce(g_contig)\n    g.copy_(g_contig)\n"
+        "\n\ndef after():\n    return 3\n")
