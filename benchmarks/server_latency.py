@@ -8,7 +8,8 @@ bugs), then edits it `--edits` times, each time a line inside a block, waiting f
 diagnostics of that version before the next edit. Printed: the median and 90th percentile of
 the time from sending didChange to receiving its publishDiagnostics, once with the server's
 default debounce and once with the debounce off (CONTIGLINT_SERVER_DEBOUNCE=0: the pure
-lint-and-publish cost), and the in-process `lint_source` time of the same text for reference.
+lint-and-publish cost), the in-process `lint_source` time of the same text for reference, and
+the time of a code-action request on findings whose fix adds statements (made by LibCST).
 No test asserts timings.
 """
 from __future__ import annotations
@@ -89,10 +90,12 @@ async def measure(text: str, edits: int, debounce: str | None) -> list[float]:
 
     client = LanguageClient("latency-bench", "1")
     published: dict[int, float] = {}
+    last: list = []
 
     @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     def on_publish(params: types.PublishDiagnosticsParams) -> None:
         published[params.version] = time.perf_counter()
+        last[:] = params.diagnostics
 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
@@ -121,6 +124,14 @@ async def measure(text: str, edits: int, debounce: str | None) -> list[float]:
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[edit]))
         latencies.append(await wait_for(published, version) - start)
+    actions = []  # quick fixes that add statements (LibCST), first request per diagnostic
+    for diagnostic in [d for d in last if d.code == "CTG107"][:10]:
+        start = time.perf_counter()
+        await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic])))
+        actions.append(time.perf_counter() - start)
+    measure.actions = actions
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
@@ -164,6 +175,9 @@ def main() -> int:
         p90 = ms[min(len(ms) - 1, int(round(0.9 * (len(ms) - 1))))]
         print(f"didChange -> publishDiagnostics, {label}: median {statistics.median(ms):.0f} ms, "
               f"p90 {p90:.0f} ms, over {len(ms)} edits")
+    actions = sorted(x * 1000 for x in measure.actions)
+    print(f"codeAction on a CTG107 finding (its fix adds statements, made by LibCST): median "
+          f"{statistics.median(actions):.0f} ms, max {actions[-1]:.0f} ms, over {len(actions)}")
     return 0
 
 

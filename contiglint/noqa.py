@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from functools import lru_cache
 from typing import Iterable, Optional
 
 from contiglint.findings import Edit, Finding, Position, line_starts
@@ -72,13 +73,12 @@ def suppression_edit(text: str, finding: Finding) -> Edit:
     """The edit that adds `# noqa: CODE` for `finding`: to the codes of a `# noqa:` comment
     already on its line, else as a comment at the end of the line (its last line when the
     first one ends inside a string)."""
-    line = finding.line
-    if _ends_in_string(text, line):
-        line = finding.end_line
+    found, in_strings = _scan(text)
+    line = finding.end_line if finding.line in in_strings else finding.line
     starts = line_starts(text)
     end = starts[line] if line < len(starts) else len(text)
     content = text[starts[line - 1]:end].rstrip("\r\n")
-    comment = comments(text).get(line)
+    comment = found.get(line)
     match = _NOQA.search(comment) if comment else None
     if match and match.group("codes"):
         at = Position(line, content.rfind(comment) + match.end("codes") + 1)
@@ -87,9 +87,15 @@ def suppression_edit(text: str, finding: Finding) -> Edit:
     return Edit(at, Position(line, len(content) + 1), f"  # noqa: {finding.code}")
 
 
-def _ends_in_string(text: str, line: int) -> bool:
+@lru_cache(maxsize=4)
+def _scan(text: str) -> tuple[dict[int, str], frozenset[int]]:
+    """The comments, and the lines that end inside a string, of one text (tokenized once:
+    an editor asks for the actions of many findings of the same text)."""
+    in_strings: set[int] = set()
     try:
-        return any(token.type == tokenize.STRING and token.start[0] <= line < token.end[0]
-                   for token in tokenize.generate_tokens(io.StringIO(text).readline))
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                in_strings.update(range(token.start[0], token.end[0]))
     except (tokenize.TokenError, SyntaxError, IndentationError):
-        return False
+        pass
+    return comments(text), frozenset(in_strings)

@@ -187,8 +187,10 @@ class ContiglintServer(LanguageServer):
             if finding.fix is not None and finding.fix.edits:
                 actions.append(self.fix_action(uri, linted, finding, finding.fix, diagnostic))
             actions.append(self.noqa_action(uri, linted, finding, diagnostic))
-        if not wanted or any(FIX_ALL.startswith(kind) or kind.startswith(FIX_ALL)
-                             for kind in wanted):
+        # Fixing a whole file costs several lints: offered when asked for by kind, or when
+        # the client resolves the edit only if the action is chosen.
+        if any(FIX_ALL.startswith(kind) or kind.startswith(FIX_ALL) for kind in wanted or ()) \
+                or not wanted and self.resolves_edits():
             actions.extend(self.fix_all_actions(uri, linted))
         return actions
 
