@@ -18,12 +18,14 @@ diagnostic (the syntax error); an internal error becomes a diagnostic too, never
 from __future__ import annotations
 
 import asyncio
+import bisect
 import inspect
 import logging
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Optional, Sequence
 from urllib.parse import unquote, urlparse
 
@@ -33,14 +35,13 @@ from pygls.lsp.server import LanguageServer
 from contiglint import __version__, noqa
 from contiglint.config import ConfigError, Overrides, resolve
 from contiglint.engine import LintResult, SourceError, fix_source, lint_source
-from contiglint.findings import Edit, Finding, Fix, line_starts
+from contiglint.findings import Edit, Finding, Fix, Position, line_starts
 from contiglint.rules import all_rules
 
 SOURCE = "contiglint"
 DEBOUNCE_SECONDS = float(os.environ.get("CONTIGLINT_SERVER_DEBOUNCE", "0.15"))
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.{SOURCE}"
 RULES = {rule.code: rule for rule in all_rules()}
-log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -284,8 +285,6 @@ def uri_to_path(uri: str) -> str:
 
 def rule_uri(rule) -> str:
     """The rule's own file: its docstring is its documentation."""
-    from pathlib import Path
-
     return Path(inspect.getfile(rule)).resolve().as_uri()
 
 
@@ -297,9 +296,7 @@ def overlaps(a: types.Range, b: types.Range) -> bool:
 
 
 def whole_text_edit(old: str, new: str) -> Edit:
-    """One edit covering the lines that differ (a fix-all result)."""
-    from contiglint.findings import Position
-
+    """One edit covering the text that differs (a fix-all result)."""
     starts = line_starts(old)
     first = 0
     while first < min(len(old), len(new)) and old[first] == new[first]:
@@ -309,8 +306,6 @@ def whole_text_edit(old: str, new: str) -> Edit:
         last += 1
 
     def position(offset: int) -> Position:
-        import bisect
-
         line = bisect.bisect_right(starts, offset)
         return Position(line, offset - starts[line - 1] + 1)
 
