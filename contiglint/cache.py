@@ -18,7 +18,9 @@ from typing import Optional
 from contiglint import __version__
 from contiglint.engine import LintResult, SourceError
 from contiglint.files import atomic_write_bytes
-from contiglint.findings import Edit, Finding, Fix, Position, Related
+from contiglint.findings import (
+    Edit, Finding, Fix, Position, Related, Rewrite, rewrites_available,
+)
 from contiglint.settings import Settings
 
 CACHE_DIR_NAME = ".contiglint_cache"
@@ -57,11 +59,11 @@ class Cache:
         return os.path.join(self.directory, f"{__version__}-{fingerprint()[:12]}", key[:2],
                             key + ".json")
 
-    def load(self, key: str) -> Optional[LintResult]:
+    def load(self, key: str, text: str) -> Optional[LintResult]:
         try:
             with open(self._entry(key), "rb") as handle:
                 entry = json.loads(handle.read())
-            return LintResult([finding_from_json(f) for f in entry["findings"]],
+            return LintResult([finding_from_json(f, text) for f in entry["findings"]],
                               [SourceError(**e) for e in entry["errors"]])
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None  # missing or corrupt: lint again
@@ -69,7 +71,7 @@ class Cache:
     def store(self, key: str, result: LintResult) -> None:
         if any(error.kind != "syntax" for error in result.errors):
             return  # internal and I/O problems may go away; don't remember them
-        entry = {"findings": [f.as_json() for f in result.findings],
+        entry = {"findings": [f.as_json(lazy=True) for f in result.findings],
                  "errors": [vars(error) for error in result.errors]}
         path = self._entry(key)
         try:
@@ -88,10 +90,13 @@ class Cache:
                 atomic_write_bytes(marker, content.encode())
 
 
-def finding_from_json(data: dict) -> Finding:
-    """The inverse of `Finding.as_json()`."""
+def finding_from_json(data: dict, text: str) -> Finding:
+    """The inverse of `Finding.as_json(lazy=True)` for a finding in `text`."""
     fix = data["fix"]
-    if fix is not None:
+    if fix is not None and "rewrite" in fix:  # a statement fix LibCST makes when asked
+        fix = Fix(fix["safety"], None, fix["description"],
+                  Rewrite.from_json(fix["rewrite"], text)) if rewrites_available() else None
+    elif fix is not None:
         fix = Fix(fix["safety"], tuple(
             Edit(Position(e["line"], e["column"]), Position(e["end_line"], e["end_column"]),
                  e["content"]) for e in fix["edits"]), fix["description"])

@@ -25,7 +25,9 @@ from contiglint.runner import RunOptions, RunResult, process_source, run
 DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, imported lazily
     "verify": "contiglint.verify.cli",
     "run": "contiglint.runtime.cli",
+    "server": "contiglint.server",
 }
+PACKAGE_EXTRAS = {"pygls": "server", "lsprotocol": "server"}  # a missing package -> the extra with it
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -60,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="contiglint",
         description="Find PyTorch memory-layout (contiguity) hazards. Other commands: "
                     "`contiglint rules`, `contiglint rule CODE`, `contiglint verify ...`, "
-                    "`contiglint run ...`.",
+                    "`contiglint run ...`, `contiglint server` (language server).",
         epilog="Exit status: 0 nothing to report, 1 findings remain (or --diff has changes), "
                "2 usage, configuration, I/O, syntax or internal error.")
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",
@@ -378,12 +380,12 @@ def show_rule(argv: Sequence[str]) -> int:
     return 0
 
 
-EXTRAS = {"verify": "verify", "run": "runtime"}  # subcommand -> the extra that brings torch
+TORCH_EXTRAS = {"verify": "verify", "run": "runtime"}  # subcommand -> the extra that brings torch
 
 
 def torch_missing(command: str) -> str:
     return (f"`contiglint {command}` needs PyTorch, which is not installed; install it with "
-            f"`pip install 'contiglint[{EXTRAS[command]}]'` (or `pip install torch`)")
+            f"`pip install 'contiglint[{TORCH_EXTRAS[command]}]'` (or `pip install torch`)")
 
 
 def torch_problem() -> Optional[str]:
@@ -404,7 +406,7 @@ def delegate(command: str, argv: Sequence[str]) -> int:
     """Run a subcommand written elsewhere, importing it (and torch) only when asked for."""
     module_name = DELEGATES[command]
     wants_help = any(arg in ("-h", "--help") for arg in argv[:1])
-    if not wants_help:
+    if not wants_help and command in TORCH_EXTRAS:
         problem = torch_problem()
         if problem:
             return _usage(torch_missing(command) if problem == "missing" else
@@ -416,6 +418,10 @@ def delegate(command: str, argv: Sequence[str]) -> int:
         missing = error.name or str(error)
         if missing == "torch" or missing.startswith("torch."):
             return _usage(torch_missing(command))
+        extra = PACKAGE_EXTRAS.get(missing.split(".")[0])
+        if extra:
+            return _usage(f"`contiglint {command}` needs the `{extra}` extra ({missing} is not "
+                          f"installed): pip install 'contiglint[{extra}]'")
         if module_name.startswith(missing):
             return _usage(f"`contiglint {command}` is not available in this installation "
                           f"({module_name} is missing)")

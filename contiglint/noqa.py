@@ -13,7 +13,7 @@ import re
 import tokenize
 from typing import Iterable, Optional
 
-from contiglint.findings import Finding
+from contiglint.findings import Edit, Finding, Position
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?:[\s,]+[A-Z]+[0-9]*)*))?", re.I)
 _SKIP_FILE = re.compile(r"#\s*contiglint\s*:\s*skip-file\b", re.I)
@@ -142,3 +142,15 @@ def _lines_a_comment_can_end(text: str, count: int) -> set[int]:
 _STRING_TYPES = {tokenize.STRING} | {getattr(tokenize, name) for name in
                                      ("FSTRING_MIDDLE", "FSTRING_START", "FSTRING_END")
                                      if hasattr(tokenize, name)}
+
+
+def suppression_edit(text: str, finding: Finding) -> Optional[Edit]:
+    """The edit that `--add-noqa` would make for `finding` alone (an editor's "add noqa"
+    action): the whole changed line replaced, or None when nothing needs adding."""
+    new_text, changed = add_noqa(text, [finding])
+    if not changed:
+        return None
+    old_lines, new_lines = text.splitlines(), new_text.splitlines()
+    number = next(n for n, (old, new) in enumerate(zip(old_lines, new_lines), 1) if old != new)
+    return Edit(Position(number, 1), Position(number, len(old_lines[number - 1]) + 1),
+                new_lines[number - 1])

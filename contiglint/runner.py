@@ -175,7 +175,7 @@ def _check(source: SourceFile, settings, options: RunOptions) -> LintResult:
         return lint_source(source.text, source.path, settings)
     cache = Cache(options.cache_dir)
     key = cache.key(source.text, source.path, settings)
-    result = cache.load(key)
+    result = cache.load(key, source.text)
     if result is None:
         result = lint_source(source.text, source.path, settings)
         cache.store(key, result)

@@ -10,8 +10,8 @@ from contiglint.layout.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
-    enclosing_statement, fresh_name, innermost_statement, insert_after, insert_before,
-    needs_parentheses, parent_of, scope_lock,
+    enclosing_statement, fresh_name, innermost_statement, needs_parentheses, parent_of,
+    statement_fix,
 )
 
 # uses of a pointer or a storage that never read its elements: identity, alignment, size
@@ -142,9 +142,7 @@ class RawMemoryOfNonContiguous(Rule):
             text = f"({text}).contiguous()" if needs_parentheses(target) else \
                 f"{text}.contiguous()"
         name = fresh_name(ctx, target, "contig")
-        edits = [scope_lock(ctx, sink.function), insert_before(ctx, statement, f"{name} = {text}"),
-                 ctx.source.replace(target, name)]
-        if back:
-            edits.append(insert_after(ctx, statement,
-                                      f"{ctx.source.segment(target)}.copy_({name})"))
-        return Fix("unsafe", tuple(edits), f"take the memory of `{name} = {text}`")
+        after = (f"{ctx.source.segment(target)}.copy_({name})",) if back else ()
+        return statement_fix(ctx, f"take the memory of `{name} = {text}`", statement,
+                             before=(f"{name} = {text}",), after=after,
+                             replace=((target, name),), lock=sink.function)

@@ -4,12 +4,13 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
-from contiglint.findings import Edit, Fix, Position, Related
+from contiglint.findings import Fix, Related
 from contiglint.layout.loops import is_invariant
 from contiglint.layout.ops import ATTRIBUTES
 from contiglint.layout.sinks import Sink
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
+from contiglint.rules.statements import statement_fix
 
 
 class ContiguousInLoop(Rule):
@@ -73,12 +74,9 @@ class ContiguousInLoop(Rule):
         if loop.lineno == call.lineno:
             return None  # a one-line loop: leave it to a human
         name = fresh_name(base_name(sink.target), sink.function or loop)
-        source = ctx.source
-        line = (f"{source.indentation(loop.lineno)}{name} = {source.segment(call)}"
-                f"{source.newline()}")
-        start = Position(loop.lineno, 1)
-        return Fix("unsafe", (Edit(start, start, line), source.replace(call, name)),
-                   f"hoist the copy above the loop as `{name}`")
+        return statement_fix(ctx, f"hoist the copy above the loop as `{name}`", loop,
+                             before=(f"{name} = {ctx.source.segment(call)}",),
+                             replace=((call, name),), locked=False)
 
 
 def outermost_invariant_loop(sink: Sink) -> ast.AST:
