@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from typing import Optional
+from typing import Callable, Optional
 
 from contiglint.layout import ops
 from contiglint.layout.indexing import Index
@@ -33,17 +33,31 @@ TENSOR_ATTRIBUTES_NOT_TENSOR = frozenset({
     "itemsize", "nbytes", "is_sparse", "is_quantized", "is_meta"})
 
 
+_HANDLERS: dict[tuple, Optional[Callable]] = {}
+
+
+def handler_for(frame: type, prefix: str, node: type) -> Optional[Callable]:
+    """`frame`'s method `expr_Call`, `stmt_If`... for a node type, or None; looked up once
+    per (frame class, prefix, node type) instead of formatting its name at every node."""
+    key = (frame, prefix, node)
+    try:
+        return _HANDLERS[key]
+    except KeyError:
+        handler = _HANDLERS[key] = getattr(frame, prefix + node.__name__, None)
+        return handler
+
+
 class ExpressionMixin:
     def evaluate(self, node: Optional[ast.expr]) -> Value:
         if node is None:
             return OPAQUE
-        handler = getattr(self, f"expr_{type(node).__name__}", None)
+        handler = handler_for(type(self), "expr_", type(node))
         if handler is None:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.expr):
                     self.evaluate(child)
             return OPAQUE
-        return handler(node)
+        return handler(self, node)
 
     def safe_eval(self, node: ast.expr) -> Value:
         if self.env is None:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Optional
 
 from contiglint.layout.calls import CallMixin
-from contiglint.layout.expressions import ExpressionMixin
+from contiglint.layout.expressions import ExpressionMixin, handler_for
 from contiglint.layout.methods import MethodMixin
 from contiglint.layout.sink_emission import SinkEmitterMixin
 from contiglint.layout.sinks import CallSite
@@ -141,9 +141,9 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         for statement in body:
             if self.env is None:
                 return
-            handler = getattr(self, f"stmt_{type(statement).__name__}", None)
+            handler = handler_for(type(self), "stmt_", type(statement))
             if handler is not None:
-                handler(statement)
+                handler(self, statement)
             else:
                 for child in ast.iter_child_nodes(statement):
                     if isinstance(child, ast.expr):

@@ -7,7 +7,7 @@ the cost of a LibCST-based linter (see DESIGN.md). Imports anywhere in the file 
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Iterable, Optional
 
 CANONICAL = {
     "torch.functional": "torch",
@@ -18,9 +18,11 @@ CANONICAL = {
 
 
 class ImportMap:
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, imports: Optional[Iterable[ast.AST]] = None) -> None:
+        """`imports`: the module's import statements in `ast.walk` order, when the caller
+        has walked the tree already (a later import of a name wins)."""
         self.aliases: dict[str, str] = {}
-        for node in ast.walk(tree):
+        for node in ast.walk(tree) if imports is None else imports:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
