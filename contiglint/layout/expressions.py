@@ -33,25 +33,29 @@ TENSOR_ATTRIBUTES_NOT_TENSOR = frozenset({
     "itemsize", "nbytes", "is_sparse", "is_quantized", "is_meta"})
 
 
-_HANDLERS: dict[tuple, Optional[Callable]] = {}
-
-
 def handler_for(frame: type, prefix: str, node: type) -> Optional[Callable]:
-    """`frame`'s method `expr_Call`, `stmt_If`... for a node type, or None; looked up once
-    per (frame class, prefix, node type) instead of formatting its name at every node."""
-    key = (frame, prefix, node)
-    try:
-        return _HANDLERS[key]
-    except KeyError:
-        handler = _HANDLERS[key] = getattr(frame, prefix + node.__name__, None)
-        return handler
+    """`frame`'s method `expr_Call`, `stmt_If`... for a node type, or None."""
+    return getattr(frame, prefix + node.__name__, None)
 
 
 class ExpressionMixin:
+    # node type -> handler, filled as node types are met, so that a handler's name is not
+    # formatted and looked up again at every node; each class has its own
+    _expr_handlers: dict[type, Optional[Callable]] = {}
+    _stmt_handlers: dict[type, Optional[Callable]] = {}
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._expr_handlers, cls._stmt_handlers = {}, {}
+
     def evaluate(self, node: Optional[ast.expr]) -> Value:
         if node is None:
             return OPAQUE
-        handler = handler_for(type(self), "expr_", type(node))
+        try:
+            handler = self._expr_handlers[node.__class__]
+        except KeyError:
+            handler = self._expr_handlers[node.__class__] = handler_for(
+                type(self), "expr_", node.__class__)
         if handler is None:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.expr):

@@ -141,7 +141,11 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         for statement in body:
             if self.env is None:
                 return
-            handler = handler_for(type(self), "stmt_", type(statement))
+            try:
+                handler = self._stmt_handlers[statement.__class__]
+            except KeyError:
+                handler = self._stmt_handlers[statement.__class__] = handler_for(
+                    type(self), "stmt_", statement.__class__)
             if handler is not None:
                 handler(self, statement)
             else:
@@ -442,7 +446,8 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
-        if isinstance(node, ast.Name) and node.id in (self.env or {}) | {"self": None}:
+        if isinstance(node, ast.Name) and (node.id == "self" or
+                                           (self.env is not None and node.id in self.env)):
             return ".".join([node.id] + list(reversed(parts)))
         return None
 
