@@ -22,7 +22,7 @@ from contiglint.layout import indexing
 from contiglint.layout import transfer as tr
 from contiglint.layout import views as vw
 from contiglint.layout.geometry import Geometry
-from contiglint.layout.sizes import literal
+from contiglint.layout.sizes import ONE, literal
 from contiglint.layout.transfer import Call, Transfer
 from contiglint.layout.values import (
     CONTIGUOUS,
@@ -250,24 +250,46 @@ def _first_query(call: Call) -> Value:
 
 
 def _expand_tensors(call: Call) -> Value:
-    return Seq(each=Tensor(Kind.BROADCAST, None, call.origin))
+    """broadcast_tensors: each operand expanded to the common shape (so an operand that has
+    that shape already comes back unexpanded); with shapes unknown, only maybe broadcast.
+    meshgrid: each 1-D input expanded along the other dims."""
+    operands = [call.this] + list(call.args)
+    if isinstance(call.this, Seq) and call.this.items is not None and not call.args:
+        operands = list(call.this.items)
+    geometries = [t.geometry if isinstance(t, Tensor) else None for t in operands]
+    if call.name.endswith("broadcast_tensors") and operands and None not in geometries:
+        rank = max(g.rank for g in geometries)
+        shape: list = []
+        for position in range(rank):
+            sizes = {g.sizes[g.rank - rank + position] for g in geometries
+                     if g.rank - rank + position >= 0} - {ONE}
+            shape.append(sizes.pop() if len(sizes) == 1 else ONE if not sizes else None)
+        if None not in shape:
+            return Seq(tuple(vw.expand(Call("expand", t, [], {}, call.origin), list(shape))
+                             for t in operands))
+    if call.name.endswith("meshgrid") and None not in geometries and all(
+            g.rank == 1 and g.sizes[0] is not None and not g.sizes[0][1] and g.sizes[0][0] > 1
+            for g in geometries) and len(operands) > 1:
+        return Seq(each=Tensor(Kind.BROADCAST, None, call.origin))
+    return Seq(each=Tensor(Kind.BROADCAST, None, call.origin, maybe=True))
 
 
 def _as_strided(call: Call) -> Value:
+    """Literal sizes and strides: the exact layout they make (contiguous, dense, holes,
+    overlaps; the geometry when it can be expressed). Otherwise nothing is known."""
     sizes, strides = (_literal_ints(call.arg(i, name)) for i, name in ((0, "size"),
                                                                         (1, "stride")))
     if not sizes or not strides or None in sizes or None in strides or len(sizes) != len(strides):
-        return Tensor(Kind.UNKNOWN)
-    expected, running = [], 1
-    for size in reversed(sizes):
-        expected.insert(0, running)
-        running *= size
-    live = [(st, ex) for size, st, ex in zip(sizes, strides, expected) if size != 1]
-    if all(st == ex for st, ex in live):
-        return tr.fresh(call, [(s, ()) for s in sizes])
-    overlapping = any(st == 0 for st, _ in live) or len({st for st, _ in live}) < len(live)
-    return Tensor(Kind.BROADCAST if overlapping else Kind.STRIDED, None, call.origin,
-                  min_rank=len(sizes))
+        return Tensor(Kind.UNKNOWN, min_rank=len(sizes or ()))
+    geometry = vw.strided(sizes, strides)
+    if geometry is not None:
+        return Tensor.of(geometry, call.origin, partial=call.origin)
+    kind = vw._stride_facts(sizes, strides)
+    if kind is None:
+        return Tensor(Kind.UNKNOWN, min_rank=len(sizes))
+    if kind[0] is Kind.CONTIGUOUS:
+        return tr.fresh(call, [literal(s) for s in sizes])
+    return Tensor(kind[0], None, call.origin, partial=call.origin, min_rank=len(sizes))
 
 
 def _literal_ints(value) -> Optional[list[int]]:
@@ -308,8 +330,21 @@ def _stft(call: Call) -> Value:
     return Tensor.of(geometry, call.origin)
 
 
-def _real(call: Call) -> Value:
-    return Tensor(Kind.STRIDED, None, call.origin, partial=call.origin)
+def _sparse_part(call: Call) -> Value:
+    """A sparse tensor's `indices()` (ndim, nnz), `values()`, `crow_indices()`,
+    `col_indices()`: dense tensors of their own, contiguous (measured on coalesced COO and
+    CSR tensors)."""
+    return tr.fresh(call, [None, None]) if call.name == "indices" else \
+        tr.fresh(call, [None]) if call.name != "values" else CONTIGUOUS
+
+
+def _encoder(call: Call) -> Value:
+    """nn.TransformerEncoder(Layer)/Decoder(Layer): a post-norm layer ends in layer_norm (a
+    fresh tensor of the input's shape); a pre-norm one ends in a residual add that follows
+    the input's layout. So a contiguous input gives a contiguous output, others unknown."""
+    if call.tensor.kind is Kind.CONTIGUOUS:
+        return tr.fresh_same_shape(call)
+    return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
 
 
 def _squeeze_like(call: Call) -> Value:
@@ -323,18 +358,21 @@ TABLE: tuple[Op, ...] = (
     Op(("t",), _fn("t"), "breaks", vw.t),
     Op(("T",), (), "breaks", vw.t),
     Op(("mT", "mH", "adjoint"), _fn("adjoint"), "breaks", vw.matrix_transpose),
-    Op(("H",), (), "breaks", vw.t, untested="needs a 2-D input; covered by the t() entry"),
+    Op(("H",), (), "breaks", vw.t),  # 2-D only: the conjugate transpose (a lazy conj bit)
     Op(("permute",), _fn("permute"), "breaks", vw.permute),
     Op(("movedim", "moveaxis"), _fn("movedim", "moveaxis"), "breaks", vw.movedim),
     # --- slicing views ------------------------------------------------------------------------
     Op(("narrow",), _fn("narrow"), "breaks", vw.narrow),
     Op(("select",), _fn("select"), "breaks", vw.select),
     Op(("unbind",), _fn("unbind"), "breaks", vw.unbind),
-    Op(("split", "chunk", "tensor_split"), _fn("split", "chunk", "tensor_split"), "breaks",
-       vw.split),
+    Op(("split", "chunk", "tensor_split", "split_with_sizes", "hsplit", "vsplit", "dsplit"),
+       _fn("split", "chunk", "tensor_split", "split_with_sizes", "hsplit", "vsplit", "dsplit"),
+       "breaks", vw.split),
     Op(("diagonal",), _fn("diagonal"), "breaks", vw.diagonal),
-    Op(("real", "imag"), _fn("real", "imag"), "breaks", _real,
-       untested="complex inputs only; measured: stride 2 in the last dim"),
+    Op(("real", "imag"), _fn("real", "imag"), "breaks", vw.real_part),  # complex inputs
+    Op((), _fn("view_as_real"), "preserves", vw.view_as_real),
+    Op((), _fn("view_as_complex"), "preserves", vw.view_as_complex),
+    Op(("indices", "values", "crow_indices", "col_indices"), (), "restores", _sparse_part),
     # --- overlapping views -------------------------------------------------------------------
     Op(("expand",), (), "breaks", vw.expand),
     Op(("expand_as",), (), "breaks", vw.expand_as),
@@ -404,14 +442,17 @@ TABLE: tuple[Op, ...] = (
     # --- always contiguous: copies and fresh allocations -------------------------------------
     Op(("contiguous",), (), "restores", _contiguous),
     Op(("roll", "repeat", "tile", "repeat_interleave", "index_select", "gather", "masked_select",
-        "take", "take_along_dim", "masked_fill", "masked_scatter", "index_fill",
-        "index_add", "index_copy", "scatter", "scatter_add", "tril", "triu", "cumsum",
+        "take", "take_along_dim", "masked_fill", "masked_scatter", "index_add", "index_copy",
+        "scatter", "scatter_add", "tril", "triu", "cumsum",
         "cumprod", "softmax", "log_softmax", "new_tensor",
         "outer", "cross", "kron"),
        _fn("roll", "tile", "repeat_interleave", "index_select", "gather", "masked_select", "take",
            "take_along_dim", "tril", "triu", "cumsum", "cumprod", "softmax",
            "log_softmax", "outer", "kron", "masked_fill", "cdist"),
        "restores", _fresh_copy),
+    # clone() then index_fill_: the input's dense layout (measured on transposed and
+    # channels_last inputs; index_add/index_copy/scatter/masked_fill return contiguous)
+    Op(("index_fill",), _fn("index_fill"), "preserves", tr.preserve),
     Op(("nonzero",), _fn("nonzero"), "breaks", _nonzero),
     Op(("matmul", "mm", "bmm", "mv", "dot", "baddbmm", "addmm", "addbmm", "inner"),
        _fn("matmul", "mm", "bmm", "mv", "dot", "baddbmm", "addmm", "inner", "tensordot"),
@@ -471,6 +512,8 @@ TABLE: tuple[Op, ...] = (
                    "SyncBatchNorm")),
     Op((), (), "depends", tr.recurrent, modules=_nn("LSTM", "GRU", "RNN"),
        untested="module outputs; measured: batch_first=True gives strides (H, B*H, 1)"),
+    Op((), (), "depends", _encoder, modules=_nn("TransformerEncoderLayer",
+                                                 "TransformerEncoder")),
     Op((), (), "depends", tr.multihead_attention, modules=_nn("MultiheadAttention"),
        untested="module outputs; measured: batch_first=True gives a transposed output"),
     Op(("topk", "kthvalue"), _fn("topk", "kthvalue"), "restores",

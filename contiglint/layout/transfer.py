@@ -266,14 +266,18 @@ def keep_channels_last(call: Call) -> Value:
     tensor = call.tensor
     if tensor.channels_last:
         output = call.arg(0, "output_size") if "adaptive" in call.name.lower() else None
+        if "Adaptive" in call.name:
+            return Tensor(Kind.UNKNOWN, min_rank=4)  # the module's output size is not seen:
+            # (n, c, 1, 1) is contiguous, larger outputs stay channels_last
         if output == IntVal(ONE) or (isinstance(output, Seq) and output.items and all(
                 item == IntVal(ONE) for item in output.items)):
             return fresh(call, [None, None, ONE, ONE])  # (n, c, 1, 1): contiguous as well
         # the op changes spatial sizes (and conv the channels): only the batch size stays
         sizes = [tensor.geometry.sizes[0], None, None, None]
         return channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
-    if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank == 3):
-        # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides
+    if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5)):
+        # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides, MaxPool3d
+        # keeps channels_last_3d
         return replace(UNKNOWN_TENSOR, min_rank=tensor.min_rank)
     return fresh(call, [None] * tensor.rank) if tensor.rank else CONTIGUOUS
 

@@ -73,7 +73,8 @@ class Tensor:
 
 
 def classify(geometry: Geometry) -> Kind:
-    if geometry.is_contiguous():
+    if geometry.is_contiguous() or any(a.size == (0, ()) for a in geometry.axes):
+        # torch: a tensor with no elements is contiguous whatever its strides
         return Kind.CONTIGUOUS
     if geometry.is_overlapping():
         return Kind.BROADCAST
@@ -207,6 +208,8 @@ def join(a: Value, b: Value) -> Value:
 def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
     if a.noncontiguous or b.noncontiguous:
         broken = a if a.noncontiguous else b
+        if a.noncontiguous and b.noncontiguous and a.geometry is None and b.geometry is not None:
+            broken = b  # both break contiguity: keep the dims that are known
         other = b if broken is a else a
         same = other.noncontiguous and other.kind == broken.kind and not other.maybe
         geometry = broken.geometry
