@@ -128,6 +128,8 @@ def _fresh_copy(call: Call) -> Value:
     """A fresh contiguous result; its rank is the input's only for ops that keep it (not for
     masked_select, take, repeat, kron, embedding, losses, kthvalue, ...)."""
     name = call.name.rsplit(".", 1)[-1]
+    if name == "outer":
+        return tr.fresh(call, [None, None])
     if name in SHAPE_KEEPING:
         return tr.fresh_same_shape(call)
     if name in RANK_KEEPING:

@@ -229,18 +229,13 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
     if any(v is OPAQUE for v in operands[: operands.index(tensors[0])]):
         return UNKNOWN_TENSOR
     first = tensors[0]
+    rank = max(t.min_rank for t in tensors)  # an operand of unknown rank may have more dims
     if all(t.kind is Kind.CONTIGUOUS for t in tensors):
-        return Tensor(Kind.CONTIGUOUS, min_rank=max(t.min_rank for t in tensors))
-    if first.geometry is not None and (first.rank == 0 or first.rank < max(
-            t.min_rank for t in tensors)):  # another operand has more dims
-        kind = first.kind if first.rank and first.noncontiguous else Kind.UNKNOWN
-        return Tensor(kind, None, first.origin if kind is not Kind.UNKNOWN else None,
-                      first.maybe, first.partial, first.rank)
-    if first.kind is Kind.CONTIGUOUS and any(t.noncontiguous and t.rank is None
-                                             for t in tensors):
-        return Tensor(Kind.UNKNOWN, min_rank=first.min_rank)  # it may have more dims, which
-        # the contiguous operand broadcasts over, and decide their order
-    return first
+        return Tensor(Kind.CONTIGUOUS, min_rank=rank)
+    if first.kind is Kind.CONTIGUOUS or first.kind is Kind.UNKNOWN:
+        return Tensor(Kind.UNKNOWN, min_rank=rank)  # which the other operands may order
+    return Tensor(first.kind, None, first.origin, first.maybe, first.partial, rank,
+                  first.assumed if first.geometry is None else None)
 
 
 def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tensor]:
