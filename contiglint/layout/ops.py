@@ -30,6 +30,7 @@ from contiglint.layout.values import (
     Const,
     IntVal,
     Kind,
+    Ref,
     Seq,
     Tensor,
     Value,
@@ -46,6 +47,47 @@ class Op:
     transfer: Transfer
     modules: tuple[str, ...] = ()  # nn.Module classes whose call applies this op
     untested: str = ""  # why the table test cannot execute this entry, if it cannot
+
+    def __post_init__(self) -> None:
+        if self.effect in ("breaks", "preserves", "depends") and \
+                self.transfer not in DTYPE_SETTERS:
+            object.__setattr__(self, "transfer", _keeping_dtype(self.transfer))
+
+
+CONVERSION_DTYPES = {"float": "float32", "double": "float64", "half": "float16",
+                     "bfloat16": "bfloat16", "int": "int32", "long": "int64", "short": "int16",
+                     "bool": "bool", "byte": "uint8", "char": "int8"}
+DTYPE_NAMES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
+               "int": "int32", "short": "int16", "cfloat": "complex64",
+               "cdouble": "complex128"}
+
+
+def dtype_of(value) -> Optional[str]:
+    """`torch.float16` (a Ref) as "float16"; None for anything else."""
+    if isinstance(value, Ref) and value.qualname.startswith("torch."):
+        name = value.qualname[len("torch."):]
+        return DTYPE_NAMES.get(name, name) if name.replace("_", "").isalnum() and (
+            name in DTYPE_NAMES or name.startswith(("float", "int", "uint", "bfloat",
+                                                    "complex", "bool"))) else None
+    return None
+
+
+def _keeping_dtype(transfer: Transfer) -> Transfer:
+    """Views and layout-preserving ops keep their input's dtype (elementwise ops only when
+    every tensor operand has that dtype; `.view(dtype)` and `dtype=` change it)."""
+    def apply(call: Call) -> Value:
+        result = transfer(call)
+        source = call.tensor.dtype
+        if source is None or not isinstance(result, Tensor) or result.dtype is not None:
+            return result
+        if any(dtype_of(v) for v in list(call.args) + list(call.kwargs.values())):
+            return result
+        if any(isinstance(a, Tensor) and a.dtype != source for a in call.args):
+            return result
+        return dataclasses.replace(result, dtype=source)
+    apply.__name__ = getattr(transfer, "__name__", "transfer")
+    apply.__doc__ = getattr(transfer, "__doc__", None)
+    return apply
 
 
 T, F, NN = "torch.", "torch.nn.functional.", "torch.nn."
@@ -78,7 +120,35 @@ def _contiguous(call: Call) -> Value:
 def _convert(call: Call) -> Value:
     """`.to()`, `.float()`, `.cpu()`: a dtype/device that is already the tensor's returns the
     tensor itself (measured: `x[:, ::2].float() is x[:, ::2]`), a real conversion densifies it.
-    Which one happens is invisible here, so a non-dense input gives an unknown layout."""
+    Where both dtypes are known, which one happens is known; otherwise a non-dense input
+    gives an unknown layout."""
+    target = _target_dtype(call)
+    tensor = call.tensor
+    copies = isinstance(call.kwargs.get("copy"), Const) and call.kwargs["copy"].value is True
+    device = any(isinstance(v, Const) and isinstance(v.value, str) for v in call.args) or \
+        "device" in call.kwargs or call.name in ("cuda", "xpu")
+    if target is not None and tensor.dtype is not None and not device and \
+            call.memory_format() is None and not copies:
+        if target == tensor.dtype:
+            return tensor  # no conversion: the tensor itself
+        return dataclasses.replace(tr.densify(tensor), dtype=target)
+    result = _convert_layout(call)
+    return dataclasses.replace(result, dtype=target) if isinstance(result, Tensor) and \
+        target is not None else result
+
+
+def _target_dtype(call: Call) -> Optional[str]:
+    if call.name in CONVERSION_DTYPES:
+        return CONVERSION_DTYPES[call.name]
+    if call.name in ("to", "type"):
+        given = [dtype_of(v) for v in list(call.args) + [call.kwargs.get("dtype")]]
+        return next((d for d in given if d), None)
+    if call.name == "type_as" and call.args and isinstance(call.args[0], Tensor):
+        return call.args[0].dtype
+    return None
+
+
+def _convert_layout(call: Call) -> Value:
     result = tr.preserve(call)
     copies = isinstance(call.kwargs.get("copy"), Const) and call.kwargs["copy"].value is True
     tensor = call.tensor
@@ -94,6 +164,9 @@ def _convert(call: Call) -> Value:
                                               and call.memory_format() is None):
         return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
     return result
+
+
+DTYPE_SETTERS = frozenset({_convert})  # transfers that decide the result's dtype themselves
 
 
 def _dropout(call: Call) -> Value:
@@ -479,7 +552,8 @@ TABLE: tuple[Op, ...] = (
            "std", "var", "logsumexp", "all", "any", "count_nonzero"),
        "restores", tr.reduction),
     Op(("new_zeros", "new_ones", "new_empty", "new_full"), (), "restores", tr.factory),
-    Op((), _fn("zeros", "ones", "empty", "rand", "randn"), "restores", tr.function_factory,
+    Op((), _fn("zeros", "ones", "empty", "rand", "randn"), "restores",
+       lambda call: with_factory_dtype(call.name, call, tr.function_factory(call)),
        untested="factories: sizes from literal arguments; executed by the factory cases"),
     Op((), _fn("full", "randint"), "restores", tr.sized_factory,
        untested="factories: the size is the tuple argument; executed by the factory cases"),
@@ -560,4 +634,21 @@ def module(qualname: str) -> Optional[Op]:
 
 
 def index(tensor: Tensor, items, origin) -> Tensor:
-    return indexing.index(tensor, items, origin)
+    result = indexing.index(tensor, items, origin)
+    return dataclasses.replace(result, dtype=tensor.dtype) if tensor.dtype and \
+        result.dtype is None else result
+
+
+FLOAT_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand",
+                             "torch.randn", "torch.full"})
+
+
+def with_factory_dtype(name: str, call: Call, result: Value) -> Value:
+    """Factories give `dtype=` or, for the floating ones, torch's default float32."""
+    if not isinstance(result, Tensor) or result.dtype is not None:
+        return result
+    given = dtype_of(call.kwargs.get("dtype"))
+    if given is None and name in FLOAT_FACTORIES and "dtype" not in call.kwargs and not (
+            name == "torch.full"):
+        given = "float32"
+    return dataclasses.replace(result, dtype=given) if given else result

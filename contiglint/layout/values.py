@@ -48,6 +48,7 @@ class Tensor:
     partial: Optional[Origin] = None  # a view that may cover only part of a larger storage
     min_rank: int = 0  # a lower bound on the rank when the geometry is unknown
     assumed: Optional[Geometry] = None  # the geometry at rank `min_rank`, when that is unknown
+    dtype: Optional[str] = None  # "float32", ... where the code shows it
 
     @staticmethod
     def of(geometry: Optional[Geometry], origin: Optional[Origin], *, kind: Optional[Kind] = None,
