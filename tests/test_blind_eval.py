@@ -27,7 +27,7 @@ HAZARD = re.compile(r"#\s*hazard:\s*(CTG\d+)")
 SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in))
 RECALL_FLOOR = 0.89  # measured 131/144 = 91.0%
 FLAGGED_CEILING = 0.03  # measured 3/145 = 2.1%
-GENERAL_RECALL_FLOOR = 0.85  # measured 101/118 = 85.6% (82/118 = 69.5% before any change)
+GENERAL_RECALL_FLOOR = 0.86  # measured 102/118 = 86.4% (82/118 = 69.5% before any change)
 GENERAL_FLAGGED_CEILING = 0.045  # measured 4/96 = 4.2% (7/96 = 7.3% before)
 
 

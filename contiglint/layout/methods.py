@@ -16,6 +16,7 @@ from contiglint.layout.sinks import (
     METHOD_SINKS,
     is_inplace_method,
 )
+from contiglint.layout.geometry import Geometry
 from contiglint.layout.sizes import literal
 from contiglint.layout.transfer import Call
 from contiglint.layout.values import (
@@ -158,6 +159,8 @@ class MethodMixin:
             return Dims(tensor.geometry.sizes if tensor.geometry else None)
         if name in ("dim", "ndimension"):
             return IntVal(literal(tensor.rank)) if tensor.rank is not None else IntVal(None)
+        if name == "stride" and len(args) == 1 and tensor.kind is Kind.CONTIGUOUS:
+            return contiguous_stride(tensor, args[0])
         if name in ("numel", "nelement", "element_size", "stride", "storage_offset", "item"):
             return IntVal(None) if name != "stride" or args else NOT_TENSOR
         op = ops.method(name)
@@ -282,3 +285,19 @@ def grown(items: Seq, name: str, args) -> Seq:
     if items.items is not None and len(items.items) < MAX_ITEMS:
         return Seq(items.items + (added,))
     return Seq(each=join(items.element(), added))
+
+
+def contiguous_stride(tensor: Tensor, dim: Value) -> IntVal:
+    """`x.stride(d)` of a contiguous tensor of literal sizes: the product of the later sizes."""
+    geometry = tensor.geometry
+    at = dim.size[0] if isinstance(dim, IntVal) and dim.size and not dim.size[1] else None
+    if geometry is None or at is None or not -geometry.rank <= at < geometry.rank or \
+            geometry != Geometry.contiguous(geometry.sizes):  # size-1 dims may be anywhere
+        return IntVal(None)
+    later = geometry.sizes[at % geometry.rank + 1:]
+    if any(s is None or s[1] for s in later):
+        return IntVal(None)
+    total = 1
+    for size in later:
+        total *= size[0]
+    return IntVal(literal(total))
