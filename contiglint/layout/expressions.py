@@ -307,6 +307,9 @@ class ExpressionMixin:
         if any(isinstance(v, Tensor) for v in values):
             return ops.method("eq").transfer(Call("eq", values[0], values[1:],
                                                   origin=self.origin(node)))
+        if any(v is OPAQUE for v in values) and len(node.ops) == 1 and not isinstance(
+                node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+            return OPAQUE  # `x > 0` of an unknown x may be a (boolean) tensor
         return NOT_TENSOR
 
     def expr_IfExp(self, node: ast.IfExp) -> Value:

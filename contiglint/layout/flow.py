@@ -29,6 +29,7 @@ from contiglint.layout.values import (
     Instance,
     IntVal,
     Kind,
+    Mapping,
     Seq,
     Tensor,
     Value,
@@ -103,7 +104,10 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
                                not standalone else self.annotated(param))
             self.env[param.arg] = self.narrow_by_annotation(param, value)
         if spec.kwarg:
-            self.env[spec.kwarg.arg] = OPAQUE
+            named = {p.arg for p in positional + spec.kwonlyargs}
+            extra = {k: v for k, v in kwargs.items() if k not in named}
+            self.env[spec.kwarg.arg] = OPAQUE if standalone else \
+                Mapping(tuple(extra), tuple(extra.values()))
 
     def annotated(self, param: ast.arg) -> Value:
         qualname = self.program.names.qualname(param.annotation) if param.annotation else None
@@ -232,8 +236,24 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
             self.loops.pop()
             self.run_block(node.orelse)
             return
+        items = iterated.items if isinstance(iterated, Seq) else None
+        if items is not None and 0 < len(items) <= 8 and not self.jumps(node):
+            self.loops.append(node)  # `for block in self.blocks:` each block in its turn
+            for item in items:
+                if self.env is None:
+                    break
+                self.assign(node.target, item, None)
+                self.run_block(node.body)
+            self.loops.pop()
+            self.run_block(node.orelse)
+            return
         element = self.iterate(iterated)
         self.loop(node, lambda: self.assign(node.target, element, None))
+
+    @staticmethod
+    def jumps(node: ast.For) -> bool:
+        return any(isinstance(n, (ast.Break, ast.Continue, ast.Yield, ast.Try))
+                   for n in ast.walk(node))
 
     def literal_range(self, node: ast.For) -> Optional[int]:
         """n for `for i in range(n)` where n is known and small (a literal, or a constructor
@@ -412,8 +432,38 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
                     self.emit_escape(target, source, value, f"stored on {ast.unparse(target)}")
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
-            self.evaluate(target.slice)
+            key = self.evaluate(target.slice)
             self.emit_inplace(target, target.value, container, "item assignment")
+            if isinstance(container, Mapping):  # `cache["k"] = t`: the dict now holds t
+                known = isinstance(key, Const) or (isinstance(key, IntVal) and key.size
+                                                   is not None and not key.size[1])
+                label = key.value if isinstance(key, Const) else \
+                    key.size[0] if known else None
+                self.rebind(target.value, container.stored(label, value, known))
+            elif isinstance(container, Seq) and not isinstance(target.slice, ast.Slice):
+                at = key.size[0] if isinstance(key, IntVal) and key.size is not None and \
+                    not key.size[1] else None
+                items = container.items
+                if items is not None and at is not None and -len(items) <= at < len(items):
+                    at %= len(items)
+                    self.rebind(target.value, Seq(items[:at] + (value,) + items[at + 1:]))
+                else:
+                    self.rebind(target.value, Seq(each=join(container.element(), value)))
+
+    def rebind(self, target: ast.expr, value: Value) -> None:
+        """A container changed in place (`lst.append(t)`, `d[k] = t`): its name (or `self.x`
+        attribute) now holds the new value."""
+        if self.env is None:
+            return
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, ast.Attribute):
+            key = self.attribute_key(target)
+            if key is not None:
+                self.env[key] = value
+            owner = self.evaluate(target.value)
+            if isinstance(owner, Instance):
+                self.program.store_attribute(owner.cls, target.attr, value)
 
     def unpack(self, targets: list[ast.expr], value: Value) -> None:
 
