@@ -170,7 +170,8 @@ def list_rules(argv: Sequence[str]) -> int:
     if argv:
         return _usage("`contiglint rules` takes no arguments; use `contiglint rule CODE`")
     rows = [(rule.code, rule.name, "yes" if rule.fixable else "no",
-             rule.summary + (" (opt-in)" if rule.opt_in else "")) for rule in all_rules()]
+             rule.summary + (" (preview, opt-in)" if rule.preview else " (opt-in)" if rule.opt_in
+                             else "")) for rule in all_rules()]
     header = ("CODE", "NAME", "FIXABLE", "SUMMARY")
     widths = [max(len(row[i]) for row in rows + [header]) for i in range(3)]
     for row in [header] + rows:
@@ -188,8 +189,8 @@ def show_rule(argv: Sequence[str]) -> int:
         known = ", ".join(r.code for r in all_rules()) or "none"
         return _usage(f"unknown rule {argv[0]!r} (known rules: {known})")
     fixable = "fixable with --fix" if rule.fixable else "not fixable"
-    print(f"{rule.code} ({rule.name}): {rule.summary}\n[{fixable}"
-          f"{', opt-in' if rule.opt_in else ''}]\n")
+    status = ", preview: opt-in" if rule.preview else ", opt-in" if rule.opt_in else ""
+    print(f"{rule.code} ({rule.name}): {rule.summary}\n[{fixable}{status}]\n")
     print(rule.documentation())
     return 0
 

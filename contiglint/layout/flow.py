@@ -409,7 +409,8 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
             self.evaluate(target.slice)
-            self.emit_inplace(target, target.value, container, "item assignment")
+            if not _string_key(target.slice):  # td["obs"] = v: a tensor takes no str index
+                self.emit_inplace(target, target.value, container, "item assignment")
 
     def unpack(self, targets: list[ast.expr], value: Value) -> None:
 
@@ -467,3 +468,9 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
                                                  geometry if exact else None)
                 other[name] = value
         return yes, no
+
+
+def _string_key(index: ast.expr) -> bool:
+    """A str key (`d["a"]`, `td["next", "obs"]`): the container is a mapping, never a tensor."""
+    items = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items)

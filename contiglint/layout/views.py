@@ -14,7 +14,9 @@ from contiglint.layout.geometry import Axis, Geometry
 from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal, product
 from contiglint.layout.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.values import (
+    OPAQUE,
     UNKNOWN_TENSOR,
+    Const,
     IntVal,
     Kind,
     Seq,
@@ -183,7 +185,9 @@ def _blind_cut(tensor: Tensor, result: Tensor) -> Tensor:
     return result
 
 
-def select(call: Call, dim: Optional[int] = None) -> Tensor:
+def select(call: Call, dim: Optional[int] = None) -> Value:
+    if dim is None and not _select_signature(call):
+        return OPAQUE  # `td.select("obs", *keys)`: a TensorDict's, not Tensor.select(dim, index)
     dim = call.int_arg(0, "dim") if dim is None else dim
 
     def change(g: Geometry):
@@ -194,6 +198,14 @@ def select(call: Call, dim: Optional[int] = None) -> Tensor:
 
     return _blind_cut(call.tensor, apply_view(call, change, None if dim == 0 else Kind.STRIDED,
                                               partial=True))
+
+
+def _select_signature(call: Call) -> bool:
+    """Whether the arguments fit `Tensor.select(dim, index)`: two of them, neither a str nor
+    a starred sequence."""
+    values = call.args + list(call.kwargs.values())
+    return len(values) == 2 and not any(
+        isinstance(v, Seq) or (isinstance(v, Const) and isinstance(v.value, str)) for v in values)
 
 
 def unbind(call: Call) -> Value:
