@@ -115,7 +115,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         if param.annotation is None or value is not OPAQUE:
             return value
         qualname = self.program.names.qualname(param.annotation)
-        if qualname and not qualname.startswith("torch") and "Tensor" not in qualname:
+        if qualname and not _tensor_type(qualname):
             return NOT_TENSOR
         if isinstance(param.annotation, ast.Name) and param.annotation.id in (
                 "int", "float", "str", "bool", "list", "dict", "tuple"):
@@ -474,3 +474,16 @@ def _string_key(index: ast.expr) -> bool:
     """A str key (`d["a"]`, `td["next", "obs"]`): the container is a mapping, never a tensor."""
     items = index.elts if isinstance(index, ast.Tuple) else [index]
     return any(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items)
+
+
+TENSOR_SUBCLASS_MODULES = ("torch", "torchvision.tv_tensors", "torchvision.datapoints")
+
+
+def _tensor_type(qualname: str) -> bool:
+    """Whether an imported annotation may name a tensor: anything from torch itself, a tensor
+    subclass module, or a class named like one (`DTensor`, `NestedTensor`). `torchrl`'s
+    `Composite` or `tensordict.TensorDict` are not tensors, whatever their names start with."""
+    module, _, name = qualname.rpartition(".")
+    if any(module == m or module.startswith(m + ".") for m in TENSOR_SUBCLASS_MODULES):
+        return True
+    return name.endswith("Tensor") or name in ("Parameter", "Buffer")
