@@ -73,8 +73,10 @@ def tictactoe_board():
 
 
 if __name__ == "__main__":
-    outcome("transformers bart & copies: final_logits_bias[:, :n] buffer", final_logits_bias_resize)
-    outcome("gpytorch horseshoe / torchrl _action: expanded buffer", expanded_buffer_load_state_dict)
+    outcome("transformers bart & copies: final_logits_bias[:, :n] buffer",
+            final_logits_bias_resize)
+    outcome("gpytorch horseshoe / torchrl _action: expanded buffer",
+            expanded_buffer_load_state_dict)
     outcome("transformers exporter_openvino: expanded placeholder Parameter", openvino_placeholder)
     outcome("speechbrain whisper: mel filters .T buffer", whisper_mel_filters)
     outcome("torchrl value/functional.py:205 rs[0] = 1.0", value_discount_under_compile)
