@@ -122,10 +122,15 @@ def matrix_transpose(call: Call) -> Tensor:
 
 
 def t(call: Call) -> Tensor:
-    """`.t()`/`.T`: a no-op below 2-D, swaps 2-D, reverses dims for `.T` on N-D."""
+    """`.t()`/`.T`: a no-op below 2-D, swaps 2-D, reverses dims for `.T` on N-D. `t()` raises
+    above 2-D, so a `t()` that permutes anything has exactly two dims: a later
+    `.view(2, -1)` of it asks for the same rank, not a merge."""
     def change(g: Geometry):
         return g if g.rank < 2 else g.permuted(list(reversed(range(g.rank))))
-    return apply_view(call, change, Kind.PERMUTED, 2)
+    exact = 2 if call.name.rsplit(".", 1)[-1] == "t" and \
+        call.tensor.geometry is None and call.tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS) \
+        and call.tensor.min_rank <= 2 else None
+    return apply_view(call, change, Kind.PERMUTED, 2, rank=exact)
 
 
 def permute(call: Call) -> Tensor:
