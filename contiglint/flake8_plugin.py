@@ -1,16 +1,24 @@
 """flake8 adapter: flake8's tree and lines in, the engine's findings out as flake8 tuples.
 
-It calls the same `lint_source` as the CLI (with flake8's already parsed tree), so it reports
-exactly the same findings; flake8 adds 1 to the column it is given, so it gets `column - 1`.
-flake8's own `# noqa` and `--select`/`--ignore` apply on top of contiglint's. An opt-in rule
-(a preview rule too) runs when flake8's `--select` or `--extend-select` names its full code.
+It calls the same `lint_source` as the CLI (with flake8's already parsed tree) with the same
+settings: `[tool.contiglint]` of the nearest pyproject.toml above the file (select, ignore,
+per-file-ignores, strict, rule options), as the CLI reads it, so it reports exactly the same
+findings; flake8 adds 1 to the column it is given, so it gets `column - 1`. flake8's own
+`# noqa` and `--select`/`--ignore` apply on top of contiglint's. A bad configuration raises
+`ConfigError`, which flake8 reports as a failure of the plugin naming the file and key.
+An opt-in rule (a preview rule too) runs when flake8's `--select` or `--extend-select`
+names its full code.
 """
 from __future__ import annotations
 
 import ast
+import os
+from dataclasses import replace
+from functools import lru_cache
 from typing import Iterator, Sequence
 
 from contiglint import __version__
+from contiglint.config import Config, Overrides, find_pyproject, resolve
 from contiglint.engine import lint_source
 from contiglint.settings import Settings
 
@@ -44,7 +52,29 @@ class ContiglintChecker:
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         text = "".join(self.lines)
-        result = lint_source(text, self.filename, Settings(strict=self.strict, extend_select=self.extend_select), tree=self.tree)
+        settings = _config(_pyproject(self.filename), self.strict).settings_for(self.filename)
+        if self.extend_select:
+            settings = replace(settings, extend_select=settings.extend_select + self.extend_select)
+        result = lint_source(text, self.filename, settings, tree=self.tree)
         for finding in result.findings:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", \
                 type(self)
+
+
+def _pyproject(filename: str):
+    directory = os.path.dirname(os.path.abspath(filename)) if filename not in ("-", "stdin") \
+        else os.getcwd()
+    return _nearest(directory)
+
+
+@lru_cache(maxsize=None)
+def _nearest(directory: str):
+    return find_pyproject(directory)
+
+
+@lru_cache(maxsize=None)
+def _config(pyproject, strict: bool) -> Config:
+    """One configuration per pyproject.toml (files of one project share it)."""
+    if pyproject is None:
+        return replace(Config(), settings=replace(Settings(), strict=strict))
+    return resolve(Overrides(strict=strict), pyproject)

@@ -12,7 +12,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from contiglint.cache import Cache
 from contiglint.config import Config
@@ -37,6 +37,7 @@ class FileOutcome:
     findings: list[Finding] = field(default_factory=list)
     errors: list[SourceError] = field(default_factory=list)
     fixed: int = 0  # fixes applied (fix mode) or that would be applied (diff mode)
+    fixes: list[Finding] = field(default_factory=list)  # the findings those fixes resolved
     diff: str = ""
     text: Optional[str] = None  # the fixed text, for stdin in fix mode
 
@@ -60,20 +61,30 @@ class RunResult:
         return sum(outcome.fixed for outcome in self.outcomes)
 
     @property
+    def applied_fixes(self) -> list[Finding]:
+        return [f for outcome in self.outcomes for f in outcome.fixes]
+
+    @property
     def changed_files(self) -> int:
         return sum(1 for outcome in self.outcomes if outcome.fixed)
 
 
-def run(paths: Sequence[str], config: Config, options: RunOptions) -> RunResult:
-    files, errors = discover(paths, config.exclude, config.extend_exclude, config.root)
-    return RunResult(process_files(files, config, options), errors)
+Progress = Callable[[int, int], None]  # (files done, files in all)
 
 
-def process_files(files: Sequence[str], config: Config, options: RunOptions
-                  ) -> list[FileOutcome]:
+def run(paths: Sequence[str], config: Config, options: RunOptions,
+        progress: Optional[Progress] = None) -> RunResult:
+    files, errors = discover(paths, config.exclude, config.extend_exclude, config.root,
+                             config.respect_gitignore)
+    return RunResult(process_files(files, config, options, progress), errors)
+
+
+def process_files(files: Sequence[str], config: Config, options: RunOptions,
+                  progress: Optional[Progress] = None) -> list[FileOutcome]:
+    report = progress or (lambda done, total: None)
     jobs = options.jobs or os.cpu_count() or 1
     if jobs <= 1 or len(files) < SERIAL_BELOW:
-        return [process_file(path, config, options) for path in files]
+        return _serial(files, config, options, report)
     workers = min(jobs, len(files))
     # Small chunks: sorted paths cluster big files (tests, generated code) and one huge
     # chunk would leave the other workers idle at the end.
@@ -81,11 +92,24 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions
     try:
         with ProcessPoolExecutor(workers, initializer=_init_worker,
                                  initargs=(_portable(config), options)) as pool:
-            return list(pool.map(_process_in_worker, files, chunksize=chunksize))
+            outcomes = []
+            for outcome in pool.map(_process_in_worker, files, chunksize=chunksize):
+                outcomes.append(outcome)
+                report(len(outcomes), len(files))
+            return outcomes
     except (BrokenProcessPool, OSError, PermissionError):
         # No usable process pool here (sandbox, no /dev/shm): the serial path gives the same
         # results. In fix mode a file may already be fixed, which processing again handles.
-        return [process_file(path, config, options) for path in files]
+        return _serial(files, config, options, report)
+
+
+def _serial(files: Sequence[str], config: Config, options: RunOptions,
+            report: Progress) -> list[FileOutcome]:
+    outcomes = []
+    for path in files:
+        outcomes.append(process_file(path, config, options))
+        report(len(outcomes), len(files))
+    return outcomes
 
 
 _worker_state: Optional[tuple[Config, RunOptions]] = None
@@ -135,13 +159,13 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
     outcome.findings, outcome.errors = fixed.result.findings, fixed.result.errors
     if fixed.text == source.text:
         return outcome
-    outcome.fixed, outcome.text = fixed.applied, fixed.text
+    outcome.fixed, outcome.text, outcome.fixes = fixed.applied, fixed.text, fixed.fixed
     if options.mode == "diff":
         outcome.diff = unified_diff(source.path, source.text, fixed.text)
     elif write:
         error = write_source(source, fixed.text)
         if error:
-            outcome.fixed = 0
+            outcome.fixed, outcome.fixes = 0, []
             outcome.errors.append(error)
     return outcome
 
@@ -151,7 +175,7 @@ def _check(source: SourceFile, settings, options: RunOptions) -> LintResult:
         return lint_source(source.text, source.path, settings)
     cache = Cache(options.cache_dir)
     key = cache.key(source.text, source.path, settings)
-    result = cache.load(key)
+    result = cache.load(key, source.text)
     if result is None:
         result = lint_source(source.text, source.path, settings)
         cache.store(key, result)

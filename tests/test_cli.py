@@ -99,8 +99,8 @@ def test_diff_reports_errors_on_stderr_whatever_the_format(tmp_path):
     (["--ignore", "CTG101"], False),
     (["--ignore", "ctg1"], False),
     (["--select", "CTG1", "--ignore", "CTG101"], False),
-    (["--select", "CTG9"], False),
-    (["--select", "CTG9", "--extend-select", "CTG101"], True),
+    (["--select", "CTG11"], False),
+    (["--select", "CTG11", "--extend-select", "CTG101"], True),
 ])
 def test_select_and_ignore_flags(tmp_path, flags, reported):
     write(tmp_path, "bad.py", BAD)
@@ -193,9 +193,9 @@ def test_rules_table_and_rule_documentation(tmp_path):
     table = contiglint("rules", cwd=tmp_path)
     assert table.returncode == 0
     header, *rows = table.stdout.splitlines()
-    assert header.split()[:3] == ["CODE", "NAME", "FIXABLE"]
-    row = next(row for row in rows if row.startswith("CTG101 "))
-    assert row.split()[2] == "yes"
+    assert header.split()[:4] == ["CODE", "NAME", "FIX", "SEVERITY"]
+    row = next(row for row in rows if row.startswith("CTG104 "))
+    assert row.split()[2:4] == ["safe", "warning"]
     doc = contiglint("rule", "ctg101", cwd=tmp_path)
     assert doc.returncode == 0 and doc.stdout.startswith("CTG101 (")
     assert ".reshape" in doc.stdout

@@ -114,3 +114,30 @@ def test_strict_option_reaches_the_checker(tmp_path, flag, strict):
          "--config", str(config), "--select", "CTG", *flag, "probe.py"],
         cwd=tmp_path, capture_output=True, text=True, env=environment(), timeout=120)
     assert f"STRICT {strict}" in process.stdout, process.stderr
+
+
+def test_flake8_and_cli_agree_on_a_configured_project(tmp_path):
+    """[tool.contiglint] reaches the plugin: per-file-ignores, ignore, strict and rule options
+    give the same findings in flake8 as in the CLI (before, flake8 reported all of them)."""
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.contiglint]\nstrict = true\nextend-select = ['CTG113']\n"
+        "ignore = ['CTG104']\n"
+        "[tool.contiglint.per-file-ignores]\n'legacy/*' = ['CTG101']\n"
+        "[tool.contiglint.CTG101]\nfix-style = 'contiguous-view'\n")
+    moved = "import torch\n\ndef f(x):\n    return x.data_ptr()\n\n" \
+            "y = torch.randn(2, 3).t().cuda()\nz = torch.randn(2, 3).contiguous().contiguous()\n"
+    write(tmp_path, "pkg/a.py", BAD + moved)
+    write(tmp_path, "legacy/b.py", BAD + moved)
+    files = ["pkg/a.py", "legacy/b.py"]
+    from_cli = cli_findings(files, tmp_path)
+    codes = {(Path(path).parts[0], code) for path, _, _, code in from_cli}
+    assert ("pkg", "CTG101") in codes and ("legacy", "CTG101") not in codes  # per-file-ignores
+    assert ("pkg", "CTG106") in codes  # strict: the parameter's data_ptr()
+    assert ("pkg", "CTG113") in codes and ("pkg", "CTG104") not in codes
+    assert flake8_findings(files, tmp_path, flake8_config(tmp_path)) == from_cli
+    (tmp_path / "pyproject.toml").write_text("[tool.contiglint]\nselect = ['CTG999']\n")
+    process = subprocess.run(
+        [sys.executable, "-m", "flake8", "--config", str(flake8_config(tmp_path)), "--select",
+         "CTG", *files], cwd=tmp_path, capture_output=True, text=True, env=environment(),
+        timeout=300)
+    assert process.returncode != 0 and "unknown code 'CTG999'" in process.stderr

@@ -21,7 +21,7 @@ from contiglint.engine import lint_source
 from contiglint.runner import RunOptions, process_files, run
 from tests.clitools import BAD, EXAMPLE_CONFIG, EXAMPLE_SELECT, contiglint, environment
 
-BAD_AT = ("CTG101", 4, 5)  # BAD: line 4, column 5 (the transposed tensor's .view call)
+BAD_AT = ("CTG101", 4, 22)  # BAD: line 4, column 22 (the `.view` of the transposed tensor)
 LATIN1 = b"# -*- coding: latin-1 -*-\nimport torch\ns = 'caf\xe9'\nx = torch.randn(2, 3, 4)\n" \
     b"y = x.transpose(1, 2).view(2, 12)\n"
 TABS = "import torch\ndef f():\n\tx = torch.randn(2, 3, 4)\n\ty = x.transpose(1, 2).view(2, 12)\n"
@@ -48,12 +48,12 @@ KINDS = {
     "crlf.py": (BAD.replace("\n", "\r\n").encode(), BAD_AT),
     "cr_only.py": (BAD.replace("\n", "\r").encode(), BAD_AT),
     "mixed_newlines.py": (MIXED.encode(), BAD_AT),
-    "latin1_cookie.py": (LATIN1, ("CTG101", 5, 5)),
+    "latin1_cookie.py": (LATIN1, ("CTG101", 5, 22)),
     "not_utf8.py": (b"import torch\nx = '\xff'\n", ("E902", 2, "byte 0xff is not valid utf-8")),
     "unknown_cookie.py": (b"# coding: klingon\nx = 1\n", ("E902", 1, "unknown encoding")),
-    "tabs.py": (TABS.encode(), ("CTG101", 4, 6)),
-    "wide_characters.py": (WIDE.encode(), ("CTG101", 3, 12)),
-    "long_line.py": (("z = [" + "1, " * 70000 + "]\n" + BAD).encode(), ("CTG101", 5, 5)),
+    "tabs.py": (TABS.encode(), ("CTG101", 4, 23)),
+    "wide_characters.py": (WIDE.encode(), ("CTG101", 3, 29)),
+    "long_line.py": (("z = [" + "1, " * 70000 + "]\n" + BAD).encode(), ("CTG101", 5, 22)),
     "deep_for_analysis.py": (DEEP_FOR_ANALYSIS.encode(), ("E900", 1, "too deeply nested")),
     "deep_for_parser.py": (DEEP_FOR_PARSER.encode(), ("E999", 1, "too deeply nested")),
     "binary_elf.py": (b"\x7fELF\x02\x01\x01\x00" + bytes(range(1, 128)) * 3,
@@ -151,8 +151,8 @@ def test_text_output_escapes_an_unencodable_path(tmp_path):
                               "."],
                              cwd=tmp_path, env=env, capture_output=True, timeout=120)
     assert process.returncode == 1 and b"Traceback" not in process.stderr
-    assert b"\\udcffbad.py:4:5: CTG101" in process.stdout
-    assert b"\\u65e5\\u672c.py:4:5: CTG101" in process.stdout
+    assert b"\\udcffbad.py:4:22: CTG101" in process.stdout
+    assert b"\\u65e5\\u672c.py:4:22: CTG101" in process.stdout
 
 
 def test_huge_file_completes_in_reasonable_time():
@@ -256,4 +256,4 @@ def test_a_syntax_error_is_reported_once_and_the_rest_still_checked(tmp_path):
     process = contiglint("--no-cache", ".", cwd=tmp_path)
     assert process.returncode == 2
     assert process.stderr.count("a_broken.py:") == 1 and "E999" in process.stderr
-    assert "b_bad.py:4:5: CTG101" in process.stdout
+    assert "b_bad.py:4:22: CTG101" in process.stdout

@@ -45,7 +45,8 @@ def test_fix_keeps_bom_encoding_newlines_and_permissions(tmp_path, prefix, newli
 def test_unparsable_fix_output_is_never_written(tmp_path, monkeypatch):
     path = tmp_path / "m.py"
     path.write_text(BAD)
-    monkeypatch.setattr("contiglint.engine.apply_fixes", lambda text, fixes: ("def f(:\n", 1))
+    monkeypatch.setattr("contiglint.engine.apply_fixes",
+                        lambda text, fixes, accepted=None: ("def f(:\n", 1))
     [outcome] = process_files([str(path)], EXAMPLE_CONFIG, FIX)
     assert outcome.fixed == 0 and path.read_text() == BAD
     assert [e.kind for e in outcome.errors] == ["internal"]

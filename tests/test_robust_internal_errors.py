@@ -54,7 +54,7 @@ def test_cli_exits_2_names_rule_and_file_and_keeps_findings(tmp_path, monkeypatc
     code = cli.main([*EXAMPLE_SELECT, "--no-cache", str(tmp_path / "model.py")])
     out, err = capsys.readouterr()
     assert code == 2
-    assert f"model.py:{BAD_LINE}:5: CTG101" in out
+    assert f"model.py:{BAD_LINE}:22: CTG101" in out
     assert "model.py:1:1: E900 internal error in CTG999: ValueError: boom" in err
     assert "Traceback" not in err
 

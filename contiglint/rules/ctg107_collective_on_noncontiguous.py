@@ -9,9 +9,7 @@ from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Seq, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
-from contiglint.rules.statements import (
-    enclosing_statement, fresh_name, insert_after, insert_before, scope_lock,
-)
+from contiglint.rules.statements import enclosing_statement, fresh_name, statement_fix
 
 WRONG = "computes wrong values on gloo and can overwrite memory outside the view"
 RAISES_P2P = "raises 'input tensor has to be contiguous'"
@@ -78,7 +76,7 @@ class CollectiveOnNonContiguous(Rule):
     name = "collective-on-noncontiguous"
     summary = "torch.distributed op on a non-contiguous tensor: wrong values, corruption, raise"
     sinks = frozenset({"collective"})
-    fixable = True
+    fix_safety = "unsafe"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         op = sink.op.rsplit(".", 1)[-1]
@@ -126,11 +124,8 @@ class CollectiveOnNonContiguous(Rule):
         if not isinstance(target, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
             text = f"({text})"
         name = fresh_name(ctx, target, "contig")
-        edits = [scope_lock(ctx, sink.function),
-                 insert_before(ctx, statement, f"{name} = {text}.contiguous()"),
-                 ctx.source.replace(target, name)]
-        if writes:
-            back = f"{ctx.source.segment(target)}.copy_({name})"
-            edits.append(insert_after(ctx, statement, back))
-        return Fix("unsafe", tuple(edits), f"run the op on `{name} = {text}.contiguous()`"
-                   + (" and copy it back" if writes else ""))
+        after = (f"{ctx.source.segment(target)}.copy_({name})",) if writes else ()
+        return statement_fix(ctx, f"run the op on `{name} = {text}.contiguous()`"
+                             + (" and copy it back" if writes else ""), statement,
+                             before=(f"{name} = {text}.contiguous()",), after=after,
+                             replace=((target, name),), lock=sink.function)

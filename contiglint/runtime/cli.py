@@ -76,7 +76,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"contiglint run: error: no such script: {target[0]}", file=sys.stderr)
         return 2
 
-    from contiglint.runtime.watcher import watch  # imports torch: only once we really run
+    try:
+        from contiglint.runtime.watcher import watch  # imports torch: only once we really run
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] != "torch":
+            raise
+        print("contiglint run: error: needs PyTorch, which is not installed; install it with "
+              "`pip install 'contiglint[runtime]'` (or `pip install torch`)", file=sys.stderr)
+        return 2
     watcher = watch(options.include or None, library=options.library,
                     modules=not options.no_modules, explicit_copies=options.explicit_copies,
                     children=not options.no_children)

@@ -1,8 +1,8 @@
 """The watch report: hazards aggregated per site, ordered by what they cost.
 
 One entry per (code, file, line, op, shape, strides): a training loop that copies the same
-tensor a million times is one line with a count, not a million lines. Entries are ordered by
-bytes copied, then by count, because the user's first question is "which fix buys the most".
+tensor a million times is one line with a count, not a million lines. Entries are sorted by
+file and line, like the static linter's findings; each shows its count and the bytes copied.
 `# noqa` / `# noqa: CTG201` on the reported line suppresses an entry, as for the static linter.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from contiglint.noqa import codes_on, comments
+from contiglint.rules import severity
 from contiglint.runtime.codes import EXPLANATIONS, title
 from contiglint.runtime.hazards import Hazard
 from contiglint.verify.frames import Site
@@ -44,7 +45,8 @@ class Entry:
 
     def as_json(self) -> dict:
         return {
-            "code": self.code, "title": self.title, "file": self.file, "line": self.line,
+            "code": self.code, "severity": severity(self.code), "title": self.title,
+            "file": self.file, "line": self.line,
             "function": self.function, "op": self.op,
             "shape": list(self.shape) if self.shape is not None else None,
             "strides": list(self.strides) if self.strides is not None else None,
@@ -112,7 +114,7 @@ class Report:
     def entries(self) -> list[Entry]:
         with self._lock:
             entries = list(self._entries.values())
-        return sorted(entries, key=lambda e: (-e.bytes_copied, -e.count, e.file, e.line, e.code))
+        return sorted(entries, key=lambda e: (e.file, e.line, e.code, e.op, -e.bytes_copied))
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -154,8 +156,9 @@ class Report:
             cost = f", {_size(entry.bytes_copied)} copied" if entry.bytes_copied else ""
             layout = f" shape {entry.shape} strides {entry.strides}" if entry.shape is not None \
                 else ""
-            lines.append(f"{_shown(entry.file)}:{entry.line}: {entry.code} {entry.title}: "
-                         f"{entry.op}{layout} x{entry.count}{cost}")
+            lines.append(f"{_shown(entry.file)}:{entry.line}: {entry.code} "
+                         f"{severity(entry.code)}: {entry.title}: {entry.op}{layout} "
+                         f"x{entry.count}{cost}")
             for origin in entry.origins:
                 lines.append(f"    made non-contiguous at {_shown(origin.file)}:{origin.line}")
             if entry.note:
