@@ -8,14 +8,21 @@ findings; flake8 adds 1 to the column it is given, so it gets `column - 1`. flak
 `ConfigError`, which flake8 reports as a failure of the plugin naming the file and key.
 An opt-in rule (a preview rule too) runs when flake8's `--select` or `--extend-select`
 names its full code.
+
+Registered twice (the installed entry point and a `[flake8:local-plugins]` entry naming the same
+class), flake8 would define `--contiglint-strict` twice, which argparse refuses, and would run
+the checker twice on each file. The second registration therefore reuses the option, and a
+checker handed the very tree object the previous one just checked yields nothing: flake8 gives
+every plugin of a file the same tree, so findings are reported once.
 """
 from __future__ import annotations
 
+import argparse
 import ast
 import os
 from dataclasses import replace
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Iterator, Optional, Sequence
 
 from contiglint import __version__
 from contiglint.config import Config, Overrides, find_pyproject, resolve
@@ -28,6 +35,8 @@ class ContiglintChecker:
     version = __version__
     strict = False
     extend_select: tuple[str, ...] = ()  # opt-in rules named by flake8's selection
+    _registrations = 0
+    _last_tree: Optional[ast.Module] = None  # held only while registered more than once
 
     def __init__(self, tree: ast.Module, lines: Sequence[str], filename: str) -> None:
         self.tree = tree
@@ -36,9 +45,15 @@ class ContiglintChecker:
 
     @classmethod
     def add_options(cls, option_manager) -> None:
-        option_manager.add_option(
-            "--contiglint-strict", action="store_true", default=False, parse_from_config=True,
-            help="contiglint: also flag sinks whose tensor layout is unknown")
+        cls._registrations += 1
+        try:
+            option_manager.add_option(
+                "--contiglint-strict", action="store_true", default=False,
+                parse_from_config=True,
+                help="contiglint: also flag sinks whose tensor layout is unknown")
+        except argparse.ArgumentError:
+            if cls._registrations == 1:
+                raise  # another plugin owns the option: not ours to hide
 
     @classmethod
     def parse_options(cls, options) -> None:
@@ -51,6 +66,10 @@ class ContiglintChecker:
                                   if rule.opt_in and rule.code in named)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
+        if type(self)._registrations > 1:
+            if self.tree is type(self)._last_tree:
+                return  # the same file again, from the second registration
+            type(self)._last_tree = self.tree
         text = "".join(self.lines)
         settings = _config(_pyproject(self.filename), self.strict).settings_for(self.filename)
         if self.extend_select:

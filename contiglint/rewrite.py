@@ -1,8 +1,8 @@
 """Statement-level fixes made with LibCST, handed back as the documented range edits.
 
 A `Rewrite` names a statement (by where it starts), statements to put before and after it, and
-expression spans inside it to replace. LibCST parses the lines of the top-level statement
-(function, class, ...) that holds it, once per source text; the transformation changes only
+expression spans inside it to replace. LibCST parses the lines of the function (else the
+top-level statement) that holds it, once per source text; the transformation changes only
 that statement's place in its block, and LibCST renders the code with each statement's own
 indentation, comments and line endings. The old and new text of the
 changed lines are then diffed into `Edit`s, so the JSON schema, the fixer and every front end
@@ -30,52 +30,67 @@ Body = Union[cst.Module, cst.IndentedBlock]
 
 
 class _Parsed:
-    """The lines of one top-level statement, parsed by LibCST with positions (the expensive
-    part, done once per statement and text)."""
+    """The lines of the function (or top-level statement) around a rewrite, parsed by LibCST
+    with positions (the expensive part, done once per function and text). An indented
+    function is parsed as the block of an `if 1:` header line, so its lines keep their own
+    indentation and columns."""
 
-    def __init__(self, text: str, first: int) -> None:
+    def __init__(self, chunk: str, first: int, indented: bool) -> None:
         # LibCST does not round-trip lone-CR line ends; a CR -> LF swap keeps every offset.
-        self.lone_cr = bool(_LONE_CR.search(text))
-        self.text = _LONE_CR.sub("\n", text) if self.lone_cr else text
+        self.lone_cr = bool(_LONE_CR.search(chunk))
+        chunk = _LONE_CR.sub("\n", chunk) if self.lone_cr else chunk
+        header = "if 1:" + ("\r\n" if "\r\n" in chunk else "\n") if indented else ""
+        self.text = header + chunk
         self.wrapper = MetadataWrapper(cst.parse_module(self.text), unsafe_skip_copy=True)
         self.positions = self.wrapper.resolve(PositionProvider)
-        self.starts = line_starts(text)
-        self.shift = first - 1  # line L of the chunk is line L + shift of the file
+        self.starts = line_starts(self.text)
+        self.shift = first - 1 - bool(header)  # line L here is line L + shift of the file
 
 
 _CACHE: dict[tuple[int, int, int], tuple[str, Optional[_Parsed]]] = {}
-_TOP: dict[int, tuple[str, list[tuple[int, int]]]] = {}
+_SCOPES: dict[int, tuple[str, list[tuple[int, int, int]], list[tuple[int, int]]]] = {}
 
 
-def _region(text: str, line: int) -> tuple[int, int]:
-    """The lines of the top-level statement holding `line` (with its decorators, and with
-    any statement sharing its first or last line): LibCST parses only these, so a fix costs
-    the size of its function or class, not of the file."""
-    hit = _TOP.get(id(text))
+def _region(text: str, line: int) -> tuple[int, int, bool]:
+    """The lines LibCST parses for a rewrite at `line`: the innermost function holding it
+    (with its decorators), else the top-level statement holding it (with any statement
+    sharing its lines); and whether they are indented. A fix then costs the size of its
+    function, not of its class or file."""
+    hit = _SCOPES.get(id(text))
     if hit is None or hit[0] is not text:
         try:
-            body = ast.parse(text).body
+            tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            body = []
-        spans = [(min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]),
-                  node.end_lineno) for node in body]
-        _TOP.clear()
-        _TOP[id(text)] = hit = (text, spans)
-    spans = hit[1]
-    holding = [span for span in spans if span[0] <= line <= span[1]]
-    if not holding:
-        return 1, len(line_starts(text))
-    first, last = holding[0]
+            tree = ast.Module(body=[], type_ignores=[])
+        functions = [(_first_line(node), node.end_lineno, node.col_offset)
+                     for node in ast.walk(tree)
+                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        top = [(_first_line(node), node.end_lineno) for node in tree.body]
+        _SCOPES.clear()
+        _SCOPES[id(text)] = hit = (text, functions, top)
+    _, functions, top = hit
+    holding = [f for f in functions if f[0] <= line <= f[1]]
+    if holding:
+        first, last, column = max(holding, key=lambda f: f[0])
+        return first, last, column > 0
+    spans = [span for span in top if span[0] <= line <= span[1]]
+    if not spans:
+        return 1, len(line_starts(text)), False
+    first, last = spans[0]
     changed = True
     while changed:
         changed = False
-        for lo, hi in spans:
+        for lo, hi in top:
             if lo <= last and hi >= first and (lo < first or hi > last):
                 first, last, changed = min(first, lo), max(last, hi), True
-    return first, last
+    return first, last, False
 
 
-def _parsed(text: str, region: tuple[int, int]) -> Optional[_Parsed]:
+def _first_line(node: ast.AST) -> int:
+    return min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+
+
+def _parsed(text: str, region: tuple[int, int, bool]) -> Optional[_Parsed]:
     key = (id(text), *region)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is text:
@@ -83,10 +98,10 @@ def _parsed(text: str, region: tuple[int, int]) -> Optional[_Parsed]:
     if any(cached is not text for cached, _ in _CACHE.values()):
         _CACHE.clear()  # fixes are asked for one source text at a time
     starts = line_starts(text)
-    first, last = region
+    first, last, indented = region
     chunk = text[starts[first - 1]:starts[last] if last < len(starts) else len(text)]
     try:
-        parsed: Optional[_Parsed] = _Parsed(chunk, first)
+        parsed: Optional[_Parsed] = _Parsed(chunk, first, indented)
     except (cst.ParserSyntaxError, RecursionError, ValueError):
         parsed = None  # syntax LibCST does not know yet: the finding keeps no edits
     _CACHE[key] = (text, parsed)

@@ -141,3 +141,34 @@ def test_flake8_and_cli_agree_on_a_configured_project(tmp_path):
          "CTG", *files], cwd=tmp_path, capture_output=True, text=True, env=environment(),
         timeout=300)
     assert process.returncode != 0 and "unknown code 'CTG999'" in process.stderr
+
+
+def test_registered_twice_runs_once_and_keeps_the_option(tmp_path):
+    """A `[flake8:local-plugins]` entry for the class the installed entry point also names (or
+    two local entries, where nothing is installed): flake8 starts, the strict option works, and
+    each finding is reported once, in one process and with parallel jobs."""
+    write(tmp_path, "a.py", BAD)
+    write(tmp_path, "b.py", BAD)
+    write(tmp_path, "c.py", "import torch\n\ndef f(x):\n    return x.data_ptr()\n")
+    installed = any(ep.name == "CTG" and ep.value.startswith("contiglint.")
+                    for ep in entry_points(group="flake8.extension"))
+    entries = "    CTG = contiglint.flake8_plugin:ContiglintChecker\n"
+    if not installed:
+        entries += "    CTG1 = contiglint.flake8_plugin:ContiglintChecker\n"
+    config = tmp_path / "twice.cfg"
+    config.write_text(f"[flake8]\n[flake8:local-plugins]\nextension =\n{entries}"
+                      f"paths = {ROOT}\n")
+    files = ["a.py", "b.py", "c.py"]
+    expected = {(path, BAD_LINE, "CTG101") for path in ("a.py", "b.py")}
+    for jobs in ("1", "2"):
+        for strict in ([], ["--contiglint-strict"]):
+            process = subprocess.run(
+                [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
+                 "--format", FORMAT, "-j", jobs, *strict, *files], cwd=tmp_path,
+                capture_output=True, text=True, env=environment(), timeout=300)
+            assert process.returncode == 1, process.stderr
+            assert "Traceback" not in process.stderr, process.stderr
+            rows = [tuple(line.split("|")) for line in process.stdout.splitlines()]
+            assert len(rows) == len(set(rows)), rows  # nothing reported twice
+            found = {(path, int(row), code) for path, row, _, code in rows}
+            assert found == (expected | {("c.py", 4, "CTG106")} if strict else expected)

@@ -81,3 +81,14 @@ def test_only_the_top_level_statement_is_rewritten_decorators_and_neighbours_kep
         "x = 1; y = 2\n\n\n@torch.no_grad()\n@staticmethod\ndef sync(x):\n    g = x.t()\n"
         "    g_contig = g.contiguous()\n    dist.all_reduce(g_contig)\n    g.copy_(g_contig)\n"
         "\n\ndef after():\n    return 3\n")
+
+
+def test_a_method_in_a_crlf_file_is_rewritten_alone_with_crlf_lines():
+    text = (HEADER + "class Sync:\n    '''docs'''\n\n    def run(self, x):\n"
+            "        def inner():\n            return 1\n        g = x.t()\n"
+            "        dist.all_reduce(g)\n        return inner\n").replace("\n", "\r\n")
+    out = fixed(text)
+    assert "        g_contig = g.contiguous()\r\n        dist.all_reduce(g_contig)\r\n" \
+           "        g.copy_(g_contig)\r\n        return inner\r\n" in out
+    assert out.count("\r\n") == out.count("\n")
+    ast.parse(out)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Optional
 
 from contiglint.layout.calls import CallMixin
-from contiglint.layout.expressions import ExpressionMixin
+from contiglint.layout.expressions import ExpressionMixin, handler_for
 from contiglint.layout.methods import MethodMixin
 from contiglint.layout.sink_emission import SinkEmitterMixin
 from contiglint.layout.sinks import CallSite
@@ -141,9 +141,13 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         for statement in body:
             if self.env is None:
                 return
-            handler = getattr(self, f"stmt_{type(statement).__name__}", None)
+            try:
+                handler = self._stmt_handlers[statement.__class__]
+            except KeyError:
+                handler = self._stmt_handlers[statement.__class__] = handler_for(
+                    type(self), "stmt_", statement.__class__)
             if handler is not None:
-                handler(statement)
+                handler(self, statement)
             else:
                 for child in ast.iter_child_nodes(statement):
                     if isinstance(child, ast.expr):
@@ -443,7 +447,8 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
-        if isinstance(node, ast.Name) and node.id in (self.env or {}) | {"self": None}:
+        if isinstance(node, ast.Name) and (node.id == "self" or
+                                           (self.env is not None and node.id in self.env)):
             return ".".join([node.id] + list(reversed(parts)))
         return None
 

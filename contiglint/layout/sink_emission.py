@@ -36,8 +36,7 @@ class SinkEmitterMixin:
             self.emit("escape", node, expression, value, how)
 
     def emit_layout_branch(self, test: ast.expr) -> None:
-        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
-               n.func.attr in ("is_contiguous", "stride") for n in ast.walk(test)):
+        if self.program.index.queries_layout(test):  # `.is_contiguous()`/`.stride()` inside
             self.emit("layout_branch", test, None, OPAQUE, "layout check",
                       traced=self.program.traced.get(self.function))
 
@@ -58,7 +57,9 @@ class SinkEmitterMixin:
 
     def layout_checked_names(self, test: ast.expr) -> list[tuple[str, bool]]:
         """Names whose layout `test` checks; True when the check is `is_contiguous()`."""
-        found = []
+        found: list[tuple[str, bool]] = []
+        if not self.program.index.queries_layout(test):
+            return found
         for node in ast.walk(test):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     isinstance(node.func.value, ast.Name) and \

@@ -40,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-children", action="store_true",
                         help="do not watch child processes (multiprocessing, "
                              "torch.multiprocessing.spawn, subprocess) started by the script")
+    parser.add_argument("--full", action="store_true",
+                        help="watch every call of every step; by default every call is "
+                             "watched until the steps' call signatures are stable, then one "
+                             "step in 20 and steps with new input shapes (the report says "
+                             "which)")
     parser.add_argument("--explain", action="store_true", help="add why/fix to each entry")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 if the script succeeded but hazards were found")
@@ -86,7 +91,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     watcher = watch(options.include or None, library=options.library,
                     modules=not options.no_modules, explicit_copies=options.explicit_copies,
-                    children=not options.no_children)
+                    children=not options.no_children, full=options.full)
     status = _run(options.module, target, watcher)
     report = watcher.report
     text = report.to_json() if options.format == "json" else report.to_text(options.explain)

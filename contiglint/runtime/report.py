@@ -18,6 +18,7 @@ from contiglint.noqa import codes_on, comments
 from contiglint.rules import severity
 from contiglint.runtime.codes import EXPLANATIONS, title
 from contiglint.runtime.hazards import Hazard
+from contiglint.runtime.sampling import describe as describe_sampling
 from contiglint.verify.frames import Site
 
 _MAX_ORIGINS = 3
@@ -66,6 +67,7 @@ class Report:
         self._noqa: dict[str, dict[int, Optional[frozenset]]] = {}
         self.suppressed = 0
         self.script_error: Optional[str] = None
+        self.sampling: Optional[dict] = None  # what the watch looked at (sampling.py)
 
     def add(self, hazard: Hazard) -> None:
         layout = hazard.layout
@@ -140,6 +142,7 @@ class Report:
                         "suppressed": self.suppressed},
             "entries": [e.as_json() for e in entries],
             "script_error": self.script_error,
+            "sampling": self.sampling,
         }
 
     def to_json(self) -> str:
@@ -147,11 +150,16 @@ class Report:
 
     def to_text(self, explain: bool = False) -> str:
         entries = self.entries
+        sampled = self.sampling is not None and self.sampling.get("sampling_from_step") \
+            is not None
+        note = [f"  ({describe_sampling(self.sampling)})"] if sampled else []
         if not entries:
-            return "contiglint run: no layout hazards observed in user code."
+            return "\n".join(["contiglint run: no layout hazards observed in user code."]
+                             + note)
         total = sum(e.bytes_copied for e in entries)
         lines = [f"contiglint run: {len(entries)} layout hazard site(s), "
-                 f"{sum(e.count for e in entries)} occurrence(s), {_size(total)} copied"]
+                 f"{sum(e.count for e in entries)} occurrence(s), {_size(total)} copied",
+                 *note]
         for entry in entries:
             cost = f", {_size(entry.bytes_copied)} copied" if entry.bytes_copied else ""
             layout = f" shape {entry.shape} strides {entry.strides}" if entry.shape is not None \
