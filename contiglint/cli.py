@@ -368,7 +368,7 @@ def show_rule(argv: Sequence[str]) -> int:
            "unsafe": "fix: unsafe (--fix --unsafe-fixes)",
            "safe or unsafe": "fix: safe or unsafe depending on the finding (--fix, "
                              "--unsafe-fixes)"}[rule.fix_safety]
-    default = (f"preview, opt-in: select {rule.code} to run it" if rule.preview else
+    default = (f"preview: opt-in, select {rule.code} to run it" if rule.preview else
                f"opt-in: select {rule.code} to run it" if rule.opt_in else "runs by default")
     print(f"{rule.code} ({rule.name}): {rule.summary}\n[severity: {rule.severity}; {fix}; "
           f"{default}]\n")
