@@ -337,7 +337,8 @@ def list_rules(argv: Sequence[str]) -> int:
         "Runtime rules are reported by `contiglint run` only.")
     parser.parse_args(argv)
     rows = [(rule.code, rule.name, _fix_label(rule.fix_safety), rule.severity,
-             rule.summary + (" (opt-in)" if rule.opt_in else "")) for rule in all_rules()]
+             rule.summary + (" (preview, opt-in)" if rule.preview else " (opt-in)"
+                             if rule.opt_in else "")) for rule in all_rules()]
     rows += [(code, NAMES[code], "none", SEVERITY[code],
               TITLES[code] + " (runtime: contiglint run)") for code in RUNTIME_ONLY]
     header = ("CODE", "NAME", "FIX", "SEVERITY", "SUMMARY")
@@ -367,7 +368,8 @@ def show_rule(argv: Sequence[str]) -> int:
            "unsafe": "fix: unsafe (--fix --unsafe-fixes)",
            "safe or unsafe": "fix: safe or unsafe depending on the finding (--fix, "
                              "--unsafe-fixes)"}[rule.fix_safety]
-    default = f"opt-in: select {rule.code} to run it" if rule.opt_in else "runs by default"
+    default = (f"preview: opt-in, select {rule.code} to run it" if rule.preview else
+               f"opt-in: select {rule.code} to run it" if rule.opt_in else "runs by default")
     print(f"{rule.code} ({rule.name}): {rule.summary}\n[severity: {rule.severity}; {fix}; "
           f"{default}]\n")
     print(rule.documentation())

@@ -6,6 +6,8 @@ per-file-ignores, strict, rule options), as the CLI reads it, so it reports exac
 findings; flake8 adds 1 to the column it is given, so it gets `column - 1`. flake8's own
 `# noqa` and `--select`/`--ignore` apply on top of contiglint's. A bad configuration raises
 `ConfigError`, which flake8 reports as a failure of the plugin naming the file and key.
+An opt-in rule (a preview rule too) runs when flake8's `--select` or `--extend-select`
+names its full code.
 
 Registered twice (the installed entry point and a `[flake8:local-plugins]` entry naming the same
 class), flake8 would define `--contiglint-strict` twice, which argparse refuses, and would run
@@ -32,6 +34,7 @@ class ContiglintChecker:
     name = "contiglint"
     version = __version__
     strict = False
+    extend_select: tuple[str, ...] = ()  # opt-in rules named by flake8's selection
     _registrations = 0
     _last_tree: Optional[ast.Module] = None  # held only while registered more than once
 
@@ -55,6 +58,12 @@ class ContiglintChecker:
     @classmethod
     def parse_options(cls, options) -> None:
         cls.strict = bool(getattr(options, "contiglint_strict", False))
+        from contiglint.rules import all_rules
+
+        named = {str(code).strip().upper() for option in ("select", "extend_select")
+                 for code in (getattr(options, option, None) or ())}
+        cls.extend_select = tuple(rule.code for rule in all_rules()
+                                  if rule.opt_in and rule.code in named)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         if type(self)._registrations > 1:
@@ -63,6 +72,8 @@ class ContiglintChecker:
             type(self)._last_tree = self.tree
         text = "".join(self.lines)
         settings = _config(_pyproject(self.filename), self.strict).settings_for(self.filename)
+        if self.extend_select:
+            settings = replace(settings, extend_select=settings.extend_select + self.extend_select)
         result = lint_source(text, self.filename, settings, tree=self.tree)
         for finding in result.findings:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", \

@@ -24,7 +24,9 @@ from contiglint.settings import Settings
 
 EVAL = Path(__file__).resolve().parent / "eval"
 HAZARD = re.compile(r"#\s*hazard:\s*(CTG\d+)")
-SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in))
+# Every rule that is not opt-in by design: preview rules (opt-in only while their measured
+# precision on real code is below the policy) are part of the model whose recall this floors.
+SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in or r.preview))
 RECALL_FLOOR = 0.89  # measured 131/144 = 91.0%
 FLAGGED_CEILING = 0.03  # measured 3/145 = 2.1%
 GENERAL_RECALL_FLOOR = 0.86  # measured 102/118 = 86.4% (82/118 = 69.5% before any change)

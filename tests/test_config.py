@@ -115,8 +115,10 @@ def test_cli_per_file_ignores_and_extend_exclude(tmp_path):
 
 def test_cli_config_flag_points_at_a_file(tmp_path):
     write(tmp_path, "bad.py", BAD)
-    write(tmp_path, "conf/pyproject.toml", "[tool.contiglint]\nignore = ['CTG1']\n")
-    assert contiglint("--config", "conf/pyproject.toml", "bad.py", cwd=tmp_path).returncode == 0
+    write(tmp_path, "conf/pyproject.toml", "[tool.contiglint]\nextend-select = ['CTG101']\n")
+    assert contiglint("--config", "conf/pyproject.toml", "bad.py", cwd=tmp_path,
+                      defaults=True).returncode == 1
+    assert contiglint("bad.py", cwd=tmp_path, defaults=True).returncode == 0
 
 
 def test_cli_bad_config_exits_2_with_one_line(tmp_path):

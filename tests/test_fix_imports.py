@@ -27,7 +27,8 @@ def fixtures(tmp_path):
 def run(cwd, *args):
     env = environment()
     env["PYTHONPROFILEIMPORTTIME"] = "1"
-    process = subprocess.run([sys.executable, "-m", "contiglint", "--select", "CTG1", *args],
+    process = subprocess.run([sys.executable, "-m", "contiglint", "--select", "CTG1", "--extend-select",
+                               "CTG101", *args],
                              cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
     imported = any(line.split("|")[-1].strip().startswith("libcst")
                    for line in process.stderr.splitlines() if line.startswith("import time:"))
@@ -69,7 +70,8 @@ def test_without_libcst_statement_fixes_are_not_offered(fixtures, tmp_path_facto
     env["PYTHONPATH"] = os.pathsep.join([str(blocker), env["PYTHONPATH"]])
 
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "contiglint", "--select", "CTG1", *args],
+        return subprocess.run([sys.executable, "-m", "contiglint", "--select", "CTG1", "--extend-select",
+                               "CTG101", *args],
                               cwd=fixtures, capture_output=True, text=True, env=env,
                               timeout=300)
 

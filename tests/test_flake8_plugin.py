@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.clitools import BAD, BAD_LINE, ROOT, environment, findings_json, write
+from tests.clitools import (
+    BAD, BAD_LINE, EXAMPLE_SELECT, ROOT, environment, findings_json, write,
+)
 from contiglint.flake8_plugin import ContiglintChecker
 
 FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s"
@@ -41,7 +43,7 @@ def flake8_config(directory: Path) -> Path:
 def flake8_findings(files: list[str], cwd: Path, config: Path, *extra: str) -> set[tuple]:
     process = subprocess.run(
         [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
-         "--format", FORMAT, *extra, *files], cwd=cwd, capture_output=True, text=True,
+         "--extend-select", ",".join(EXAMPLE_SELECT[1:]), "--format", FORMAT, *extra, *files], cwd=cwd, capture_output=True, text=True,
         env=environment(), timeout=300)
     assert process.returncode in (0, 1), process.stderr
     assert "Traceback" not in process.stderr, process.stderr
@@ -76,7 +78,19 @@ def test_flake8_and_cli_agree_on_non_ascii_bom_and_crlf_lines(tmp_path):
     assert flake8_findings(files, tmp_path, flake8_config(tmp_path)) == from_cli
 
 
-def test_checker_yields_zero_based_columns_and_flake8_messages():
+def test_preview_rule_runs_only_when_flake8_names_its_code(tmp_path):
+    write(tmp_path, "bad.py", BAD)
+    config = flake8_config(tmp_path)
+    process = subprocess.run(
+        [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
+         "--format", FORMAT, "bad.py"], cwd=tmp_path, capture_output=True, text=True,
+        env=environment(), timeout=300)
+    assert process.returncode == 0 and process.stdout == "", process.stdout + process.stderr
+    assert {code for *_, code in flake8_findings(["bad.py"], tmp_path, config)} == {"CTG101"}
+
+
+def test_checker_yields_zero_based_columns_and_flake8_messages(monkeypatch):
+    monkeypatch.setattr(ContiglintChecker, "extend_select", ("CTG101",))  # a preview rule
     lines = BAD.splitlines(keepends=True)
     results = list(ContiglintChecker(ast.parse(BAD), lines, "bad.py").run())
     assert [(line, text.split()[0], kind) for line, _, text, kind in results] == \
@@ -150,7 +164,8 @@ def test_registered_twice_runs_once_and_keeps_the_option(tmp_path):
         for strict in ([], ["--contiglint-strict"]):
             process = subprocess.run(
                 [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
-                 "--format", FORMAT, "-j", jobs, *strict, *files], cwd=tmp_path,
+                 "--extend-select", "CTG101", "--format", FORMAT, "-j", jobs, *strict, *files],
+                cwd=tmp_path,
                 capture_output=True, text=True, env=environment(), timeout=300)
             assert process.returncode == 1, process.stderr
             assert "Traceback" not in process.stderr, process.stderr

@@ -100,3 +100,13 @@ def test_zz_summary_of_what_ran():
     predictions = sum(v for k, v in STATS.items() if k.startswith("predictions:"))
     unknown = STATS["predictions: UNKNOWN"]
     assert unknown < predictions / 3, f"{unknown}/{predictions} predictions were UNKNOWN"
+
+
+def test_tensor_inplace_methods_are_torch_tensor_methods():
+    """The in-place method list is torch's own: every name is a Tensor method ending in `_`,
+    and every such method of torch.Tensor is listed (or exempt on purpose)."""
+    from contiglint.layout.sinks import INPLACE_EXEMPT, TENSOR_INPLACE_METHODS
+
+    torch_names = {n for n in dir(torch.Tensor) if n.endswith("_") and not n.startswith("_")}
+    assert TENSOR_INPLACE_METHODS <= torch_names
+    assert torch_names - INPLACE_EXEMPT <= TENSOR_INPLACE_METHODS

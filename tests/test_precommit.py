@@ -61,6 +61,8 @@ def project(tmp_path):
     git("init", "-q", cwd=directory)
     write(directory, "bad.py", BAD)
     write(directory, "clean.py", CLEAN)
+    # BAD's rule, CTG101, is a preview rule: the project opts in, as a user would
+    write(directory, "pyproject.toml", '[tool.contiglint]\nextend-select = ["CTG101"]\n')
     git("add", ".", cwd=directory)
     return directory
 

@@ -45,7 +45,9 @@ CLIENTS = ["emacs@v29.1", "neovim@v0.10.0", "visual-studio-code@v1.65.2"]
 
 @pytest.fixture
 def project(tmp_path):
-    (tmp_path / "pyproject.toml").write_text('[tool.contiglint]\nignore = ["CTG109"]\n')
+    # CTG101 is a preview rule: the project selects it, as a user would
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.contiglint]\nextend-select = ["CTG101"]\nignore = ["CTG109"]\n')
     path = tmp_path / "pkg" / "model.py"
     path.parent.mkdir()
     path.write_text(MODEL, encoding="utf-8")
@@ -53,7 +55,8 @@ def project(tmp_path):
 
 
 def cli_findings(path) -> list[dict]:
-    process = contiglint("--format", "json", "--no-cache", str(path), cwd=path.parent)
+    process = contiglint("--format", "json", "--no-cache", str(path), cwd=path.parent,
+                         defaults=True)  # the project's own configuration, as the server reads it
     assert process.returncode in (0, 1), process.stderr
     return json.loads(process.stdout)
 

@@ -119,7 +119,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         if param.annotation is None or value is not OPAQUE:
             return value
         qualname = self.program.names.qualname(param.annotation)
-        if qualname and not qualname.startswith("torch") and "Tensor" not in qualname:
+        if qualname and not _tensor_type(qualname):
             return NOT_TENSOR
         if isinstance(param.annotation, ast.Name) and param.annotation.id in (
                 "int", "float", "str", "bool", "list", "dict", "tuple"):
@@ -433,7 +433,8 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
             key = self.evaluate(target.slice)
-            self.emit_inplace(target, target.value, container, "item assignment")
+            if not _string_key(target.slice):  # td["obs"] = v: a tensor takes no str index
+                self.emit_inplace(target, target.value, container, "item assignment")
             if isinstance(container, Mapping):  # `cache["k"] = t`: the dict now holds t
                 known = isinstance(key, Const) or (isinstance(key, IntVal) and key.size
                                                    is not None and not key.size[1])
@@ -522,3 +523,22 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, SinkEmitter
                                                  geometry if exact else None)
                 other[name] = value
         return yes, no
+
+
+def _string_key(index: ast.expr) -> bool:
+    """A str key (`d["a"]`, `td["next", "obs"]`): the container is a mapping, never a tensor."""
+    items = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items)
+
+
+TENSOR_SUBCLASS_MODULES = ("torch", "torchvision.tv_tensors", "torchvision.datapoints")
+
+
+def _tensor_type(qualname: str) -> bool:
+    """Whether an imported annotation may name a tensor: anything from torch itself, a tensor
+    subclass module, or a class named like one (`DTensor`, `NestedTensor`). `torchrl`'s
+    `Composite` or `tensordict.TensorDict` are not tensors, whatever their names start with."""
+    module, _, name = qualname.rpartition(".")
+    if any(module == m or module.startswith(m + ".") for m in TENSOR_SUBCLASS_MODULES):
+        return True
+    return name.endswith("Tensor") or name in ("Parameter", "Buffer")

@@ -248,7 +248,26 @@ def _cat(call: Call) -> Value:
         dim = call.dim_arg(0, "dim", 0, rank=4)
         sizes = [None if i == dim else s for i, s in enumerate(first.geometry.sizes)]
         return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
-    return CONTIGUOUS
+    return _concatenated(items or (), call)
+
+
+def _concatenated(items, call: Call) -> Tensor:
+    """A fresh contiguous tensor whose dims other than `dim` are the inputs' (torch requires
+    them equal), so size-1 dims survive: `cat([bias, extra], dim=1)` of (1, n) tensors is
+    (1, ?) and a later `[:, :k]` of it is still contiguous."""
+    known = [t.geometry for t in items if isinstance(t, Tensor) and t.geometry is not None
+             and t.geometry.rank > 0]
+    if not known:
+        return CONTIGUOUS
+    rank = known[0].rank
+    dim = call.dim_arg(0, "dim", 0, rank=rank)
+    if any(g.rank != rank for g in known):
+        return CONTIGUOUS  # torch.cat also accepts empty 1-D tensors among n-D ones
+    if dim is None:
+        return Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * rank))
+    sizes = [next((g.sizes[i] for g in known if g.sizes[i] is not None), None)
+             if i != dim else None for i in range(rank)]
+    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
 
 
 def _stack(call: Call) -> Value:

@@ -15,7 +15,9 @@ from contiglint.layout.geometry import Axis, Geometry
 from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal, product
 from contiglint.layout.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.values import (
+    OPAQUE,
     UNKNOWN_TENSOR,
+    Const,
     IntVal,
     Kind,
     Seq,
@@ -127,10 +129,15 @@ def matrix_transpose(call: Call) -> Tensor:
 
 
 def t(call: Call) -> Tensor:
-    """`.t()`/`.T`: a no-op below 2-D, swaps 2-D, reverses dims for `.T` on N-D."""
+    """`.t()`/`.T`: a no-op below 2-D, swaps 2-D, reverses dims for `.T` on N-D. `t()` raises
+    above 2-D, so a `t()` that permutes anything has exactly two dims: a later
+    `.view(2, -1)` of it asks for the same rank, not a merge."""
     def change(g: Geometry):
         return g if g.rank < 2 else g.permuted(list(reversed(range(g.rank))))
-    return apply_view(call, change, Kind.PERMUTED, 2)
+    exact = 2 if call.name.rsplit(".", 1)[-1] == "t" and \
+        call.tensor.geometry is None and call.tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS) \
+        and call.tensor.min_rank <= 2 else None
+    return apply_view(call, change, Kind.PERMUTED, 2, rank=exact)
 
 
 def permute(call: Call) -> Tensor:
@@ -198,7 +205,9 @@ def _blind_cut(tensor: Tensor, result: Tensor) -> Tensor:
     return result
 
 
-def select(call: Call, dim: Optional[int] = None) -> Tensor:
+def select(call: Call, dim: Optional[int] = None) -> Value:
+    if dim is None and not _select_signature(call):
+        return OPAQUE  # `td.select("obs", *keys)`: a TensorDict's, not Tensor.select(dim, index)
     dim = call.int_arg(0, "dim") if dim is None else dim
 
     def change(g: Geometry):
@@ -225,6 +234,14 @@ def _rank_guess(call: Call, dim: Optional[int], result: Tensor) -> Tensor:
             and result.kind is not tensor.kind:
         return replace(result, maybe=True, assumed=None)  # the rank, hence the dims, unknown
     return result
+
+
+def _select_signature(call: Call) -> bool:
+    """Whether the arguments fit `Tensor.select(dim, index)`: two of them, neither a str nor
+    a starred sequence."""
+    values = call.args + list(call.kwargs.values())
+    return len(values) == 2 and not any(
+        isinstance(v, Seq) or (isinstance(v, Const) and isinstance(v.value, str)) for v in values)
 
 
 def unbind(call: Call) -> Value:
@@ -531,12 +548,19 @@ def view_verdict(tensor: Tensor, target: Optional[list]) -> str:
         return _coarse_verdict(tensor, target)
     groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
     if groups is None:
-        return _verdict_without_grouping(geometry, len(target))
+        return _verdict_without_grouping(geometry, target)
     return "ok" if geometry.regrouped(groups, [None if s == "-1" else s for s in target]) \
         else "raises"
 
 
-def _verdict_without_grouping(geometry: Geometry, target_rank: int) -> str:
+def _verdict_without_grouping(geometry: Geometry, target: list) -> str:
+    target_rank = len(target)
+    kept = _kept_ends(geometry, [WILDCARD if s == "-1" else s for s in target])
+    if kept is not None:
+        inner = geometry.axes[kept[0]:kept[1]]
+        live_inner = [a for a in inner if not is_one(a.size)]
+        if all(geometry.joinable(a, b) is True for a, b in zip(live_inner, live_inner[1:])):
+            return "ok"  # the dims that cannot merge are kept apart by the matched end dims
     live = [a for a in geometry.axes if not is_one(a.size)]
     joins = [geometry.joinable(a, b) for a, b in zip(live, live[1:])]
     if target_rank < len(live) and joins and all(j is False for j in joins):
@@ -547,6 +571,26 @@ def _verdict_without_grouping(geometry: Geometry, target_rank: int) -> str:
             not geometry.is_channels_last():  # conv outputs: unknown H, W are often 1 (pooled)
         return "merge"  # some dims must merge and some neighbours cannot: sizes decide which
     return "unknown"
+
+
+def _kept_ends(geometry: Geometry, target: list) -> Optional[tuple[int, int]]:
+    """The source range left once the dims that the target provably keeps one-to-one at its
+    front and back are set aside (`x[..., :k].view(b, h, -1, k)` keeps the cut last dim as
+    it is), or None when no end dim is matched. Whatever grouping the sizes leave open, it
+    regroups only that range, onto the target's middle; splits never fail, so the view
+    succeeds when every pair of neighbours in the range can merge."""
+    sizes = list(geometry.sizes)
+    front = 0
+    while front < min(len(sizes), len(target)) - 1 and sizes[front] is not None and \
+            target[front] != WILDCARD and sizes[front] == target[front]:
+        front += 1
+    back = 0
+    while back < min(len(sizes), len(target)) - front - 1 and sizes[-1 - back] is not None \
+            and target[-1 - back] != WILDCARD and sizes[-1 - back] == target[-1 - back]:
+        back += 1
+    if not front and not back:
+        return None
+    return front, len(sizes) - back
 
 
 def _coarse_verdict(tensor: Tensor, target: Optional[list]) -> str:
@@ -588,7 +632,7 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
         return _result(tensor, regrouped, call, None)
     unaligned = groups is None  # the sizes leave the grouping open: reshape may still view
     copies = copy_if_needed and tensor.noncontiguous and (
-        not unaligned or _verdict_without_grouping(geometry, len(sizes)) == "raises")
+        not unaligned or _verdict_without_grouping(geometry, target) == "raises")
     if tensor.kind is Kind.CONTIGUOUS or copies:
         return fresh(call, sizes)
     return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))

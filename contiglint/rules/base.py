@@ -12,6 +12,7 @@ from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 
 from contiglint.findings import Finding, Fix, Position, Related
 from contiglint.layout.values import Kind
+from contiglint.rules import precision
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
 
@@ -67,9 +68,15 @@ class Rule:
     sinks: ClassVar[frozenset[str]]
     fix_safety: ClassVar[str] = "none"
     severity: ClassVar[str] = "error"
-    opt_in: ClassVar[bool] = False
+    opt_in: ClassVar[bool] = False  # runs only when its full code is selected
+    preview: ClassVar[bool] = False  # opt-in because its measured precision is below the policy
     options: ClassVar[Mapping[str, Option]] = {}
     tokens: ClassVar[Optional[frozenset[str]]] = None  # prefilter; default: the sinks' tokens
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__ and precision.measured(cls.code).preview:
+            cls.preview = cls.opt_in = True
 
     def check(self, sink, ctx: "RuleContext") -> Iterable[Report]:
         raise NotImplementedError
@@ -85,7 +92,8 @@ class Rule:
     def documentation(cls) -> str:
         import inspect
 
-        return inspect.cleandoc(cls.__doc__ or cls.summary)
+        return inspect.cleandoc(cls.__doc__ or cls.summary) + "\n\n" + \
+            precision.section(cls.code)
 
 
 @dataclass
