@@ -29,7 +29,10 @@ HAZARD = re.compile(r"#\s*hazard:\s*(CTG\d+)")
 SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in or r.preview))
 RECALL_FLOOR = 0.89  # measured 131/144 = 91.0%
 FLAGGED_CEILING = 0.03  # measured 3/145 = 2.1%
-GENERAL_RECALL_FLOOR = 0.86  # measured 102/118 = 86.4% (82/118 = 69.5% before any change)
+# measured 101/118 = 85.6% (82/118 = 69.5% before any change): 102 with the generality work
+# alone; `t()` of a parameter of unknown sizes then `.view(3, -1)` is no longer claimed to
+# raise (the first dim may be 3 already), a precision fix from the real-code corpus
+GENERAL_RECALL_FLOOR = 0.85
 GENERAL_FLAGGED_CEILING = 0.045  # measured 4/96 = 4.2% (7/96 = 7.3% before)
 
 
