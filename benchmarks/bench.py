@@ -1,6 +1,6 @@
-"""How fast is contiglint on real model code, next to TorchFix, flake8 and a bare parse?
+"""How fast is contiglint on real model code, next to ruff, TorchFix, flake8 and a bare parse?
 
-    python benchmarks/bench.py [--repeats 3] [--torchfix-repeats 1] [--jobs N]
+    python benchmarks/bench.py [--repeats 3] [--pairs 3] [--torchfix-repeats 1] [--jobs N]
                                [--packages transformers,timm,torchvision] [--skip-torchfix]
 
 Corpus: fixed wheels from PyPI (`pip download --no-deps`), unpacked into benchmarks/corpus/
@@ -8,8 +8,19 @@ Corpus: fixed wheels from PyPI (`pip download --no-deps`), unpacked into benchma
 `*.py` files contiglint discovers there, so files/s are comparable.
 
 Measured, each as a fresh subprocess, median of `--repeats` runs (TorchFix: `--torchfix-repeats`,
-default 1 because one run takes minutes):
+default 1 because one run takes minutes), with min and max:
+  * ruff (`ruff check --select ALL --no-cache`, every rule, its own threads, diagnostics written
+    to a file in its default format) and contiglint cold -jN, measured in `--pairs`
+    alternating pairs (ruff first in odd pairs, contiglint first in even ones), so that load from
+    elsewhere on the machine falls on both; the ratio is taken per pair. ruff runs from its own
+    virtual environment (benchmarks/corpus/ruff-venv, pinned), with `--isolated` so that no
+    configuration file in the wheels or around the corpus changes its rule set. ruff with
+    `--output-format concise` (one line per diagnostic) is timed too, for reference: writing
+    its default format's source snippets is a large part of ruff's time on this corpus;
   * contiglint cold: all rules (opt-in ones too), `--no-cache`, with -j1 and -jN (N = all cores);
+  * linearity: contiglint cold -jN on an interleaved quarter and half of the files and on all of
+    them; the CPU seconds per MB of the second half (full - half) over those of the second
+    quarter (half - quarter) is 1.0 when the cost is linear in corpus size (start-up cancels);
   * contiglint warm: the same -jN run again with a cache that a first run has filled;
   * TorchFix's CLI with its default rules and jobs (it runs in its own virtual environment,
     benchmarks/corpus/torchfix-venv, so that its libcst pin and its TOR flake8 plugin never
@@ -23,10 +34,16 @@ pool workers), with `ru_maxrss` the largest *single* process among them: that is
 "peak memory per process" target. The machine may be shared, so CPU seconds are printed too:
 they are far less sensitive to other load than wall seconds.
 
-Targets (issue 8) get PASS/FAIL: cold -jN >= 15x faster than TorchFix; cold <= 0.7x the bare
-LibCST parse; warm <= 5% of cold; peak RSS < 300 MB, judged on wall time (CPU alongside).
-No test asserts timings; this script is the measurement. Exit status: 0 ran (whatever the
-targets say), 2 the setup or a tool failed.
+Targets get PASS/FAIL, judged on wall time (CPU alongside; linearity on CPU). Issue 16:
+cold -jN <= ruff (median of the per-pair ratios); linear in corpus size (marginal cost ratio
+<= 1.2); warm <= 3% of cold; peak RSS <= 100 MB per process. Issue 8: cold -jN >= 15x faster
+than TorchFix; cold <= 0.7x the bare LibCST parse. No test asserts timings; this script is the
+measurement.
+
+A run that fails is never a number: every command must exit with the status it is expected to
+(0: all run with --exit-zero or print a summary) and its output must look like a completed run
+(e.g. flake8 without a traceback, ruff's output file written, the parse scripts covering every
+file); otherwise the bench stops with exit status 2 and shows the tool's output.
 """
 from __future__ import annotations
 
@@ -45,11 +62,13 @@ import zipfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Optional
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PINNED = {"transformers": "5.24.0", "timm": "1.0.31", "torchvision": "0.29.1"}
 TORCHFIX = "torchfix==0.7.0"
+RUFF = "ruff==0.17.6"
 sys.path.insert(0, str(ROOT))  # this checkout's contiglint, installed or not
 
 
@@ -65,6 +84,8 @@ class Timing:
     rss_mb: float = 0.0
     output: str = ""
     files: int = 0  # how many files the command was given (0: the whole corpus)
+    mb: float = 0.0  # their size, where a measurement needs it
+    findings: int = 0  # diagnostics a tool wrote to a file, where it does
 
     @property
     def median(self) -> float:
@@ -74,11 +95,19 @@ class Timing:
     def cpu_median(self) -> float:
         return statistics.median(self.cpu)
 
+    @property
+    def spread(self) -> str:
+        return f"{min(self.wall):.2f}-{max(self.wall):.2f}"
+
 
 def measure(label: str, argv: list[str], repeats: int, timeout: float, env=None,
-            ok=(0, 1), before=None, files: int = 0) -> Timing:
-    """Run argv `repeats` times; wall, CPU (user+sys incl. reaped children) and max RSS."""
-    timing = Timing(label, files=files)
+            ok=(0,), before=None, files: int = 0, check=None,
+            timing: Optional[Timing] = None) -> Timing:
+    """Run argv `repeats` times; wall, CPU (user+sys incl. reaped children) and max RSS.
+
+    `ok`: the exit statuses a completed run has; `check(output)` returns what is wrong with a
+    run's output, or None. Anything else stops the bench (BenchError)."""
+    timing = timing or Timing(label, files=files)
     for index in range(repeats):
         if before:
             before()
@@ -99,11 +128,15 @@ def measure(label: str, argv: list[str], repeats: int, timeout: float, env=None,
         if process.returncode == -signal.SIGKILL and elapsed >= timeout:
             raise BenchError(f"{label}: timed out after {timeout:.0f}s")
         if process.returncode not in ok:
-            raise BenchError(f"{label}: exit {process.returncode}\n{timing.output[-3000:]}")
+            raise BenchError(f"{label}: exit {process.returncode} (expected "
+                             f"{' or '.join(map(str, ok))})\n{timing.output[-3000:]}")
+        problem = check(timing.output) if check else None
+        if problem:
+            raise BenchError(f"{label}: {problem}\n{timing.output[-3000:]}")
         timing.wall.append(elapsed)
         timing.cpu.append(usage.ru_utime + usage.ru_stime)
         timing.rss_mb = max(timing.rss_mb, usage.ru_maxrss / 1024)  # Linux: KiB
-        print(f"  {label} #{index + 1}: {elapsed:.1f}s wall, {timing.cpu[-1]:.1f}s CPU, "
+        print(f"  {label} #{len(timing.wall)}: {elapsed:.1f}s wall, {timing.cpu[-1]:.1f}s CPU, "
               f"{usage.ru_maxrss / 1024:.0f} MB", flush=True)
     return timing
 
@@ -140,18 +173,21 @@ def fetch_corpus(corpus: Path, packages: list[str]) -> list[Path]:
     return trees
 
 
-def torchfix_python(corpus: Path) -> str:
-    venv = corpus / "torchfix-venv"
+def tool_python(corpus: Path, name: str, requirement: str) -> str:
+    """A virtual environment of its own for a tool (reused once complete); its python."""
+    venv = corpus / f"{name}-venv"
     python = venv / "bin" / "python"
-    if not (venv / ".complete").exists():
-        print(f"installing {TORCHFIX} into {venv} ...", flush=True)
+    stamp = venv / ".complete"
+    if not stamp.exists() or stamp.read_text().strip() != requirement:
+        print(f"installing {requirement} into {venv} ...", flush=True)
         shutil.rmtree(venv, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-        pip(str(python), "install", "-q", TORCHFIX)
-        check = subprocess.run([str(python), "-c", "import torch"], capture_output=True)
-        if check.returncode == 0:
-            raise BenchError("torchfix pulled torch into its venv; it should not need it")
-        (venv / ".complete").write_text(TORCHFIX + "\n")
+        pip(str(python), "install", "-q", requirement)
+        if name == "torchfix":
+            check = subprocess.run([str(python), "-c", "import torch"], capture_output=True)
+            if check.returncode == 0:
+                raise BenchError("torchfix pulled torch into its venv; it should not need it")
+        stamp.write_text(requirement + "\n")
     return str(python)
 
 
@@ -175,6 +211,29 @@ for path in files:
         failed += 1
 print(f"parsed {len(files) - failed}, failed {failed}")
 """
+
+
+def parsed_all(count: int):
+    """The check of a parse script's output: it read every one of the `count` files."""
+    def check(output: str) -> Optional[str]:
+        match = re.search(r"parsed (\d+), failed (\d+)", output)
+        if not match or int(match[1]) + int(match[2]) != count:
+            return f"expected a summary covering {count} files"
+        return None
+    return check
+
+
+def no_traceback(output: str) -> Optional[str]:
+    return "the tool crashed (traceback in its output)" if "Traceback (most recent call" \
+        in output else None
+
+
+def line_count(path: Path) -> int:
+    count = 0
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            count += block.count(b"\n")
+    return count
 
 
 def corpus_facts(trees: list[Path], select: list[str]) -> tuple[list[str], int]:
@@ -206,6 +265,9 @@ def per_code(statistics_output: str) -> Counter:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3, help="runs per measurement")
+    parser.add_argument("--pairs", type=int, default=3,
+                        help="alternating ruff / contiglint cold -jN pairs (at least 3 for a "
+                             "median with min and max)")
     parser.add_argument("--torchfix-repeats", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="N for -jN")
     parser.add_argument("--packages", default=",".join(PINNED),
@@ -214,10 +276,13 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per run")
     parser.add_argument("--skip-torchfix", action="store_true")
     parser.add_argument("--skip-flake8", action="store_true")
+    parser.add_argument("--skip-linearity", action="store_true")
     parser.add_argument("--torchfix-packages", metavar="NAMES",
                         help="run TorchFix on this subset only (it is ~40x slower than "
                              "contiglint); the speedup then compares both on that subset")
     args = parser.parse_args()
+    if args.repeats < 1 or args.pairs < 1:
+        parser.error("--repeats and --pairs must be at least 1")
     try:
         return bench(args)
     except (BenchError, subprocess.SubprocessError, OSError) as error:
@@ -248,27 +313,37 @@ def bench(args: argparse.Namespace) -> int:
 
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
     lint = [sys.executable, "-m", "contiglint", "--config", str(corpus / "pyproject.toml"),
-            "--select", ",".join(select), "-q", "--statistics", "--exit-zero",
-            *map(str, trees)]
+            "--select", ",".join(select), "-q", "--statistics", "--exit-zero"]
     cache = corpus / ".contiglint_cache"
     clear_cache = lambda: shutil.rmtree(cache, ignore_errors=True)  # noqa: E731
     results: dict[str, Timing] = {}
     run = lambda key, label, argv, n=args.repeats, **kw: results.__setitem__(  # noqa: E731
         key, measure(label, argv, n, args.timeout, **kw))
+    every = parsed_all(len(files))
 
     run("ast", "ast.parse, 1 process",
-        [sys.executable, "-c", PARSE_SCRIPT, "ast", str(listing)])
-    tf_python = None if args.skip_torchfix else torchfix_python(corpus)
+        [sys.executable, "-c", PARSE_SCRIPT, "ast", str(listing)], check=every)
+    tf_python = None if args.skip_torchfix else tool_python(corpus, "torchfix", TORCHFIX)
     libcst_python = tf_python or sys.executable
     run("libcst", "libcst.parse_module, 1 process",
-        [libcst_python, "-c", PARSE_SCRIPT, "libcst", str(listing)])
-    run("cold1", "contiglint cold -j1", lint + ["--no-cache", "-j1"], env=env)
-    run("coldN", f"contiglint cold -j{args.jobs}", lint + ["--no-cache", f"-j{args.jobs}"],
-        env=env)
+        [libcst_python, "-c", PARSE_SCRIPT, "libcst", str(listing)], check=every)
+    run("cold1", "contiglint cold -j1", lint + ["--no-cache", "-j1", *map(str, trees)], env=env)
+    ruff_pairs(args, corpus, files, lint + ["--no-cache", f"-j{args.jobs}", *map(str, trees)],
+               env, results)
     warm_env = dict(env, CONTIGLINT_CACHE_DIR=str(cache))
-    run("fill", f"contiglint cache fill -j{args.jobs}", lint + [f"-j{args.jobs}"],
-        env=warm_env, before=clear_cache)
-    run("warm", f"contiglint warm -j{args.jobs}", lint + [f"-j{args.jobs}"], env=warm_env)
+    run("fill", f"contiglint cache fill -j{args.jobs}",
+        lint + [f"-j{args.jobs}", *map(str, trees)], env=warm_env, before=clear_cache)
+    run("warm", f"contiglint warm -j{args.jobs}", lint + [f"-j{args.jobs}", *map(str, trees)],
+        env=warm_env)
+    if not args.skip_linearity:
+        for share in (4, 2):
+            subset = files[::share]
+            results[f"part{share}"] = measure(
+                f"contiglint cold -j{args.jobs}, 1/{share} of files", lint + [
+                    "--no-cache", f"-j{args.jobs}", *subset], args.repeats, args.timeout,
+                env=env, files=len(subset))
+            results[f"part{share}"].mb = sum(os.path.getsize(p) for p in subset) / 1e6
+        results["coldN"].mb = size_mb
     if not args.skip_flake8:
         run_flake8(corpus, trees, env, run)
     if tf_python:
@@ -276,41 +351,91 @@ def bench(args: argparse.Namespace) -> int:
         count = sum(1 for path in files if any(path.startswith(f"{t}{os.sep}") for t in subset))
         run("torchfix", f"torchfix ({'+'.join(tf_packages)})",
             [str(Path(tf_python).parent / "torchfix"), *map(str, subset)],
-            n=args.torchfix_repeats, files=count)
+            n=args.torchfix_repeats, files=count, ok=(0, 1), check=no_traceback)
         if subset != trees:  # the speedup compares the two tools on the same files
             run("coldN_tf", f"contiglint cold -j{args.jobs} ({'+'.join(tf_packages)})",
-                lint[:-len(trees)] + [*map(str, subset), "--no-cache", f"-j{args.jobs}"],
+                lint + [*map(str, subset), "--no-cache", f"-j{args.jobs}"],
                 env=env, files=count)
     report(results, len(files), skipped, args.jobs)
     return 0
 
 
+def ruff_pairs(args: argparse.Namespace, corpus: Path, files: list[str], cold: list[str],
+               env: dict, results: dict[str, Timing]) -> None:
+    """ruff and contiglint cold -jN in alternating pairs; per-pair ratios in results."""
+    ruff = str(Path(tool_python(corpus, "ruff", RUFF)).parent / "ruff")
+    output = corpus / "ruff-output.txt"
+    argv = [ruff, "check", "--isolated", "--select", "ALL", "--no-cache", "--exit-zero",
+            "--quiet", "--output-file", str(output), *files]
+
+    def written(_: str) -> Optional[str]:
+        if not output.exists() or output.stat().st_size == 0:
+            return f"ruff wrote no diagnostics to {output}"
+        return None
+
+    ours = results["coldN"] = Timing(f"contiglint cold -j{args.jobs}")
+    theirs = results["ruff"] = Timing("ruff --select ALL --no-cache")
+    for index in range(args.pairs):
+        order = [(theirs, argv, None, written, lambda: output.unlink(missing_ok=True)),
+                 (ours, cold, env, None, None)]
+        if index % 2:
+            order.reverse()
+        for timing, command, environment, check, before in order:
+            measure(timing.label, command, 1, args.timeout, env=environment, check=check,
+                    before=before, timing=timing)
+    # for reference: one line per diagnostic instead of ruff's default source snippets
+    concise = argv[:-len(files) - 2] + ["--output-format", "concise", *argv[-len(files) - 2:]]
+    results["ruff_concise"] = measure("ruff, concise output (reference)", concise,
+                                      args.repeats, args.timeout, check=written,
+                                      before=lambda: output.unlink(missing_ok=True))
+    theirs.findings = line_count(output)  # one line per diagnostic
+    results["ruff_ratio"] = [a / b for a, b in zip(ours.wall, theirs.wall)]
+    results["ruff_cpu_ratio"] = [a / b for a, b in zip(ours.cpu, theirs.cpu)]
+
+
 def run_flake8(corpus: Path, trees: list[Path], env: dict, run) -> None:
+    """contiglint's flake8 plugin as installed (entry point), or as a local plugin when this
+    environment has not installed contiglint."""
+    from importlib.metadata import entry_points
+    installed = any(ep.name == "CTG" and ep.value.startswith("contiglint.")
+                    for ep in entry_points(group="flake8.extension"))
     flake8_cfg = corpus / "flake8.cfg"
-    flake8_cfg.write_text("[flake8]\n[flake8:local-plugins]\nextension =\n"
-                          f"    CTG = contiglint.flake8_plugin:ContiglintChecker\n"
-                          f"paths = {ROOT}\n")
+    flake8_cfg.write_text("[flake8]\n" + ("" if installed else (
+        "[flake8:local-plugins]\nextension =\n"
+        "    CTG = contiglint.flake8_plugin:ContiglintChecker\n"
+        f"paths = {ROOT}\n")))
+
+    def ran_contiglint(output: str) -> Optional[str]:
+        return no_traceback(output) or (
+            None if re.search(r":\d+:\d+: CTG\d+", output) else
+            "flake8 reported no CTG finding, so the plugin did not run")
+
     run("flake8", "flake8 --select CTG",
         [sys.executable, "-m", "flake8", "--config", str(flake8_cfg), "--select", "CTG",
-         "--exit-zero", *map(str, trees)], env=env)
+         "--exit-zero", *map(str, trees)], env=env, check=ran_contiglint)
 
 
-def report(results: dict[str, Timing], files: int, skipped: int, jobs: int) -> None:
+def report(results: dict, files: int, skipped: int, jobs: int) -> None:
     parse = results["libcst"]
-    print(f"\n{'measurement':38} {'files':>5} {'wall s':>8} {'CPU s':>8} {'files/s':>8} "
-          f"{'÷libcst':>8} {'max RSS':>8}  runs")
-    for timing in results.values():
+    print(f"\n{'measurement':38} {'files':>5} {'wall s':>8} {'min-max':>12} {'CPU s':>8} "
+          f"{'files/s':>8} {'÷libcst':>8} {'max RSS':>8}  runs")
+    timings = [t for t in results.values() if isinstance(t, Timing)]
+    for timing in timings:
         count = timing.files or files
         ratio = f"{timing.median / parse.median:8.2f}" if count == files else f"{'-':>8}"
-        print(f"{timing.label:38} {count:5} {timing.median:8.2f} {timing.cpu_median:8.2f} "
-              f"{count / timing.median:8.1f} {ratio} {timing.rss_mb:6.0f}MB  "
-              f"{len(timing.wall)}")
+        print(f"{timing.label:38} {count:5} {timing.median:8.2f} {timing.spread:>12} "
+              f"{timing.cpu_median:8.2f} {count / timing.median:8.1f} {ratio} "
+              f"{timing.rss_mb:6.0f}MB  {len(timing.wall)}")
     print(f"\nfiles: {files}; prefilter skipped: {skipped}")
     print("libcst / ast outputs:", results["libcst"].output.strip(), "|",
           results["ast"].output.strip())
     counts = per_code(results["coldN"].output)
     print("findings per code:", ", ".join(f"{c} {n}" for c, n in sorted(counts.items()))
           or "none")
+    print(f"ruff diagnostics: {results['ruff'].findings}")
+    ratios, cpu_ratios = results["ruff_ratio"], results["ruff_cpu_ratio"]
+    print("contiglint cold -j%d / ruff, per pair: wall %s; CPU %s" % (
+        jobs, " ".join(f"{r:.2f}" for r in ratios), " ".join(f"{r:.2f}" for r in cpu_ratios)))
     if "flake8" in results:
         flake8_total = len(re.findall(r":\d+:\d+: CTG\d+", results["flake8"].output))
         print(f"flake8 CTG findings: {flake8_total} (default rules; CLI all-rule total: "
@@ -319,27 +444,41 @@ def report(results: dict[str, Timing], files: int, skipped: int, jobs: int) -> N
         print("torchfix says:", " / ".join(results["torchfix"].output.strip().splitlines()[-2:]))
 
     cold, cold1, warm = results["coldN"], results["cold1"], results["warm"]
-    rss = max(t.rss_mb for k, t in results.items() if k.startswith(("cold", "fill", "warm")))
-    targets = [(f"cold -j{jobs} <= 0.7x bare LibCST parse", cold.median / parse.median,
-                cold.cpu_median / parse.cpu_median, 0.7, "x"),
-               ("cold -j1 <= 0.7x bare LibCST parse", cold1.median / parse.median,
-                cold1.cpu_median / parse.cpu_median, 0.7, "x"),
-               (f"warm -j{jobs} <= 5% of cold -j{jobs}", 100 * warm.median / cold.median,
-                100 * warm.cpu_median / cold.cpu_median, 5.0, "%"),
-               ("peak RSS per process (max over contiglint runs) < 300 MB", rss, rss,
-                300.0, "MB")]
-    print(f"\n{'target':58} {'wall':>9} {'CPU':>9}")
+    rss = max(t.rss_mb for k, t in results.items()
+              if k.startswith(("cold", "fill", "warm", "part")))
+    median, low, high = (statistics.median(ratios), min(ratios), max(ratios))
+    targets = [(f"cold -j{jobs} <= ruff --select ALL (median of {len(ratios)} pairs; "
+                f"{low:.2f}-{high:.2f})", median, statistics.median(cpu_ratios), 1.0, "x")]
+    if "part2" in results:
+        quarter, half = results["part4"], results["part2"]
+        first = (half.cpu_median - quarter.cpu_median) / (half.mb - quarter.mb)
+        second = (cold.cpu_median - half.cpu_median) / (cold.mb - half.mb)
+        wall_first = (half.median - quarter.median) / (half.mb - quarter.mb)
+        wall_second = (cold.median - half.median) / (cold.mb - half.mb)
+        print(f"marginal cost per MB: 1/4 -> 1/2 of the files {first:.3f} CPU s "
+              f"({wall_first:.3f} wall), 1/2 -> all {second:.3f} CPU s ({wall_second:.3f} wall)")
+        # judged on CPU: a difference of two wall times on a shared machine is mostly noise
+        targets.append(("linear: CPU per MB, second half / second quarter <= 1.2",
+                        second / first, second / first, 1.2, "x"))
+    targets += [(f"warm -j{jobs} <= 3% of cold -j{jobs}", 100 * warm.median / cold.median,
+                 100 * warm.cpu_median / cold.cpu_median, 3.0, "%"),
+                ("peak RSS per process (max over contiglint runs) <= 100 MB", rss, rss,
+                 100.0, "MB"),
+                (f"cold -j{jobs} <= 0.7x bare LibCST parse", cold.median / parse.median,
+                 cold.cpu_median / parse.cpu_median, 0.7, "x"),
+                ("cold -j1 <= 0.7x bare LibCST parse", cold1.median / parse.median,
+                 cold1.cpu_median / parse.cpu_median, 0.7, "x")]
+    print(f"\n{'target':72} {'wall':>9} {'CPU':>9}")
     if "torchfix" in results:
         ours, theirs = results.get("coldN_tf", cold), results["torchfix"]
         speedup, cpu_speedup = theirs.median / ours.median, theirs.cpu_median / ours.cpu_median
-        print(f"{'cold -j%d >= 15x faster than TorchFix' % jobs:58} {speedup:7.1f}x  "
+        print(f"{'cold -j%d >= 15x faster than TorchFix' % jobs:72} {speedup:7.1f}x  "
               f"{cpu_speedup:7.1f}x   {'PASS' if speedup >= 15 else 'FAIL'}")
     else:
         print("TorchFix skipped: the 15x target is not measured")
     for name, value, cpu_value, limit, unit in targets:
-        passed = value < limit if unit == "MB" else value <= limit
-        print(f"{name:58} {value:7.2f}{unit:2} {cpu_value:7.2f}{unit:2}  "
-              f"{'PASS' if passed else 'FAIL'}")
+        print(f"{name:72} {value:7.2f}{unit:2} {cpu_value:7.2f}{unit:2}  "
+              f"{'PASS' if value <= limit else 'FAIL'}")
 
 
 if __name__ == "__main__":

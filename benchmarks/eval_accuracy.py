@@ -1,4 +1,4 @@
-"""Accuracy of contiglint on the held-out-style cases under tests/eval/<code>/.
+"""Accuracy of contiglint on the blind cases under tests/eval/<code>/ and tests/eval/general/<code>/.
 
 Truth comes from the ``# hazard: CTGnnn`` markers, which ``tests/eval/run_truth.py``
 verifies by running every case under torch.  This script lints every case with
@@ -15,6 +15,8 @@ verifies by running every case under torch.  This script lints every case with
 then lists every miss and every false positive with file:line and contiglint's message.
 Findings of a code in *other* codes' directories on unmarked lines are listed separately
 (informational: those files were not necessarily written as clean cases for that code).
+
+Pass a directory to score one set alone (`python benchmarks/eval_accuracy.py tests/eval/general`).
 
 Usage: python benchmarks/eval_accuracy.py [PATH ...] [--codes CTG101,...] [--json OUT]
        [--lint-arg=--extend-select=CTG113 ...] [--no-opt-in] [--target-recall 0.95 --target-fp 0.03]
@@ -69,7 +71,9 @@ def code_dir_of(case_path: Path):
         rel = case_path.resolve().relative_to(EVAL_DIR)
     except ValueError:
         return None
-    return rel.parts[0].upper() if len(rel.parts) > 1 else None
+    # The case's own directory names its code: tests/eval/ctg101/x.py and
+    # tests/eval/general/ctg101/x.py are both CTG101 cases.
+    return rel.parts[-2].upper() if len(rel.parts) > 1 else None
 
 
 def main(argv=None):

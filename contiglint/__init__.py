@@ -1,3 +1,3 @@
 """contiglint: find PyTorch memory-layout (contiguity) hazards before they run."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -1,7 +1,10 @@
 """A content-addressed result cache in `.contiglint_cache/`, like ruff's.
 
-An entry is keyed by the sha256 of the contiglint version, the effective settings, the display
-path and the file text, so any change to one of them is a miss, never a stale hit. Entries are
+An entry is keyed by the sha256 of contiglint's own source files (`fingerprint()`: a changed
+rule is a new key even when the version number stays), the effective settings, the display
+path, the file text and the digest of the project's contracts the file was linted with (another
+file's changed contract is a miss too), so any change to one of them is a miss, never a stale
+hit. Contract summaries are cached by the same fingerprint and the file's content. Entries are
 written atomically (temp file + `os.replace`), so concurrent runs can share the directory; an
 entry that cannot be read or decoded is treated as a miss. The cache never makes a run fail.
 """
@@ -10,16 +13,36 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from functools import lru_cache
+from pathlib import Path
 from typing import Optional
 
 from contiglint import __version__
 from contiglint.engine import LintResult, SourceError
 from contiglint.files import atomic_write_bytes
-from contiglint.findings import Edit, Finding, Fix, Position, Related
+from contiglint.findings import (
+    Edit, Finding, Fix, Position, Related, Rewrite, rewrites_available,
+)
 from contiglint.settings import Settings
 
 CACHE_DIR_NAME = ".contiglint_cache"
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# created by contiglint\n"
+
+
+@lru_cache(maxsize=None)
+def fingerprint() -> str:
+    """sha256 of the version and every `*.py` of the installed contiglint package (names and
+    bytes): what the linter's results depend on besides the settings and the input. About
+    a millisecond per hundred files, once per process."""
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256(__version__.encode())
+    for path in sorted(package.rglob("*.py")):
+        digest.update(b"\0" + path.relative_to(package).as_posix().encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"<unreadable>")
+    return digest.hexdigest()
 
 
 class Cache:
@@ -30,19 +53,20 @@ class Cache:
     def key(text: str, path: str, settings: Settings, contracts: str = "") -> str:
         """`contracts`: the digest of the project's contracts the file was linted with."""
         digest = hashlib.sha256()
-        for part in (__version__, settings.cache_key(), path, text, contracts):
+        for part in (fingerprint(), settings.cache_key(), path, text, contracts):
             digest.update(part.encode("utf-8", "surrogatepass"))
             digest.update(b"\0")
         return digest.hexdigest()
 
     def _entry(self, key: str) -> str:
-        return os.path.join(self.directory, __version__, key[:2], key + ".json")
+        return os.path.join(self.directory, f"{__version__}-{fingerprint()[:12]}", key[:2],
+                            key + ".json")
 
-    def load(self, key: str) -> Optional[LintResult]:
+    def load(self, key: str, text: str) -> Optional[LintResult]:
         try:
             with open(self._entry(key), "rb") as handle:
                 entry = json.loads(handle.read())
-            return LintResult([finding_from_json(f) for f in entry["findings"]],
+            return LintResult([finding_from_json(f, text) for f in entry["findings"]],
                               [SourceError(**e) for e in entry["errors"]])
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None  # missing or corrupt: lint again
@@ -50,7 +74,7 @@ class Cache:
     def store(self, key: str, result: LintResult) -> None:
         if any(error.kind != "syntax" for error in result.errors):
             return  # internal and I/O problems may go away; don't remember them
-        entry = {"findings": [f.as_json() for f in result.findings],
+        entry = {"findings": [f.as_json(lazy=True) for f in result.findings],
                  "errors": [vars(error) for error in result.errors]}
         path = self._entry(key)
         try:
@@ -64,7 +88,7 @@ class Cache:
     @staticmethod
     def summary_key(text: str, path: str, module: str) -> str:
         digest = hashlib.sha256()
-        for part in (__version__, "contracts", path, module, text):
+        for part in (fingerprint(), "contracts", path, module, text):
             digest.update(part.encode("utf-8", "surrogatepass"))
             digest.update(b"\0")
         return "s" + digest.hexdigest()
@@ -94,10 +118,13 @@ class Cache:
                 atomic_write_bytes(marker, content.encode())
 
 
-def finding_from_json(data: dict) -> Finding:
-    """The inverse of `Finding.as_json()`."""
+def finding_from_json(data: dict, text: str) -> Finding:
+    """The inverse of `Finding.as_json(lazy=True)` for a finding in `text`."""
     fix = data["fix"]
-    if fix is not None:
+    if fix is not None and "rewrite" in fix:  # a statement fix LibCST makes when asked
+        fix = Fix(fix["safety"], None, fix["description"],
+                  Rewrite.from_json(fix["rewrite"], text)) if rewrites_available() else None
+    elif fix is not None:
         fix = Fix(fix["safety"], tuple(
             Edit(Position(e["line"], e["column"]), Position(e["end_line"], e["end_column"]),
                  e["content"]) for e in fix["edits"]), fix["description"])

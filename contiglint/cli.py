@@ -9,19 +9,25 @@ import argparse
 import importlib
 import os
 import sys
+import time
+from dataclasses import replace
 from typing import Optional, Sequence
 
 from contiglint import __version__
 from contiglint.cache import CACHE_DIR_NAME
 from contiglint.config import ConfigError, Overrides, resolve, split_codes
-from contiglint.files import SourceFile, decode, encode
+from contiglint.engine import SourceError
+from contiglint.files import SourceFile, atomic_write_bytes, decode, encode, read_source, \
+    write_source
 from contiglint.report import FORMATS, ReportContext, diff_summary, render
 from contiglint.runner import RunOptions, RunResult, process_source, run
 
 DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, imported lazily
     "verify": "contiglint.verify.cli",
     "run": "contiglint.runtime.cli",
+    "server": "contiglint.server",
 }
+PACKAGE_EXTRAS = {"pygls": "server", "lsprotocol": "server"}  # a missing package -> the extra with it
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -36,7 +42,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return delegate(command, argv[1:])
     if command == "check":
         argv = argv[1:]
-    return check(argv)
+    try:
+        return check(argv)
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the conventional status
+        print("contiglint: interrupted", file=sys.stderr)
+        return 130
 
 
 def _tolerant_output() -> None:
@@ -52,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="contiglint",
         description="Find PyTorch memory-layout (contiguity) hazards. Other commands: "
                     "`contiglint rules`, `contiglint rule CODE`, `contiglint verify ...`, "
-                    "`contiglint run ...`.",
+                    "`contiglint run ...`, `contiglint server` (language server).",
         epilog="Exit status: 0 nothing to report, 1 findings remain (or --diff has changes), "
                "2 usage, configuration, I/O, syntax or internal error.")
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",
@@ -71,7 +81,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ignore", metavar="CODES", help="code prefixes to skip (added)")
     parser.add_argument("--extend-select", metavar="CODES",
                         help="code prefixes to run in addition (added)")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="output format")
+    parser.add_argument("--show-fixes", action="store_true",
+                        help="with --fix or --diff, list each fix applied")
+    parser.add_argument("--add-noqa", action="store_true",
+                        help="add `# noqa: CODE` to every line with a finding, so that only "
+                             "new code is reported from now on")
+    parser.add_argument("--watch", action="store_true",
+                        help="check again whenever a file changes (Ctrl-C stops)")
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="output format (default: full on a terminal, else text)")
+    parser.add_argument("--output-file", "-o", metavar="FILE",
+                        help="write the report to FILE instead of stdout")
     parser.add_argument("--statistics", action="store_true",
                         help="print the number of findings per code instead of each finding")
     parser.add_argument("--exit-zero", action="store_true",
@@ -103,8 +123,30 @@ def check(argv: Sequence[str]) -> int:
     stdin = args.paths == ["-"]
     if "-" in args.paths and not stdin:
         return _usage("- (stdin) cannot be combined with other paths")
+    conflicts = [(args.add_noqa, "--add-noqa", args.fix or args.diff, "--fix/--diff"),
+                 (args.watch, "--watch", args.fix or args.diff or args.add_noqa,
+                  "--fix/--diff/--add-noqa"),
+                 (stdin, "- (stdin)", args.watch or args.add_noqa, "--watch/--add-noqa"),
+                 (args.show_fixes, "--show-fixes", not (args.fix or args.diff),
+                  "a mode other than --fix/--diff")]
+    for given, flag, other, others in conflicts:
+        if given and other:
+            return _usage(f"{flag} cannot be combined with {others}")
     name = args.stdin_filename or "-"
     start = os.path.dirname(os.path.abspath(name)) if stdin else args.paths[0]
+    if args.watch:
+        from contiglint.watch import watch
+
+        return watch(lambda: _configured(args, start), lambda config, options: _run_once(
+            args, config, options, stdin=False), args.paths)
+    configured = _configured(args, start)
+    if isinstance(configured, int):
+        return configured
+    return _run_once(args, *configured, stdin, name)
+
+
+def _configured(args: argparse.Namespace, start: str):
+    """(config, run options), or exit status 2 after printing what is wrong."""
     try:
         config = resolve(Overrides(
             select=split_codes("--select", args.select),
@@ -116,19 +158,31 @@ def check(argv: Sequence[str]) -> int:
     mode = "diff" if args.diff else "fix" if args.fix else "check"
     cache_dir = None if args.no_cache or mode != "check" else os.environ.get(
         "CONTIGLINT_CACHE_DIR", os.path.join(config.root or os.getcwd(), CACHE_DIR_NAME))
-    options = RunOptions(mode, args.unsafe_fixes, args.jobs, cache_dir)
+    return config, RunOptions(mode, args.unsafe_fixes, args.jobs, cache_dir)
+
+
+def _run_once(args: argparse.Namespace, config, options: RunOptions, stdin: bool,
+              name: str = "-") -> int:
     if stdin:
-        result = _check_stdin(name, config, options)
+        result, sources = _check_stdin(name, config, options)
     else:
-        result = run(args.paths, config, options)
-    return _report(args, mode, result, fixed_stdout=stdin and mode == "fix")
+        progress = Progress(enabled=not args.quiet and _is_terminal(sys.stderr))
+        try:
+            result = run(args.paths, config, options, progress)
+        finally:
+            progress.done()
+        sources = {}
+    if args.add_noqa:
+        return _add_noqa(args, result)
+    return _report(args, options.mode, result, sources,
+                   fixed_stdout=stdin and options.mode == "fix")
 
 
-def _check_stdin(name: str, config, options: RunOptions) -> RunResult:
+def _check_stdin(name: str, config, options: RunOptions) -> tuple[RunResult, dict]:
     data = sys.stdin.buffer.read()
     decoded = decode(data, name)
     if not isinstance(decoded, tuple):
-        return RunResult(errors=[decoded])
+        return RunResult(errors=[decoded]), {}
     text, encoding = decoded
     source = SourceFile(name, text, encoding, "")
     outcome = process_source(source, config, options)
@@ -136,22 +190,82 @@ def _check_stdin(name: str, config, options: RunOptions) -> RunResult:
         sys.stdout.buffer.write(encode(source, outcome.text if outcome.text is not None
                                        else text))
         sys.stdout.flush()
-    return RunResult([outcome])
+    return RunResult([outcome]), {name: outcome.text if outcome.text is not None else text}
 
 
-def _report(args: argparse.Namespace, mode: str, result: RunResult, fixed_stdout: bool) -> int:
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def use_color(stream) -> bool:
+    """Colour on a terminal unless NO_COLOR is set (https://no-color.org); FORCE_COLOR forces
+    it (for pagers and CI logs that render ANSI)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or _is_terminal(stream)
+
+
+class Progress:
+    """`contiglint: 1200/5000 files` on stderr, rewritten in place, for long runs on a
+    terminal (more than PROGRESS_ABOVE files); erased when the run ends."""
+
+    PROGRESS_ABOVE = 300
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled, self.shown, self.last = enabled, False, 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total <= self.PROGRESS_ABOVE:
+            return
+        now = time.monotonic()
+        if done < total and now - self.last < 0.1:
+            return
+        self.last, self.shown = now, True
+        sys.stderr.write(f"\rcontiglint: {done}/{total} files checked")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dict,
+            fixed_stdout: bool) -> int:
     findings, errors = result.findings, result.all_errors
+    to_file = args.output_file is not None
+    stream = sys.stderr if fixed_stdout else sys.stdout
+    format = args.format or ("full" if not to_file and _is_terminal(stream) else "text")
+    color = not to_file and use_color(stream) and format in ("full", "text")
+    err_color = use_color(sys.stderr)
+    shown = ""
+    if args.show_fixes:
+        shown = fixes_listing(result.applied_fixes, mode)
     if mode == "diff":
-        sys.stdout.write("".join(outcome.diff for outcome in result.outcomes))
-        _, err = render("text", [], errors, ReportContext(mode, quiet=True))  # stdout: diff
-        sys.stderr.write(err + ("" if args.quiet else
-                                diff_summary(result.fixed, result.changed_files)))
+        out = "".join(outcome.diff for outcome in result.outcomes)
+        _, err = render("text", [], errors, ReportContext(mode, quiet=True, color=err_color))
+        err += shown + ("" if args.quiet else diff_summary(result.fixed, result.changed_files))
     else:
         context = ReportContext(mode, args.unsafe_fixes, result.fixed, result.changed_files,
-                                args.quiet, args.statistics)
-        out, err = render(args.format, findings, errors, context)
-        (sys.stderr if fixed_stdout else sys.stdout).write(out)
-        sys.stderr.write(err)
+                                args.quiet, args.statistics, color, sources)
+        out, err = render(format, findings, errors, context)
+        if format in ("full", "text") and err_color != color:  # stderr: its own terminal
+            _, err = render("text", [], errors, replace(context, color=err_color))
+        out = shown + out
+    if to_file:
+        try:
+            atomic_write_bytes(os.path.abspath(args.output_file), out.encode("utf-8"))
+        except OSError as error:
+            print(f"contiglint: error: --output-file {args.output_file}: cannot write: "
+                  f"{error.strerror or error}", file=sys.stderr)
+            return 2
+    else:
+        stream.write(out)
+    sys.stderr.write(err)
     if errors:
         return 2
     if mode == "diff":
@@ -159,53 +273,158 @@ def _report(args: argparse.Namespace, mode: str, result: RunResult, fixed_stdout
     return 1 if findings and not args.exit_zero else 0
 
 
+def fixes_listing(fixed: Sequence, mode: str) -> str:
+    """--show-fixes: one line per fix, `path:line:col: CODE description`."""
+    verb = "Would fix" if mode == "diff" else "Fixed"
+    if not fixed:
+        return f"{verb} nothing.\n" if mode == "fix" else ""
+    lines = [f"{verb} {len(fixed)} problem{'s' if len(fixed) != 1 else ''}:"]
+    lines += [f"  {f.path}:{f.line}:{f.column}: {f.code} {f.fix.description}"
+              for f in fixed]
+    return "\n".join(lines) + "\n"
+
+
+def _add_noqa(args: argparse.Namespace, result: RunResult) -> int:
+    """Insert `# noqa: CODE` on the lines with findings, writing each file atomically."""
+    from contiglint.noqa import add_noqa
+
+    by_path: dict[str, list] = {}
+    for finding in result.findings:
+        by_path.setdefault(finding.path, []).append(finding)
+    errors = list(result.all_errors)
+    added = 0
+    for path, findings in sorted(by_path.items()):
+        source = read_source(path)
+        if isinstance(source, SourceError):
+            errors.append(source)
+            continue
+        text, count = add_noqa(source.text, findings)
+        if count:
+            error = write_source(source, text)
+            if error:
+                errors.append(error)
+                continue
+        added += count
+    _, err = render("text", [], errors, ReportContext(quiet=args.quiet))
+    sys.stderr.write(err)
+    if not args.quiet:
+        print(f"Added {added} noqa directive{'s' if added != 1 else ''}.")
+    return 2 if errors else 0
+
+
 def _usage(message: str) -> int:
     print(f"contiglint: error: {message}", file=sys.stderr)
     return 2
 
 
+def _subcommand_parser(prog: str, description: str) -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(prog=prog, description=description,
+                                   epilog="Exit status: 0 success, 2 usage error.")
+
+
+def _fix_label(fix_safety: str) -> str:
+    return {"none": "none", "safe": "safe", "unsafe": "unsafe",
+            "safe or unsafe": "safe/unsafe"}[fix_safety]
+
+
 def list_rules(argv: Sequence[str]) -> int:
     from contiglint.rules import all_rules
+    from contiglint.runtime.codes import NAMES, RUNTIME_ONLY, SEVERITY, TITLES
 
-    if argv:
-        return _usage("`contiglint rules` takes no arguments; use `contiglint rule CODE`")
-    rows = [(rule.code, rule.name, "yes" if rule.fixable else "no",
-             rule.summary + (" (opt-in)" if rule.opt_in else "")) for rule in all_rules()]
-    header = ("CODE", "NAME", "FIXABLE", "SUMMARY")
-    widths = [max(len(row[i]) for row in rows + [header]) for i in range(3)]
+    parser = _subcommand_parser(
+        "contiglint rules", "List every rule: code, name, what --fix can do (safe, unsafe, "
+        "safe/unsafe: depending on the finding or an option, none), severity and summary. "
+        "Runtime rules are reported by `contiglint run` only.")
+    parser.parse_args(argv)
+    rows = [(rule.code, rule.name, _fix_label(rule.fix_safety), rule.severity,
+             rule.summary + (" (preview, opt-in)" if rule.preview else " (opt-in)"
+                             if rule.opt_in else "")) for rule in all_rules()]
+    rows += [(code, NAMES[code], "none", SEVERITY[code],
+              TITLES[code] + " (runtime: contiglint run)") for code in RUNTIME_ONLY]
+    header = ("CODE", "NAME", "FIX", "SEVERITY", "SUMMARY")
+    widths = [max(len(row[i]) for row in rows + [header]) for i in range(4)]
     for row in [header] + rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[3])
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
     return 0
 
 
 def show_rule(argv: Sequence[str]) -> int:
-    from contiglint.rules import all_rules, rule_by_code
+    from contiglint.rules import known_codes, rule_by_code
+    from contiglint.runtime.codes import EXPLANATIONS, NAMES, RUNTIME_ONLY, SEVERITY, TITLES
 
-    if len(argv) != 1:
-        return _usage("usage: contiglint rule CODE (for example: contiglint rule CTG101)")
-    rule = rule_by_code(argv[0])
+    parser = _subcommand_parser("contiglint rule", "Print the documentation of one rule.")
+    parser.add_argument("code", metavar="CODE", help="a rule code, for example CTG101")
+    code = parser.parse_args(argv).code.upper()
+    rule = rule_by_code(code)
+    if rule is None and code in RUNTIME_ONLY:
+        print(f"{code} ({NAMES[code]}): {TITLES[code]}\n[severity: {SEVERITY[code]}; reported by "
+              "`contiglint run`, `contiglint.runtime.watch()` and `pytest "
+              "--contiglint-runtime` only]\n")
+        print(EXPLANATIONS[code])
+        return 0
     if rule is None:
-        known = ", ".join(r.code for r in all_rules()) or "none"
-        return _usage(f"unknown rule {argv[0]!r} (known rules: {known})")
-    fixable = "fixable with --fix" if rule.fixable else "not fixable"
-    print(f"{rule.code} ({rule.name}): {rule.summary}\n[{fixable}"
-          f"{', opt-in' if rule.opt_in else ''}]\n")
+        return _usage(f"unknown rule {code!r} (known rules: {', '.join(known_codes())})")
+    fix = {"none": "no fix", "safe": "fix: safe (--fix)",
+           "unsafe": "fix: unsafe (--fix --unsafe-fixes)",
+           "safe or unsafe": "fix: safe or unsafe depending on the finding (--fix, "
+                             "--unsafe-fixes)"}[rule.fix_safety]
+    default = (f"preview: opt-in, select {rule.code} to run it" if rule.preview else
+               f"opt-in: select {rule.code} to run it" if rule.opt_in else "runs by default")
+    print(f"{rule.code} ({rule.name}): {rule.summary}\n[severity: {rule.severity}; {fix}; "
+          f"{default}]\n")
     print(rule.documentation())
+    if rule.options:
+        print("\nOptions ([tool.contiglint." + rule.code + "] in pyproject.toml):")
+        for option_name, option in rule.options.items():
+            values = ", ".join(repr(choice) for choice in option.choices) or \
+                type(option.default).__name__
+            print(f"  {option_name} = {option.default!r}  ({values}) {option.help}".rstrip())
     return 0
+
+
+TORCH_EXTRAS = {"verify": "verify", "run": "runtime"}  # subcommand -> the extra that brings torch
+
+
+def torch_missing(command: str) -> str:
+    return (f"`contiglint {command}` needs PyTorch, which is not installed; install it with "
+            f"`pip install 'contiglint[{TORCH_EXTRAS[command]}]'` (or `pip install torch`)")
+
+
+def torch_problem() -> Optional[str]:
+    """None when `import torch` works; "missing" when it is not installed; else the error.
+    Importing it here costs nothing extra: the subcommand is about to import it anyway."""
+    try:
+        import torch  # noqa: F401
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] == "torch":
+            return "missing"
+        return f"{type(error).__name__}: {error}"
+    except Exception as error:  # noqa: BLE001 - a broken install: say so in one line
+        return f"{type(error).__name__}: {error}"
+    return None
 
 
 def delegate(command: str, argv: Sequence[str]) -> int:
     """Run a subcommand written elsewhere, importing it (and torch) only when asked for."""
     module_name = DELEGATES[command]
+    wants_help = any(arg in ("-h", "--help") for arg in argv[:1])
+    if not wants_help and command in TORCH_EXTRAS:
+        problem = torch_problem()
+        if problem:
+            return _usage(torch_missing(command) if problem == "missing" else
+                          f"`contiglint {command}` cannot import PyTorch: {problem}")
     try:
         module = importlib.import_module(module_name)
+        return int(module.main(list(argv)) or 0)
     except ModuleNotFoundError as error:
         missing = error.name or str(error)
         if missing == "torch" or missing.startswith("torch."):
-            return _usage(f"`contiglint {command}` needs PyTorch, which is not installed; "
-                          "install it with `pip install torch`")
+            return _usage(torch_missing(command))
+        extra = PACKAGE_EXTRAS.get(missing.split(".")[0])
+        if extra:
+            return _usage(f"`contiglint {command}` needs the `{extra}` extra ({missing} is not "
+                          f"installed): pip install 'contiglint[{extra}]'")
         if module_name.startswith(missing):
             return _usage(f"`contiglint {command}` is not available in this installation "
                           f"({module_name} is missing)")
         return _usage(f"`contiglint {command}` needs the package {missing!r}; install it first")
-    return int(module.main(list(argv)) or 0)

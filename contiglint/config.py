@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
-from contiglint.files import DEFAULT_EXCLUDE, matches
-from contiglint.rules import all_rules, rule_by_code
+from contiglint.files import matches
+from contiglint.rules import all_rules, known_codes, rule_by_code, unknown_prefix
 from contiglint.settings import DEFAULT_SELECT, Settings
 
 if sys.version_info >= (3, 11):
@@ -27,7 +27,8 @@ else:  # pragma: no cover - exercised only on old Pythons
 
 CODE_PREFIX = re.compile(r"^(C|CT|CTG[0-9]{0,3})$")
 LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
-KNOWN_KEYS = frozenset(LIST_KEYS + ("per-file-ignores", "strict"))
+BOOL_KEYS = ("strict", "respect-gitignore")
+KNOWN_KEYS = frozenset(LIST_KEYS + BOOL_KEYS + ("per-file-ignores",))
 
 
 class ConfigError(Exception):
@@ -39,11 +40,12 @@ class Config:
     """Everything a run needs besides the paths: rule settings, file selection, cache root."""
 
     settings: Settings = Settings()
-    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    exclude: Optional[tuple[str, ...]] = None  # None: files.DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     root: Optional[str] = None  # directory of the pyproject.toml, where globs are anchored
     path: Optional[str] = None  # the pyproject.toml read, if any
+    respect_gitignore: bool = True
 
     def settings_for(self, path: str) -> Settings:
         """The settings for one file: per-file-ignores add to `ignore`."""
@@ -111,7 +113,7 @@ def load_config(path: str) -> Config:
             known = ", ".join(sorted(KNOWN_KEYS))
             raise ConfigError(f"{where}: unknown key (known keys: {known}, and "
                               "[tool.contiglint.CTGnnn] tables for rule options)")
-        elif key == "strict":
+        elif key in BOOL_KEYS:
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}: must be true or false, not {value!r}")
             values[key] = value
@@ -128,9 +130,10 @@ def load_config(path: str) -> Config:
         strict=values.get("strict", False),
         rule_options=MappingProxyType(rule_options),
     )
-    return Config(settings, values.get("exclude", DEFAULT_EXCLUDE),
+    return Config(settings, values.get("exclude"),
                   values.get("extend-exclude", ()), values.get("per-file-ignores", ()),
-                  os.path.dirname(os.path.abspath(path)), path)
+                  os.path.dirname(os.path.abspath(path)), path,
+                  values.get("respect-gitignore", True))
 
 
 def check_code(where: str, code: str) -> str:
@@ -139,6 +142,9 @@ def check_code(where: str, code: str) -> str:
     if not CODE_PREFIX.match(normal):
         raise ConfigError(f"{where}: {code!r} is not a contiglint code or code prefix "
                           "(expected e.g. CTG, CTG1, CTG101)")
+    if unknown_prefix(normal):
+        raise ConfigError(f"{where}: unknown code {code!r}: no rule has this code or prefix "
+                          f"(known codes: {', '.join(known_codes())})")
     return normal
 
 
@@ -166,15 +172,9 @@ def _rule_options(where: str, code: str, value: dict) -> Mapping[str, object]:
             known = ", ".join(sorted(rule.options)) or "none"
             raise ConfigError(f"{where}: unknown option {name!r} for {rule.code} "
                               f"(known options: {known})")
-        default = rule.options[name]
-        expected = type(default)
-        if default is not None and not (isinstance(option, expected)
-                                        and isinstance(option, bool) == isinstance(default, bool)):
-            raise ConfigError(f"{where}: {name} must be {expected.__name__}, not {option!r}")
-        allowed = rule.choices.get(name)
-        if allowed and option not in allowed:
-            raise ConfigError(f"{where}: {name} must be one of "
-                              f"{', '.join(repr(a) for a in allowed)}, not {option!r}")
+        problem = rule.options[name].problem(option)
+        if problem:
+            raise ConfigError(f"{where}: {name} {problem}")
     return MappingProxyType(dict(value))
 
 
@@ -182,7 +182,10 @@ def split_codes(flag: str, text: Optional[str]) -> Optional[tuple[str, ...]]:
     """`--select CTG1,CTG201` -> ("CTG1", "CTG201"); None when the flag was not given."""
     if text is None:
         return None
-    return tuple(check_code(flag, code) for code in text.split(",") if code.strip())
+    codes = tuple(check_code(flag, code) for code in text.split(",") if code.strip())
+    if not codes:
+        raise ConfigError(f"{flag}: no code given (expected e.g. CTG, CTG1, CTG101)")
+    return codes
 
 
 @dataclass(frozen=True)
@@ -219,4 +222,10 @@ def resolve(overrides: Overrides, config_path: Optional[str] = None,
                            + overrides.extend_select)
     if overrides.strict:
         settings = replace(settings, strict=True)
+    chosen = replace(settings, ignore=())
+    if not any(chosen.is_enabled(rule.code, rule.opt_in) for rule in all_rules()):
+        where = "--select" if overrides.select is not None else f"{config.path}: [tool.contiglint]"
+        codes = ", ".join(settings.select + settings.extend_select) or "nothing"
+        raise ConfigError(f"{where}: {codes} selects no rule of the linter (CTG2xx codes are "
+                          "reported by `contiglint run` only)")
     return replace(config, settings=settings)

@@ -42,6 +42,7 @@ class FixResult:
     text: str
     applied: int
     result: LintResult
+    fixed: list[Finding] = field(default_factory=list)  # the findings whose fix was applied
 
 
 def enabled_rules(settings: Settings) -> list[Rule]:
@@ -136,13 +137,14 @@ def fix_source(text: str, path: str = "-", settings: Settings = Settings(),
                project: Optional[ProjectContracts] = None) -> FixResult:
     """Apply fixes until none is left (or `rounds` is reached); never returns unparsable text."""
     applied_total = 0
+    fixed: list[Finding] = []
     result = lint_source(text, path, settings, project=project)
     for _ in range(rounds):
-        fixes = [f.fix for f in result.findings
-                 if f.fix and (f.fix.safety == "safe" or unsafe)]
-        if not fixes:
+        fixable = [f for f in result.findings if f.fix and (f.fix.safety == "safe" or unsafe)]
+        if not fixable:
             break
-        candidate, applied = apply_fixes(text, fixes)
+        accepted: list = []
+        candidate, applied = apply_fixes(text, [f.fix for f in fixable], accepted)
         if applied == 0 or candidate == text:
             break
         _, error = parse(candidate, path)
@@ -152,8 +154,10 @@ def fix_source(text: str, path: str = "-", settings: Settings = Settings(),
                 "was (please report this bug)", "internal"))
             break
         text, applied_total = candidate, applied_total + applied
+        chosen = {id(fix) for fix in accepted}
+        fixed.extend(f for f in fixable if id(f.fix) in chosen)
         result = lint_source(text, path, settings, project=project)
-    return FixResult(text, applied_total, result)
+    return FixResult(text, applied_total, result, fixed)
 
 
 def _internal(path: str, where: str, error: Exception) -> SourceError:

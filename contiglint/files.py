@@ -22,11 +22,14 @@ from typing import Iterable, Optional, Sequence, Union
 
 from contiglint.engine import SourceError
 
+# Version control, virtual environments, installed packages and caches: never a project's
+# own source. Build output (`build`, `dist`) is left to .gitignore, because a package may well
+# hold a `dist/` of its own (distributed-training code). A directory holding an `__init__.py`
+# is never skipped by these names or by .gitignore, only by the user's `exclude`.
 DEFAULT_EXCLUDE = (
     ".bzr", ".direnv", ".eggs", ".git", ".hg", ".ipynb_checkpoints", ".mypy_cache", ".nox",
     ".pytest_cache", ".ruff_cache", ".svn", ".tox", ".venv", "venv", "__pycache__",
-    "__pypackages__", "_build", "build", "dist", "node_modules", "site-packages",
-    ".contiglint_cache",
+    "__pypackages__", "node_modules", "site-packages", ".contiglint_cache",
 )
 
 
@@ -68,17 +71,22 @@ def _relative(path: str, root: Optional[str]) -> str:
     return Path(absolute if relative.startswith("..") else relative).as_posix()
 
 
-def discover(paths: Sequence[str], exclude: Sequence[str] = DEFAULT_EXCLUDE,
+def discover(paths: Sequence[str], exclude: Optional[Sequence[str]] = None,
              extend_exclude: Sequence[str] = (), root: Optional[str] = None,
-             ) -> tuple[list[str], list[SourceError]]:
+             respect_gitignore: bool = True) -> tuple[list[str], list[SourceError]]:
     """Expand paths into Python files, sorted and without duplicates.
 
     A file named explicitly is always linted (whatever its suffix or the excludes), as ruff
-    and flake8 do; directories are walked for `*.py`, pruning excluded names. Symlinked
+    and flake8 do; directories are walked for `*.py`, pruning what `exclude` (the user's
+    list, or else `DEFAULT_EXCLUDE`), `extend_exclude` and the `.gitignore` files (from the
+    repository's root down) exclude. Neither the default names nor .gitignore skip a
+    directory that holds an `__init__.py`: only the user's own excludes do. Symlinked
     directories are followed; a directory reached twice is walked once, and a symlink loop
     is reported instead of walked forever.
     """
-    walk = _Walk(tuple(exclude) + tuple(extend_exclude), root)
+    builtin = DEFAULT_EXCLUDE if exclude is None else ()
+    user = tuple(exclude or ()) + tuple(extend_exclude)
+    walk = _Walk(builtin, user, root, respect_gitignore)
     for path in paths:
         try:
             is_dir = stat.S_ISDIR(os.stat(path).st_mode)
@@ -86,7 +94,7 @@ def discover(paths: Sequence[str], exclude: Sequence[str] = DEFAULT_EXCLUDE,
             walk.errors.append(io_error(path, error))
             continue
         if is_dir:
-            walk.directory(path, frozenset())
+            walk.directory(path, frozenset(), walk.ignores_above(path))
         else:
             walk.files.append(path)
     seen: set[str] = set()
@@ -99,14 +107,65 @@ def discover(paths: Sequence[str], exclude: Sequence[str] = DEFAULT_EXCLUDE,
     return sorted(unique, key=lambda path: Path(path).parts), walk.errors
 
 
+_Ignores = tuple  # ((directory, GitIgnoreSpec), ...) from the outermost .gitignore inwards
+
+
 class _Walk:
-    def __init__(self, patterns: tuple[str, ...], root: Optional[str]) -> None:
-        self.patterns, self.root = patterns, root
+    def __init__(self, builtin: tuple[str, ...], user: tuple[str, ...], root: Optional[str],
+                 respect_gitignore: bool) -> None:
+        self.builtin, self.user, self.root = builtin, user, root
+        self.respect_gitignore = respect_gitignore
         self.files: list[str] = []
         self.errors: list[SourceError] = []
         self.walked: set[tuple[int, int]] = set()
 
-    def directory(self, directory: str, ancestors: frozenset[tuple[int, int]]) -> None:
+    def ignores_above(self, directory: str) -> _Ignores:
+        """The .gitignore files of the directories above `directory`, up to the repository
+        root (the nearest directory holding `.git`); none outside a repository."""
+        if not self.respect_gitignore:
+            return ()
+        chain = []
+        current = os.path.abspath(directory)
+        while True:
+            parent = os.path.dirname(current)
+            if os.path.exists(os.path.join(current, ".git")):
+                break
+            if parent == current:
+                return ()
+            current = parent
+            chain.append(current)
+        ignores: _Ignores = ()
+        for above in reversed(chain):
+            ignores = self._with_gitignore(above, ignores)
+        return ignores
+
+    def _with_gitignore(self, directory: str, ignores: _Ignores) -> _Ignores:
+        if not self.respect_gitignore:
+            return ignores
+        try:
+            with open(os.path.join(directory, ".gitignore"), encoding="utf-8",
+                      errors="replace") as handle:
+                lines = handle.read().splitlines()
+        except OSError:
+            return ignores
+        import pathspec  # only once a .gitignore is found
+
+        return ignores + ((os.path.abspath(directory), pathspec.GitIgnoreSpec.from_lines(lines)),)
+
+    @staticmethod
+    def gitignored(path: str, is_dir: bool, ignores: _Ignores) -> bool:
+        """Git's answer: the deepest .gitignore with a matching pattern decides."""
+        verdict = None
+        absolute = os.path.abspath(path)
+        for base, spec in ignores:
+            relative = Path(os.path.relpath(absolute, base)).as_posix() + ("/" if is_dir else "")
+            result = spec.check_file(relative).include
+            if result is not None:
+                verdict = result
+        return bool(verdict)
+
+    def directory(self, directory: str, ancestors: frozenset[tuple[int, int]],
+                  ignores: _Ignores = ()) -> None:
         try:
             info = os.stat(directory)
             key = (info.st_dev, info.st_ino)
@@ -122,9 +181,10 @@ class _Walk:
         except OSError as error:
             self.errors.append(io_error(directory, error))
             return
+        ignores = self._with_gitignore(directory, ignores)
         for entry in entries:
             path = entry.name if directory == "." else entry.path
-            if matches(path, self.patterns, self.root):
+            if matches(path, self.user, self.root):
                 continue
             try:
                 is_dir, is_file = entry.is_dir(), entry.is_file()  # both follow symlinks
@@ -132,7 +192,17 @@ class _Walk:
                 self.errors.append(io_error(path, error))
                 continue
             if is_dir:
-                self.directory(path, ancestors | {key})
+                ignored = self.gitignored(path, True, ignores)
+                if ignored or matches(path, self.builtin, self.root):
+                    if not os.path.isfile(os.path.join(path, "__init__.py")):
+                        continue
+                inner = ignores
+                if ignored:  # a package kept despite .gitignore: patterns above it now match
+                    # paths below it, so `dist/` no longer covers all of `mypkg/dist/`
+                    inner = tuple((os.path.abspath(path), spec) for _, spec in ignores)
+                self.directory(path, ancestors | {key}, inner)
+            elif self.gitignored(path, False, ignores):
+                continue
             elif is_file and entry.name.endswith(".py"):
                 self.files.append(path)
             elif entry.name.endswith(".py") and entry.is_symlink():

@@ -5,8 +5,10 @@ column means the same thing to every front end regardless of non-ASCII text on t
 """
 from __future__ import annotations
 
+import importlib.util
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal, Optional, Sequence
 
 Safety = Literal["safe", "unsafe"]
@@ -36,15 +38,85 @@ class Edit:
         }
 
 
-@dataclass(frozen=True)
-class Fix:
-    """A set of edits applied together. `safe` fixes keep behaviour; `unsafe` ones may not."""
+@lru_cache(maxsize=None)
+def rewrites_available() -> bool:
+    """Whether LibCST (the `fix` extra) is installed, found without importing it. Without it,
+    findings whose fix adds statements are reported without a fix."""
+    try:
+        return importlib.util.find_spec("libcst") is not None
+    except (ImportError, ValueError):
+        return False
 
-    safety: Safety
-    edits: tuple[Edit, ...]
-    description: str = ""
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A statement-level change, made by LibCST (`contiglint.rewrite`) when its edits are first
+    needed: `before` and `after` are statements to put around the statement starting at
+    `anchor`, `replace` the expression spans inside it and their new text. Linting only
+    records it, so a run that never asks for edits never imports LibCST."""
+
+    text: str = field(repr=False, compare=False)
+    anchor: Position
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    replace: tuple[tuple[Position, Position, str], ...] = ()
+    lock: Optional[Position] = None  # an empty edit here: one such fix per scope and round
 
     def as_json(self) -> dict:
+        """The plan without the text (the cache keeps it next to the text's hash)."""
+        return {"anchor": [self.anchor.line, self.anchor.column], "before": list(self.before),
+                "after": list(self.after),
+                "replace": [[s.line, s.column, e.line, e.column, t] for s, e, t in self.replace],
+                "lock": [self.lock.line, self.lock.column] if self.lock else None}
+
+    @staticmethod
+    def from_json(data: dict, text: str) -> "Rewrite":
+        lock = data["lock"]
+        return Rewrite(text, Position(*data["anchor"]), tuple(data["before"]),
+                       tuple(data["after"]),
+                       tuple((Position(a, b), Position(c, d), t) for a, b, c, d, t in
+                             data["replace"]),
+                       Position(*lock) if lock else None)
+
+
+class Fix:
+    """A set of edits applied together. `safe` fixes keep behaviour; `unsafe` ones may not.
+
+    The edits are given, or computed from a `Rewrite` on first use (then kept)."""
+
+    __slots__ = ("safety", "description", "rewrite", "_edits")
+
+    def __init__(self, safety: Safety, edits: Optional[tuple[Edit, ...]] = None,
+                 description: str = "", rewrite: Optional[Rewrite] = None) -> None:
+        self.safety, self.description, self.rewrite = safety, description, rewrite
+        self._edits = tuple(edits) if edits is not None else None
+
+    @property
+    def edits(self) -> tuple[Edit, ...]:
+        if self._edits is None:
+            from contiglint.rewrite import rewrite_edits  # LibCST: only when edits are needed
+
+            self._edits = rewrite_edits(self.rewrite) if self.rewrite is not None else ()
+        return self._edits
+
+    def _key(self) -> tuple:
+        return (self.safety, self.edits, self.description)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fix) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        edits = "<rewrite>" if self._edits is None else self._edits
+        return f"Fix({self.safety!r}, {edits}, {self.description!r})"
+
+    def as_json(self, lazy: bool = False) -> dict:
+        """The documented form (`edits`); `lazy` keeps a rewrite not yet made as its plan."""
+        if lazy and self._edits is None and self.rewrite is not None:
+            return {"safety": self.safety, "description": self.description,
+                    "rewrite": self.rewrite.as_json()}
         return {
             "safety": self.safety,
             "description": self.description,
@@ -80,7 +152,7 @@ class Finding:
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code)
 
-    def as_json(self) -> dict:
+    def as_json(self, lazy: bool = False) -> dict:
         return {
             "path": self.path,
             "line": self.line,
@@ -89,7 +161,7 @@ class Finding:
             "end_column": self.end_column,
             "code": self.code,
             "message": self.message,
-            "fix": self.fix.as_json() if self.fix else None,
+            "fix": self.fix.as_json(lazy) if self.fix else None,
             "related": [r.as_json() for r in self.related],
         }
 
@@ -107,11 +179,13 @@ def offset(starts: Sequence[int], position: Position) -> int:
     return starts[position.line - 1] + position.column - 1
 
 
-def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, int]:
+def apply_fixes(text: str, fixes: Sequence[Fix],
+                accepted_fixes: Optional[list[Fix]] = None) -> tuple[str, int]:
     """Apply every fix whose edits do not overlap an already accepted fix.
 
-    Returns the new text and how many fixes were applied. Overlapping fixes are left for the next
-    round (the engine re-lints and fixes again), as ruff does.
+    Returns the new text and how many fixes were applied (and appends those fixes to
+    `accepted_fixes` when given). Overlapping fixes are left for the next round (the engine
+    re-lints and fixes again), as ruff does.
     """
     starts = line_starts(text)
     accepted: list[tuple[int, int, str]] = []
@@ -119,12 +193,16 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, int]:
     applied = 0
     for fix in fixes:
         spans = [(offset(starts, e.start), offset(starts, e.end), e.content) for e in fix.edits]
+        if not spans:
+            continue  # a rewrite LibCST could not make (syntax newer than it knows)
         if any(not (end <= lo or start >= hi) or (start == end == lo == hi)
                for start, end, _ in spans for lo, hi in taken):
             continue
         accepted.extend(spans)
         taken.extend((start, end) for start, end, _ in spans)
         applied += 1
+        if accepted_fixes is not None:
+            accepted_fixes.append(fix)
     for start, end, content in sorted(accepted, key=lambda span: (span[0], span[1]), reverse=True):
         text = text[:start] + content + text[end:]
     return text, applied

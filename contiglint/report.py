@@ -1,4 +1,4 @@
-"""Output formats: text, json, sarif, github annotations, and per-code statistics.
+"""Output formats: full (source context), text, json, sarif, github annotations, statistics.
 
 Findings and errors are rendered here and nowhere else. Each renderer returns the text for
 stdout and the text for stderr, so the CLI only prints. Problems that stopped a file from being
@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Optional, Sequence
 
 from contiglint import __version__
 from contiglint.engine import SourceError
 from contiglint.findings import Finding
-from contiglint.rules import all_rules, rule_by_code
+from contiglint.rules import all_rules, rule_by_code, severity
 
 ERROR_CODES = {"syntax": "E999", "io": "E902", "internal": "E900"}
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("full", "text", "json", "sarif", "github")
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ class ReportContext:
     changed_files: int = 0
     quiet: bool = False
     statistics: bool = False
+    color: bool = False  # ANSI colours (a terminal without NO_COLOR)
+    sources: Optional[Mapping[str, str]] = None  # path -> text, for files not on disk (stdin)
 
 
 def error_code(error: SourceError) -> str:
@@ -51,25 +54,53 @@ def render(format: str, findings: Sequence[Finding], errors: Sequence[SourceErro
         return json.dumps(sarif(findings, errors), indent=2) + "\n", ""
     if format == "github":
         return "".join(github_line(f.path, f.line, f.column, f.end_line, f.end_column, f.code,
-                                   f.message) for f in findings) + \
+                                   f.message, severity(f.code)) for f in findings) + \
             "".join(github_line(e.path, e.line, e.column, e.line, e.column, error_code(e),
                                 e.message) for e in errors), ""
-    return _text(findings, errors, context)
+    return _text(findings, errors, context, full=format == "full")
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def _plural(count: int, word: str, plural: str = "") -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+class _Style:
+    """ANSI styling, or none: `paint(text, "red")` returns the text unchanged without colour."""
+
+    CODES = {"bold": "1", "red": "1;31", "yellow": "1;33", "blue": "1;34", "cyan": "36",
+             "green": "32", "dim": "2"}
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, text: str, style: str) -> str:
+        return f"\x1b[{self.CODES[style]}m{text}\x1b[0m" if self.enabled and text else text
+
+    def severity(self, level: str) -> str:
+        return self(level, "red" if level == "error" else "yellow")
+
+
+def text_line(f: Finding, unsafe_fixes: bool = False, paint: _Style = _Style(False)) -> str:
+    """`path:line:col: CODE severity: message [*]`, the concise form of one finding."""
+    mark = " " + paint("[*]", "cyan") if is_fixable(f, unsafe_fixes) else ""
+    return (f"{paint(f'{f.path}:{f.line}:{f.column}:', 'bold')} {paint(f.code, 'cyan')} "
+            f"{paint.severity(severity(f.code))}: {f.message}{mark}")
 
 
 def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
-          context: ReportContext) -> tuple[str, str]:
-    out = []
+          context: ReportContext, full: bool = False) -> tuple[str, str]:
+    out: list[str] = []
+    paint = _Style(context.color)
     if context.statistics:
         out.extend(statistics_lines(findings, context.unsafe_fixes))
+    elif full:
+        snippets = _Snippets(context.sources or {})
+        for f in findings:
+            out.extend(full_lines(f, snippets, context.unsafe_fixes, paint))
     else:
-        out.extend(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}"
-                   f"{' [*]' if is_fixable(f, context.unsafe_fixes) else ''}" for f in findings)
-    err = [f"{e.path}:{e.line}:{e.column}: {error_code(e)} {e.message}" for e in errors]
+        out.extend(text_line(f, context.unsafe_fixes, paint) for f in findings)
+    err = [f"{paint(f'{e.path}:{e.line}:{e.column}:', 'bold')} {paint(error_code(e), 'red')} "
+           f"{e.message}" for e in errors]
     if not context.quiet:
         fixable = sum(is_fixable(f, context.unsafe_fixes) for f in findings)
         hidden = sum(f.fix is not None for f in findings) - fixable
@@ -83,11 +114,99 @@ def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
         elif not errors:
             out.append("All checks passed!")
         if hidden:
-            out.append(f"{_plural(hidden, 'more fix')} available with --unsafe-fixes.")
+            out.append(f"{_plural(hidden, 'more fix', 'more fixes')} available with "
+                       "--unsafe-fixes.")
         if errors:
             err.append(f"contiglint: {_plural(len(errors), 'error')} (listed above) stopped "
                        "files from being checked completely.")
     return _lines(out), _lines(err)
+
+
+class _Snippets:
+    """Source lines for the full format: from `sources` (stdin) or read from disk, once."""
+
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        self.texts: dict[str, Optional[list[str]]] = {
+            path: text.splitlines() for path, text in sources.items()}
+
+    def line(self, path: str, number: int) -> Optional[str]:
+        if path not in self.texts:
+            self.texts[path] = _read_lines(path)
+        lines = self.texts[path]
+        if lines is None or not 0 < number <= len(lines):
+            return None
+        return lines[number - 1].replace("\t", " ")
+
+
+def _read_lines(path: str) -> Optional[list[str]]:
+    from contiglint.files import read_source
+
+    source = read_source(path)
+    return None if isinstance(source, SourceError) else source.text.splitlines()
+
+
+_TOKEN = re.compile(r"\.?[\w]+|\S")
+_QUOTED = re.compile(r"`([^`]+)`")
+
+
+def _related_span(text: str, related) -> tuple[int, int]:
+    """Columns to underline for a related place: the quoted op of its note when the line
+    holds it at or after the column (`.transpose(1, 2)`), else the token at the column."""
+    quoted = _QUOTED.search(related.message)
+    if quoted:
+        found = text.find(quoted.group(1), related.column - 1)
+        if found >= 0:
+            return found + 1, found + 1 + len(quoted.group(1))
+    token = _TOKEN.match(text, related.column - 1)
+    return related.column, related.column + (len(token.group()) if token else 1)
+
+
+def full_lines(f: Finding, snippets: _Snippets, unsafe_fixes: bool = False,
+               paint: _Style = _Style(False)) -> list[str]:
+    """A finding with its source: the line with `^` under the sink, the related places with
+    `-` under them and their notes, then the fix, like ruff's and rustc's diagnostics."""
+    level = severity(f.code)
+    mark = " " + paint("[*]", "cyan") if is_fixable(f, unsafe_fixes) else ""
+    lines = [f"{paint.severity(level)}{paint(f'[{f.code}]', 'bold')}: "
+             f"{paint(f.message, 'bold')}{mark}",
+             f"  {paint('-->', 'blue')} {f.path}:{f.line}:{f.column}"]
+    marks: dict[int, list[tuple[int, int, str, str]]] = {}
+    primary = snippets.line(f.path, f.line)
+    if primary is not None:
+        end = min(f.end_column, len(primary) + 1) if f.end_line == f.line else len(primary) + 1
+        marks.setdefault(f.line, []).append((f.column, max(end, f.column + 1), "^", ""))
+    for r in f.related:
+        text = snippets.line(f.path, r.line)
+        if text is None:
+            continue
+        marks.setdefault(r.line, []).append((*_related_span(text, r), "-", r.message))
+    if marks:
+        width = len(str(max(marks)))
+        gutter = paint(" " * width + " |", "blue")
+        lines.append(gutter)
+        previous = None
+        for number in sorted(marks):
+            if previous is not None and number > previous + 1:
+                lines.append(paint(" " * width + " :", "blue"))
+            previous = number
+            lines.append(f"{paint(str(number).rjust(width) + ' |', 'blue')} "
+                         f"{snippets.line(f.path, number)}")
+            for start, end, char, note in marks[number]:
+                style = "red" if char == "^" and level == "error" else \
+                    "yellow" if char == "^" else "blue"
+                underline = paint(char * (end - start), style)
+                lines.append(f"{gutter} {' ' * (start - 1)}{underline}"
+                             f"{' ' + note if note else ''}")
+        lines.append(gutter)
+    if f.fix is not None:
+        how = "--fix" if f.fix.safety == "safe" else "--fix --unsafe-fixes"
+        lines.append(f"  {paint('=', 'blue')} fix ({f.fix.safety}, {how}): "
+                     f"{f.fix.description or 'available'}")
+    rule = rule_by_code(f.code)
+    if rule is not None:
+        lines.append(f"  {paint('=', 'blue')} help: `contiglint rule {f.code}` ({rule.name})")
+    lines.append("")
+    return lines
 
 
 def diff_summary(fixed: int, changed_files: int) -> str:
@@ -135,12 +254,13 @@ def _json(findings: Sequence[Finding], errors: Sequence[SourceError],
 
 
 def github_line(path: str, line: int, column: int, end_line: int, end_column: int, code: str,
-                message: str) -> str:
-    """A GitHub Actions workflow command that annotates the line in the pull request."""
+                message: str, level: str = "error") -> str:
+    """A GitHub Actions workflow command (`::error` or `::warning`) that annotates the line
+    in the pull request."""
     properties = ",".join(f"{key}={_escape_property(str(value))}" for key, value in (
         ("file", path), ("line", line), ("col", column), ("endLine", end_line),
         ("endColumn", end_column), ("title", code)))
-    return f"::error {properties}::{_escape_data(message)}\n"
+    return f"::{level} {properties}::{_escape_data(message)}\n"
 
 
 def _escape_data(text: str) -> str:
@@ -170,7 +290,7 @@ def sarif(findings: Sequence[Finding], errors: Sequence[SourceError]) -> dict:
     for f in findings:
         result = {
             "ruleId": f.code,
-            "level": "error",
+            "level": severity(f.code),
             "message": {"text": f.message},
             "locations": [{"physicalLocation": {
                 "artifactLocation": _uri(f.path),
@@ -202,8 +322,8 @@ def sarif(findings: Sequence[Finding], errors: Sequence[SourceError]) -> dict:
             "shortDescription": {"text": rule.summary},
             "fullDescription": {"text": rule.documentation()},
             "help": {"text": rule.documentation()},
-            "defaultConfiguration": {"level": "error"},
-            "properties": {"fixable": bool(rule.fixable), "opt_in": bool(rule.opt_in)},
+            "defaultConfiguration": {"level": rule.severity},
+            "properties": {"fix": rule.fix_safety, "opt_in": bool(rule.opt_in)},
         } for rule in rules],
     }
     return {

@@ -12,7 +12,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from contiglint.cache import Cache
 from contiglint.config import Config
@@ -42,6 +42,7 @@ class FileOutcome:
     findings: list[Finding] = field(default_factory=list)
     errors: list[SourceError] = field(default_factory=list)
     fixed: int = 0  # fixes applied (fix mode) or that would be applied (diff mode)
+    fixes: list[Finding] = field(default_factory=list)  # the findings those fixes resolved
     diff: str = ""
     text: Optional[str] = None  # the fixed text, for stdin in fix mode
 
@@ -65,29 +66,34 @@ class RunResult:
         return sum(outcome.fixed for outcome in self.outcomes)
 
     @property
+    def applied_fixes(self) -> list[Finding]:
+        return [f for outcome in self.outcomes for f in outcome.fixes]
+
+    @property
     def changed_files(self) -> int:
         return sum(1 for outcome in self.outcomes if outcome.fixed)
 
 
-def run(paths: Sequence[str], config: Config, options: RunOptions) -> RunResult:
-    files, errors = discover(paths, config.exclude, config.extend_exclude, config.root)
-    return RunResult(process_files(files, config, options), errors)
+Progress = Callable[[int, int], None]  # (files done, files in all)
 
 
-def process_files(files: Sequence[str], config: Config, options: RunOptions
-                  ) -> list[FileOutcome]:
+def run(paths: Sequence[str], config: Config, options: RunOptions,
+        progress: Optional[Progress] = None) -> RunResult:
+    files, errors = discover(paths, config.exclude, config.extend_exclude, config.root,
+                             config.respect_gitignore)
+    return RunResult(process_files(files, config, options, progress), errors)
+
+
+def process_files(files: Sequence[str], config: Config, options: RunOptions,
+                  progress: Optional[Progress] = None) -> list[FileOutcome]:
     """Two phases over the same workers: first the contract summary of every module (cached
     by content), joined into the project's contracts; then each file is linted with them, so
-    a call into another module is judged by what the callee requires (CTG114)."""
+    a call into another module is judged by what the callee requires (CTG114). `progress`
+    hears of each file the second phase finishes."""
+    report = progress or (lambda done, total: None)
     jobs = options.jobs or os.cpu_count() or 1
     if jobs <= 1 or len(files) < SERIAL_BELOW:
-        if len(files) <= 1:
-            return [process_file(path, config, options) for path in files]
-        sources = [_read(path) for path in files]  # read once for both phases
-        project = _project([summarize_source(s, options) for s in sources
-                            if not isinstance(s, SourceError)])
-        return [process_read(path, source, config, options, project)
-                for path, source in zip(files, sources)]
+        return _serial(files, config, options, report)
     workers = min(jobs, len(files))
     # Small chunks: sorted paths cluster big files (tests, generated code) and one huge
     # chunk would leave the other workers idle at the end.
@@ -97,13 +103,34 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions
                                  initargs=(_portable(config), options)) as pool:
             summaries = list(pool.map(_summarize_in_worker, files, chunksize=chunksize))
             project = _project(summaries)
-            return list(pool.map(_process_in_worker, files, [project] * len(files),
-                                 chunksize=chunksize))
+            outcomes = []
+            for outcome in pool.map(_process_in_worker, files, [project] * len(files),
+                                    chunksize=chunksize):
+                outcomes.append(outcome)
+                report(len(outcomes), len(files))
+            return outcomes
     except (BrokenProcessPool, OSError, PermissionError):
         # No usable process pool here (sandbox, no /dev/shm): the serial path gives the same
         # results. In fix mode a file may already be fixed, which processing again handles.
-        project = _project([summarize_file(path, options) for path in files])
-        return [process_file(path, config, options, project) for path in files]
+        return _serial(files, config, options, report)
+
+
+def _serial(files: Sequence[str], config: Config, options: RunOptions,
+            report: Progress) -> list[FileOutcome]:
+    """One process: each file is read once for both phases."""
+    if len(files) <= 1:  # a module's own contracts are learned while it is linted
+        sources = [None] * len(files)
+        project = None
+    else:
+        sources = [_read(path) for path in files]
+        project = _project([summarize_source(s, options) for s in sources
+                            if not isinstance(s, SourceError)])
+    outcomes = []
+    for path, source in zip(files, sources):
+        outcomes.append(process_read(path, _read(path) if source is None else source, config,
+                                     options, project))
+        report(len(outcomes), len(files))
+    return outcomes
 
 
 def _project(summaries: list) -> Optional[ProjectContracts]:
@@ -218,13 +245,13 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
     outcome.findings, outcome.errors = fixed.result.findings, fixed.result.errors
     if fixed.text == source.text:
         return outcome
-    outcome.fixed, outcome.text = fixed.applied, fixed.text
+    outcome.fixed, outcome.text, outcome.fixes = fixed.applied, fixed.text, fixed.fixed
     if options.mode == "diff":
         outcome.diff = unified_diff(source.path, source.text, fixed.text)
     elif write:
         error = write_source(source, fixed.text)
         if error:
-            outcome.fixed = 0
+            outcome.fixed, outcome.fixes = 0, []
             outcome.errors.append(error)
     return outcome
 
@@ -236,7 +263,7 @@ def _check(source: SourceFile, settings, options: RunOptions,
     cache = Cache(options.cache_dir)
     key = cache.key(source.text, source.path, settings,
                     project.digest() if project is not None else "")
-    result = cache.load(key)
+    result = cache.load(key, source.text)
     if result is None:
         result = lint_source(source.text, source.path, settings, project=project)
         cache.store(key, result)

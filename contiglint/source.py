@@ -71,15 +71,3 @@ class SourceMap:
     def indentation(self, line: int) -> str:
         text = self.line(line)
         return text[: len(text) - len(text.lstrip(" \t"))]
-
-    def newline(self) -> str:
-        """The file's own line ending, so inserted lines match it."""
-        return self._newline
-
-    @cached_property
-    def _newline(self) -> str:  # once per source: every inserted line asks
-        if "\r\n" in self.text:
-            return "\r\n"
-        if "\r" in self.text and "\n" not in self.text:
-            return "\r"
-        return "\n"

@@ -208,9 +208,23 @@ def composite_norm(draw, form, name):
     return Case(form, name, x, ((c,),) if name.endswith("rms_norm") else (2,))
 
 
+def encoder(draw, form, name):
+    """nn.TransformerEncoderLayer/TransformerEncoder (post-norm and pre-norm) on (b, t, d)."""
+    x = draw(twins(rank=(3, 3), max_size=4))
+    d = x.real.shape[-1]
+    options = {"dim_feedforward": 8, "dropout": 0.0, "batch_first": True,
+               "norm_first": draw(st.booleans())}
+    layer = torch.nn.TransformerEncoderLayer(d, 1, **options)
+    if name.endswith("TransformerEncoder"):
+        return Case(form, name, x, ctor=(layer, 1), ctor_kwargs={"enable_nested_tensor": False})
+    return Case(form, name, x, ctor=(d, 1), ctor_kwargs=options)
+
+
 RECIPES = {
     "torch.nn.functional.rms_norm": composite_norm,
+    "torch.nn.TransformerEncoderLayer": encoder,
     "roll": copy,
+    "index_fill": copy,
     "topk": copy,
     "nonzero": copy,
     "matmul": matmul,

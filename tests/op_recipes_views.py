@@ -62,23 +62,46 @@ def _optional_dim(draw, x, form):
     return ((dim(draw, x),), {}) if draw(st.booleans()) else ((), {})
 
 
+SPLIT_DIM = {"hsplit": 1, "vsplit": 0, "dsplit": 2}
+
+
 def split(draw, form, name):
+    short = name.rsplit(".", 1)[-1]
+    if short in SPLIT_DIM:  # the dim is the function's: 1 (0 for 1-D), 0, 2
+        x = draw(twins(rank=({"hsplit": 1, "vsplit": 2, "dsplit": 3}[short], 4)))
+        d = SPLIT_DIM[short] if x.real.dim() > 1 or short != "hsplit" else 0
+        size = x.real.shape[d]
+        if draw(st.booleans()):  # sections must divide the dim
+            return Case(form, name, x, (draw(st.sampled_from(
+                [k for k in range(1, size + 1) if size % k == 0])),))
+        cuts = sorted(draw(st.lists(st.integers(0, size + 1), min_size=1, max_size=3)))
+        return Case(form, name, x, (cuts,))
     x = draw(twins())
     d = dim(draw, x)
     size = x.real.shape[d]
-    if name.endswith("split") and not name.endswith("tensor_split"):
+    if short == "split_with_sizes":
+        first = draw(st.integers(0, size))
+        return Case(form, name, x, ([first, size - first], d))
+    if short == "split":
         first = draw(st.integers(1, size)) if draw(st.booleans()) else None
         pieces = [first, size - first] if first is not None and first < size else None
-        count = pieces if pieces else draw(st.integers(1, size))
+        count = pieces if pieces else draw(st.integers(1, size + 1))
+    elif short == "tensor_split" and draw(st.booleans()):
+        count = sorted(draw(st.lists(st.integers(0, size + 1), min_size=1, max_size=3)))
     else:
-        count = draw(st.integers(1, size))
+        count = draw(st.integers(1, size + 1))
     keyword = draw(st.booleans())
     return Case(form, name, x, (count,) if keyword else (count, d), {"dim": d} if keyword else {})
 
 
 def _diagonal(draw, x, form):
-    a, b = draw(st.lists(st.integers(0, x.real.dim() - 1), min_size=2, max_size=2, unique=True))
-    return (0, a, b), {}
+    rank = x.real.dim()
+    a, b = draw(st.lists(st.integers(-rank, rank - 1), min_size=2, max_size=2,
+                         unique_by=lambda d: d % rank))
+    offset = draw(st.integers(-2, 2))
+    if draw(st.booleans()):
+        return (), {"offset": offset, "dim1": a, "dim2": b}
+    return (offset, a, b), {}
 
 
 def _expand_sizes(draw, x):
@@ -112,18 +135,51 @@ def broadcast(draw, form, name):
 
 
 def unfold(draw, form, name):
-    x = draw(twins())
+    x = draw(twins(max_size=6))
     d = dim(draw, x)
     size = draw(st.integers(1, x.real.shape[d]))
-    return Case(form, name, x, (d, size, draw(st.integers(1, 3))))
+    return Case(form, name, x, (d, size, draw(st.integers(1, 4))))
 
 
 def as_strided(draw, form, name):
     rank = draw(st.integers(1, 3))
-    sizes = tuple(draw(st.integers(1, 3)) for _ in range(rank))
-    strides = tuple(draw(st.integers(0, 4)) for _ in range(rank))
-    x = draw(twins(shape=(64,), layouts=("contiguous",)))
+    sizes = tuple(draw(st.integers(1, 4)) for _ in range(rank))
+    if draw(st.booleans()):  # a permutation of contiguous strides, perhaps with holes
+        order = draw(st.permutations(range(rank)))
+        strides, running = [0] * rank, 1
+        for position in reversed(order):
+            strides[position] = running
+            running *= sizes[position] * draw(st.sampled_from([1, 1, 2]))
+        strides = tuple(strides)
+    else:
+        strides = tuple(draw(st.integers(0, 6)) for _ in range(rank))
+    x = draw(twins(shape=(256,), layouts=("contiguous",)))
     return Case(form, name, x, (sizes, strides))
+
+
+def complex_part(draw, form, name):
+    """real/imag/view_as_real of complex inputs, view_as_complex of (..., 2) real ones."""
+    short = name.rsplit(".", 1)[-1]
+    if short == "view_as_complex":
+        x = draw(twins(dtype=torch.float32, layouts=("contiguous", "transposed", "permuted",
+                                                     "leading_slice", "selected")))
+        shape = tuple(x.real.shape)
+        if shape[-1] != 2 or x.real.stride(-1) != 1:
+            x = draw(twins(shape=shape[:-1] + (2,), layouts=("contiguous", "leading_slice",
+                                                            "selected")))
+        return Case(form, name, x, may_raise=True)  # torch wants even strides too
+    x = draw(twins(dtype=torch.complex64))
+    return Case(form, name, x)
+
+
+def sparse_part(draw, form, name):
+    """indices()/values() of a coalesced COO tensor, crow/col_indices() of a CSR one."""
+    from contiglint.layout.values import Tensor as Abstract
+    dense = torch.randn(draw(st.integers(1, 4)), draw(st.integers(1, 4)))
+    dense[dense < 0] = 0
+    real = dense.to_sparse_csr() if name in ("crow_indices", "col_indices") else \
+        dense.to_sparse()
+    return Case(form, name, Twin(real, Abstract(), "sparse"))
 
 
 def _unsqueeze(draw, x, form):
@@ -228,6 +284,11 @@ RECIPES = {
     "torch.broadcast_tensors": broadcast,
     "unfold": unfold,
     "as_strided": as_strided,
+    "real": complex_part,
+    "torch.view_as_real": complex_part,
+    "torch.view_as_complex": complex_part,
+    "indices": sparse_part,
+    "H": simple(rank=(2, 2)),
     "unsqueeze": simple(args=_unsqueeze),
     "squeeze": simple(args=_optional_dim),
     "view": view,

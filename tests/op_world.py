@@ -159,6 +159,11 @@ LAYOUTS = ("contiguous", "transposed", "permuted", "stepped", "narrowed", "expan
            "selected", "leading_slice", "channels_last")
 
 
+def draw_dtype_known(shape) -> bool:
+    """Half the known-rank twins know their dtype (as code that built them visibly would)."""
+    return sum(shape) % 2 == 0
+
+
 def _base(shape, dtype, known_rank: bool, unknown_start: bool) -> Twin:
     if dtype.is_floating_point or dtype.is_complex:
         real = torch.randn(shape, dtype=dtype)
@@ -166,8 +171,10 @@ def _base(shape, dtype, known_rank: bool, unknown_start: bool) -> Twin:
         real = torch.randn(shape) > 0
     else:
         real = torch.randint(0, 5, shape, dtype=dtype)
+    named = str(dtype).rsplit(".", 1)[-1]
     if known_rank:
-        model = Tensor(Kind.CONTIGUOUS, Geometry.contiguous([literal(s) for s in shape]))
+        model = Tensor(Kind.CONTIGUOUS, Geometry.contiguous([literal(s) for s in shape]),
+                       dtype=named if draw_dtype_known(shape) else None)
         return Twin(real, model, f"contiguous{tuple(shape)}")
     model = Tensor(Kind.UNKNOWN) if unknown_start else Tensor(Kind.CONTIGUOUS)
     label = "unknown" if unknown_start else "contiguous-rank-unknown"

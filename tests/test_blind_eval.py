@@ -1,10 +1,17 @@
-"""The blind evaluation set as a regression floor.
+"""The blind evaluation sets as regression floors.
 
-tests/eval/<code>/ holds realistic cases written without reading contiglint's code; each
-`# hazard: CTGnnn` line is where torch shows the hazard (checked by running them:
-`python tests/eval/run_truth.py`). Here they are only linted: the share of hazards found and of
-clean cases flagged must not get worse than what was measured when the set landed. Raise the
-floors as the model improves; `python benchmarks/eval_accuracy.py` lists every miss.
+Each set holds realistic cases written without reading contiglint's code, one directory per
+code; each `# hazard: CTGnnn` line is where torch shows the hazard (checked by running them:
+`python tests/eval/run_truth.py` for the first set, `python tests/eval/general/_check_truth.py`
+for the second). Here they are only linted: the share of hazards found and of clean cases
+flagged must not get worse than what was measured when the set landed. Raise the floors as the
+model improves; `python benchmarks/eval_accuracy.py` lists every miss.
+
+- tests/eval/ctgNNN/: the first set, written per rule (tuned on: the model was improved
+  against its misses).
+- tests/eval/general/ctgNNN/: the second set (view ops of torch's "Tensor Views" page,
+  containers, binary ops, dtypes, helpers, methods), measured before any change was made
+  for it.
 """
 from __future__ import annotations
 
@@ -17,18 +24,25 @@ from contiglint.settings import Settings
 
 EVAL = Path(__file__).resolve().parent / "eval"
 HAZARD = re.compile(r"#\s*hazard:\s*(CTG\d+)")
+# Every rule that is not opt-in by design: preview rules (opt-in only while their measured
+# precision on real code is below the policy) are part of the model whose recall this floors.
 # The CTG107 cases were labelled by running them on gloo (two ranks), so they are judged with
 # gloo's contracts; the default `backend = "any"` also reports what only NCCL rejects.
-SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in),
+SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in or r.preview),
                     rule_options={"CTG107": {"backend": "gloo"}})
 RECALL_FLOOR = 0.89  # measured 131/144 = 91.0%
 FLAGGED_CEILING = 0.03  # measured 3/145 = 2.1%
+# measured 101/118 = 85.6% (82/118 = 69.5% before any change): 102 with the generality work
+# alone; `t()` of a parameter of unknown sizes then `.view(3, -1)` is no longer claimed to
+# raise (the first dim may be 3 already), a precision fix from the real-code corpus
+GENERAL_RECALL_FLOOR = 0.85
+GENERAL_FLAGGED_CEILING = 0.045  # measured 4/96 = 4.2% (7/96 = 7.3% before)
 
 
-def score() -> tuple[int, int, int, int, list[str]]:
+def score(root: Path = EVAL) -> tuple[int, int, int, int, list[str]]:
     hazards = found = clean = flagged = 0
     misses = []
-    for directory in sorted(p for p in EVAL.iterdir() if p.is_dir() and p.name.startswith("ctg")):
+    for directory in sorted(p for p in root.iterdir() if p.is_dir() and p.name.startswith("ctg")):
         code = directory.name.upper()
         for case in sorted(directory.glob("*.py")):
             text = case.read_text(encoding="utf-8")
@@ -51,3 +65,10 @@ def test_blind_set_recall_and_false_positives_do_not_regress():
     assert hazards > 100 and clean > 100, "the evaluation set is missing"
     assert found / hazards >= RECALL_FLOOR, f"recall {found}/{hazards}; missed: {misses}"
     assert flagged / clean <= FLAGGED_CEILING, f"{flagged}/{clean} clean cases flagged"
+
+
+def test_general_set_recall_and_false_positives_do_not_regress():
+    hazards, found, clean, flagged, misses = score(EVAL / "general")
+    assert hazards > 100 and clean > 90, "the evaluation set is missing"
+    assert found / hazards >= GENERAL_RECALL_FLOOR, f"recall {found}/{hazards}; missed: {misses}"
+    assert flagged / clean <= GENERAL_FLAGGED_CEILING, f"{flagged}/{clean} clean cases flagged"

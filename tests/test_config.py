@@ -8,6 +8,7 @@ import pytest
 from tests.clitools import BAD, contiglint, findings_json, write
 from contiglint.config import ConfigError, Overrides, find_pyproject, load_config, resolve
 from contiglint.rules import rule_by_code
+from contiglint.rules.base import Option
 
 
 def pyproject(directory, body):
@@ -57,12 +58,12 @@ def test_bad_config_names_file_and_key(tmp_path, body, words):
 
 def test_rule_option_values_are_type_checked(tmp_path, monkeypatch):
     rule = rule_by_code("CTG101")
-    monkeypatch.setattr(rule, "options", {"max_depth": 3, "verbose": False})
+    monkeypatch.setattr(rule, "options", {"max_depth": Option(3), "verbose": Option(False)})
     good = pyproject(tmp_path, "[tool.contiglint.CTG101]\nmax_depth = 5\nverbose = true\n")
     assert dict(load_config(str(good)).settings.rule_options["CTG101"]) == \
         {"max_depth": 5, "verbose": True}
     bad = pyproject(tmp_path, "[tool.contiglint.CTG101]\nmax_depth = true\n")
-    with pytest.raises(ConfigError, match="max_depth must be int"):
+    with pytest.raises(ConfigError, match="max_depth must be an integer"):
         load_config(str(bad))
 
 
@@ -114,8 +115,10 @@ def test_cli_per_file_ignores_and_extend_exclude(tmp_path):
 
 def test_cli_config_flag_points_at_a_file(tmp_path):
     write(tmp_path, "bad.py", BAD)
-    write(tmp_path, "conf/pyproject.toml", "[tool.contiglint]\nignore = ['CTG1']\n")
-    assert contiglint("--config", "conf/pyproject.toml", "bad.py", cwd=tmp_path).returncode == 0
+    write(tmp_path, "conf/pyproject.toml", "[tool.contiglint]\nextend-select = ['CTG101']\n")
+    assert contiglint("--config", "conf/pyproject.toml", "bad.py", cwd=tmp_path,
+                      defaults=True).returncode == 1
+    assert contiglint("bad.py", cwd=tmp_path, defaults=True).returncode == 0
 
 
 def test_cli_bad_config_exits_2_with_one_line(tmp_path):

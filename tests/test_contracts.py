@@ -12,6 +12,7 @@ import pytest
 
 from contiglint.catalogue import collectives, contracts as catalogue
 from contiglint.engine import lint_source
+from contiglint.rules import all_rules
 from contiglint.settings import Settings
 from tests.clitools import contiglint, environment
 
@@ -22,7 +23,9 @@ from contiglint.verify.frames import Site  # noqa: E402
 from contiglint.verify.layout_summary import summarize  # noqa: E402
 from contiglint.verify.observation import Argument, Observation  # noqa: E402
 
-ALL = Settings(select=("CTG1",))
+# every default rule and the preview rules (CTG101 is one): the cases below read their findings
+PREVIEW = tuple(rule.code for rule in all_rules() if rule.preview)
+ALL = Settings(select=("CTG1",), extend_select=PREVIEW)
 
 
 def codes(text: str, settings: Settings = ALL, path: str = "m.py") -> set[tuple[int, str]]:
@@ -98,7 +101,7 @@ def test_backend_option_chooses_the_table(tmp_path):
     source = ("import torch\nimport torch.distributed as dist\n\n\ndef f(out, x):\n"
               "    dist.all_gather(out, x.t())\n    dist.all_reduce(x.t())\n")
     assert codes(source) == {(6, "CTG107"), (7, "CTG107")}
-    gloo = Settings(select=("CTG1",), rule_options={"CTG107": {"backend": "gloo"}})
+    gloo = Settings(select=("CTG1",), extend_select=PREVIEW, rule_options={"CTG107": {"backend": "gloo"}})
     assert codes(source, gloo) == {(7, "CTG107")}
     (tmp_path / "pyproject.toml").write_text('[tool.contiglint.CTG107]\nbackend = "mpi"\n')
     (tmp_path / "m.py").write_text(source)

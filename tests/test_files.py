@@ -22,13 +22,16 @@ def relative(files, root):
 
 
 def test_discovery_recurses_sorted_and_skips_default_excludes(tmp_path):
+    """VCS, virtual environments and caches are skipped by name; build output is not (that is
+    .gitignore's job: a package may hold a `dist/` of its own)."""
     touch(tmp_path, "b.py", "a.py", "pkg/z.py", "pkg/sub/y.py", "notes.txt", "pkg/stub.pyi",
           ".git/hooks/h.py", ".venv/lib/v.py", "venv/v.py", "build/b.py", "dist/d.py",
           "pkg/__pycache__/c.py", "node_modules/n.py", ".tox/t.py", ".eggs/e.py",
           ".contiglint_cache/c.py")
     files, errors = discover([str(tmp_path)])
     assert errors == []
-    assert relative(files, tmp_path) == ["a.py", "b.py", "pkg/sub/y.py", "pkg/z.py"]
+    assert relative(files, tmp_path) == ["a.py", "b.py", "build/b.py", "dist/d.py",
+                                         "pkg/sub/y.py", "pkg/z.py"]
 
 
 def test_user_excludes_by_name_and_by_relative_path(tmp_path):

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.clitools import BAD, BAD_LINE, ROOT, environment, findings_json, write
+from tests.clitools import (
+    BAD, BAD_LINE, EXAMPLE_SELECT, ROOT, environment, findings_json, write,
+)
 from contiglint.flake8_plugin import ContiglintChecker
 
 FORMAT = "%(path)s|%(row)d|%(col)d|%(code)s"
@@ -41,7 +43,7 @@ def flake8_config(directory: Path) -> Path:
 def flake8_findings(files: list[str], cwd: Path, config: Path, *extra: str) -> set[tuple]:
     process = subprocess.run(
         [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
-         "--format", FORMAT, *extra, *files], cwd=cwd, capture_output=True, text=True,
+         "--extend-select", ",".join(EXAMPLE_SELECT[1:]), "--format", FORMAT, *extra, *files], cwd=cwd, capture_output=True, text=True,
         env=environment(), timeout=300)
     assert process.returncode in (0, 1), process.stderr
     assert "Traceback" not in process.stderr, process.stderr
@@ -76,7 +78,19 @@ def test_flake8_and_cli_agree_on_non_ascii_bom_and_crlf_lines(tmp_path):
     assert flake8_findings(files, tmp_path, flake8_config(tmp_path)) == from_cli
 
 
-def test_checker_yields_zero_based_columns_and_flake8_messages():
+def test_preview_rule_runs_only_when_flake8_names_its_code(tmp_path):
+    write(tmp_path, "bad.py", BAD)
+    config = flake8_config(tmp_path)
+    process = subprocess.run(
+        [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
+         "--format", FORMAT, "bad.py"], cwd=tmp_path, capture_output=True, text=True,
+        env=environment(), timeout=300)
+    assert process.returncode == 0 and process.stdout == "", process.stdout + process.stderr
+    assert {code for *_, code in flake8_findings(["bad.py"], tmp_path, config)} == {"CTG101"}
+
+
+def test_checker_yields_zero_based_columns_and_flake8_messages(monkeypatch):
+    monkeypatch.setattr(ContiglintChecker, "extend_select", ("CTG101",))  # a preview rule
     lines = BAD.splitlines(keepends=True)
     results = list(ContiglintChecker(ast.parse(BAD), lines, "bad.py").run())
     assert [(line, text.split()[0], kind) for line, _, text, kind in results] == \
@@ -100,3 +114,62 @@ def test_strict_option_reaches_the_checker(tmp_path, flag, strict):
          "--config", str(config), "--select", "CTG", *flag, "probe.py"],
         cwd=tmp_path, capture_output=True, text=True, env=environment(), timeout=120)
     assert f"STRICT {strict}" in process.stdout, process.stderr
+
+
+def test_flake8_and_cli_agree_on_a_configured_project(tmp_path):
+    """[tool.contiglint] reaches the plugin: per-file-ignores, ignore, strict and rule options
+    give the same findings in flake8 as in the CLI (before, flake8 reported all of them)."""
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.contiglint]\nstrict = true\nextend-select = ['CTG113']\n"
+        "ignore = ['CTG104']\n"
+        "[tool.contiglint.per-file-ignores]\n'legacy/*' = ['CTG101']\n"
+        "[tool.contiglint.CTG101]\nfix-style = 'contiguous-view'\n")
+    moved = "import torch\n\ndef f(x):\n    return x.data_ptr()\n\n" \
+            "y = torch.randn(2, 3).t().cuda()\nz = torch.randn(2, 3).contiguous().contiguous()\n"
+    write(tmp_path, "pkg/a.py", BAD + moved)
+    write(tmp_path, "legacy/b.py", BAD + moved)
+    files = ["pkg/a.py", "legacy/b.py"]
+    from_cli = cli_findings(files, tmp_path)
+    codes = {(Path(path).parts[0], code) for path, _, _, code in from_cli}
+    assert ("pkg", "CTG101") in codes and ("legacy", "CTG101") not in codes  # per-file-ignores
+    assert ("pkg", "CTG106") in codes  # strict: the parameter's data_ptr()
+    assert ("pkg", "CTG113") in codes and ("pkg", "CTG104") not in codes
+    assert flake8_findings(files, tmp_path, flake8_config(tmp_path)) == from_cli
+    (tmp_path / "pyproject.toml").write_text("[tool.contiglint]\nselect = ['CTG999']\n")
+    process = subprocess.run(
+        [sys.executable, "-m", "flake8", "--config", str(flake8_config(tmp_path)), "--select",
+         "CTG", *files], cwd=tmp_path, capture_output=True, text=True, env=environment(),
+        timeout=300)
+    assert process.returncode != 0 and "unknown code 'CTG999'" in process.stderr
+
+
+def test_registered_twice_runs_once_and_keeps_the_option(tmp_path):
+    """A `[flake8:local-plugins]` entry for the class the installed entry point also names (or
+    two local entries, where nothing is installed): flake8 starts, the strict option works, and
+    each finding is reported once, in one process and with parallel jobs."""
+    write(tmp_path, "a.py", BAD)
+    write(tmp_path, "b.py", BAD)
+    write(tmp_path, "c.py", "import torch\n\ndef f(x):\n    return x.data_ptr()\n")
+    installed = any(ep.name == "CTG" and ep.value.startswith("contiglint.")
+                    for ep in entry_points(group="flake8.extension"))
+    entries = "    CTG = contiglint.flake8_plugin:ContiglintChecker\n"
+    if not installed:
+        entries += "    CTG1 = contiglint.flake8_plugin:ContiglintChecker\n"
+    config = tmp_path / "twice.cfg"
+    config.write_text(f"[flake8]\n[flake8:local-plugins]\nextension =\n{entries}"
+                      f"paths = {ROOT}\n")
+    files = ["a.py", "b.py", "c.py"]
+    expected = {(path, BAD_LINE, "CTG101") for path in ("a.py", "b.py")}
+    for jobs in ("1", "2"):
+        for strict in ([], ["--contiglint-strict"]):
+            process = subprocess.run(
+                [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
+                 "--extend-select", "CTG101", "--format", FORMAT, "-j", jobs, *strict, *files],
+                cwd=tmp_path,
+                capture_output=True, text=True, env=environment(), timeout=300)
+            assert process.returncode == 1, process.stderr
+            assert "Traceback" not in process.stderr, process.stderr
+            rows = [tuple(line.split("|")) for line in process.stdout.splitlines()]
+            assert len(rows) == len(set(rows)), rows  # nothing reported twice
+            found = {(path, int(row), code) for path, row, _, code in rows}
+            assert found == (expected | {("c.py", 4, "CTG106")} if strict else expected)

@@ -34,26 +34,6 @@ NOT_RUNNABLE = {
 }
 
 
-# entries whose disagreements with torch are found, understood and not fixed yet (each reason
-# names a falsifying case); the test still runs them and reports XPASS once they agree
-OPEN_BUGS = {
-    "transpose": "transpose(-3, 1) on a rank-unknown input with an assumed geometry (may be the "
-                 "same dim) is claimed PERMUTED",
-    "narrow": "narrow of a dim of unknown size to a literal length that is the whole dim is "
-              "claimed STRIDED",
-    "split": "tensor_split pieces of one element (contiguous) are claimed STRIDED",
-    "expand": "expand to sizes equal to dims of unknown size is claimed BROADCAST",
-    "expand_as": "expand_as a same-shape tensor on a rank-unknown input is claimed BROADCAST",
-    "torch.broadcast_tensors": "inputs that need no broadcasting are claimed BROADCAST",
-    "unfold": "unfold with one window (size == dim size) is claimed BROADCAST",
-    "squeeze": "squeeze(d) of a dim of unknown size assumes size 1 (drops it)",
-    "roll": "index_fill (and probably index_add/index_copy/scatter) keep a permuted input's "
-            "layout; the table says contiguous",
-    "torch.nn.functional.max_pool1d": "nn.AdaptiveMaxPool2d(1) on channels_last gives "
-                                      "(n, c, 1, 1), contiguous; the module's size is invisible",
-}
-
-
 def key(op: ops.Op) -> str:
     return (op.methods or op.functions or op.modules)[0]
 
@@ -66,9 +46,7 @@ def spellings(op: ops.Op) -> list[tuple[str, str]]:
 
 
 COVERED = [op for op in ops.TABLE if key(op) in RECIPES]
-PARAMS = [pytest.param(op, id=key(op), marks=[pytest.mark.xfail(
-    reason=OPEN_BUGS[key(op)], strict=False)] if key(op) in OPEN_BUGS else [])
-    for op in COVERED]
+PARAMS = [pytest.param(op, id=key(op)) for op in COVERED]
 
 
 def test_every_entry_is_covered_or_says_why_not():
@@ -117,9 +95,18 @@ def test_zz_summary_of_what_ran():
              f"{len(untested)} untested"]
     lines += [f"  untested {name}: {why}" for name, why in untested]
     lines += [f"  spelling not run {name}: {why}" for name, why in NOT_RUNNABLE.items()]
-    lines += [f"  open bug {name}: {why}" for name, why in OPEN_BUGS.items()]
     lines += [f"  {what}: {count}" for what, count in sorted(STATS.items())]
     print("\n" + "\n".join(lines))
     predictions = sum(v for k, v in STATS.items() if k.startswith("predictions:"))
     unknown = STATS["predictions: UNKNOWN"]
     assert unknown < predictions / 3, f"{unknown}/{predictions} predictions were UNKNOWN"
+
+
+def test_tensor_inplace_methods_are_torch_tensor_methods():
+    """The in-place method list is torch's own: every name is a Tensor method ending in `_`,
+    and every such method of torch.Tensor is listed (or exempt on purpose)."""
+    from contiglint.layout.sinks import INPLACE_EXEMPT, TENSOR_INPLACE_METHODS
+
+    torch_names = {n for n in dir(torch.Tensor) if n.endswith("_") and not n.startswith("_")}
+    assert TENSOR_INPLACE_METHODS <= torch_names
+    assert torch_names - INPLACE_EXEMPT <= TENSOR_INPLACE_METHODS

@@ -1,9 +1,9 @@
 """The pre-commit hooks: the manifest is valid, and both hooks really run, offline.
 
 `pre-commit try-repo` installs the hook repository into a fresh virtualenv with pip. To test
-this working tree (not the last commit) and to stay offline, the package files are copied into
-a throwaway git repository, and pip is told to use no index and no build isolation (the
-virtualenv's own setuptools builds the package).
+this working tree (not the last commit), the package files are copied into a throwaway git
+repository; pip builds it without build isolation (the virtualenv's own setuptools builds the
+package) and installs its one dependency, pathspec, from the machine's configured index.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def git(*args, cwd):
 def pre_commit(*args, cwd, home):
     env = environment()
     env.pop("PYTHONPATH")  # the hook must run from its own installed environment
-    env.update(PRE_COMMIT_HOME=str(home), PIP_NO_INDEX="1", PIP_NO_BUILD_ISOLATION="0",
+    env.update(PRE_COMMIT_HOME=str(home), PIP_NO_BUILD_ISOLATION="0",
                PIP_DISABLE_PIP_VERSION_CHECK="1")
     return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
@@ -61,6 +61,8 @@ def project(tmp_path):
     git("init", "-q", cwd=directory)
     write(directory, "bad.py", BAD)
     write(directory, "clean.py", CLEAN)
+    # BAD's rule, CTG101, is a preview rule: the project opts in, as a user would
+    write(directory, "pyproject.toml", '[tool.contiglint]\nextend-select = ["CTG101"]\n')
     git("add", ".", cwd=directory)
     return directory
 
@@ -84,3 +86,16 @@ def test_fix_hook_rewrites_the_file(hook_repo, project, tmp_path):
     assert process.returncode == 1, process.stdout + process.stderr
     assert "files were modified by this hook" in process.stdout
     assert (project / "bad.py").read_text() == FIXED
+
+
+def test_hooks_run_in_parallel_and_the_readme_names_the_release_tag():
+    """pre-commit may split the files across processes (`require_serial: false`); the README's
+    snippet pins `rev: v<version>`, the tag scheme of the releases (one tag per version)."""
+    manifest = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    assert manifest.count("require_serial: false") == manifest.count("- id:") == 2
+    from contiglint import __version__
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"rev: v{__version__}" in readme
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert f'version = "{__version__}"' in pyproject

@@ -25,15 +25,18 @@ ERRORS = [SourceError("c.py", 4, 7, "cannot parse: invalid syntax", "syntax"),
 def test_text_marks_fixable_findings_and_summarises():
     out, err = render("text", FINDINGS, [], ReportContext())
     assert out.splitlines() == [
-        "a.py:3:5: CTG101 view on non-contiguous [*]",
-        "a.py:5:1: CTG101 again",
-        "b.py:1:1: CTG777 no fix",
+        "a.py:3:5: CTG101 error: view on non-contiguous [*]",
+        "a.py:5:1: CTG101 error: again",
+        "b.py:1:1: CTG777 error: no fix",
         "Found 3 problems (1 fixable with --fix).",
         "1 more fix available with --unsafe-fixes.",
     ]
     assert err == ""
     out, _ = render("text", FINDINGS, [], ReportContext(unsafe_fixes=True))
-    assert "a.py:5:1: CTG101 again [*]" in out and "(2 fixable with --fix)" in out
+    assert "a.py:5:1: CTG101 error: again [*]" in out and "(2 fixable with --fix)" in out
+    two = FINDINGS[1:2] * 2
+    out, _ = render("text", two, [], ReportContext())
+    assert "2 more fixes available with --unsafe-fixes." in out
 
 
 def test_text_errors_go_to_stderr_with_flake8_style_codes():

@@ -17,12 +17,11 @@ import time
 import pytest
 
 import contiglint.files as files
-from contiglint.config import Config
 from contiglint.engine import lint_source
 from contiglint.runner import RunOptions, process_files, run
-from tests.clitools import BAD, contiglint, environment
+from tests.clitools import BAD, EXAMPLE_CONFIG, EXAMPLE_SELECT, contiglint, environment
 
-BAD_AT = ("CTG101", 4, 5)  # BAD: line 4, column 5 (the transposed tensor's .view call)
+BAD_AT = ("CTG101", 4, 22)  # BAD: line 4, column 22 (the `.view` of the transposed tensor)
 LATIN1 = b"# -*- coding: latin-1 -*-\nimport torch\ns = 'caf\xe9'\nx = torch.randn(2, 3, 4)\n" \
     b"y = x.transpose(1, 2).view(2, 12)\n"
 TABS = "import torch\ndef f():\n\tx = torch.randn(2, 3, 4)\n\ty = x.transpose(1, 2).view(2, 12)\n"
@@ -49,12 +48,12 @@ KINDS = {
     "crlf.py": (BAD.replace("\n", "\r\n").encode(), BAD_AT),
     "cr_only.py": (BAD.replace("\n", "\r").encode(), BAD_AT),
     "mixed_newlines.py": (MIXED.encode(), BAD_AT),
-    "latin1_cookie.py": (LATIN1, ("CTG101", 5, 5)),
+    "latin1_cookie.py": (LATIN1, ("CTG101", 5, 22)),
     "not_utf8.py": (b"import torch\nx = '\xff'\n", ("E902", 2, "byte 0xff is not valid utf-8")),
     "unknown_cookie.py": (b"# coding: klingon\nx = 1\n", ("E902", 1, "unknown encoding")),
-    "tabs.py": (TABS.encode(), ("CTG101", 4, 6)),
-    "wide_characters.py": (WIDE.encode(), ("CTG101", 3, 12)),
-    "long_line.py": (("z = [" + "1, " * 70000 + "]\n" + BAD).encode(), ("CTG101", 5, 5)),
+    "tabs.py": (TABS.encode(), ("CTG101", 4, 23)),
+    "wide_characters.py": (WIDE.encode(), ("CTG101", 3, 29)),
+    "long_line.py": (("z = [" + "1, " * 70000 + "]\n" + BAD).encode(), ("CTG101", 5, 22)),
     "deep_for_analysis.py": (DEEP_FOR_ANALYSIS.encode(), ("E900", 1, "too deeply nested")),
     "deep_for_parser.py": (DEEP_FOR_PARSER.encode(), ("E999", 1, "too deeply nested")),
     "binary_elf.py": (b"\x7fELF\x02\x01\x01\x00" + bytes(range(1, 128)) * 3,
@@ -115,7 +114,7 @@ def check_expectations(found, expected):
 
 def test_every_kind_of_file_in_process(tmp_path):
     expected = build(tmp_path)
-    result = run([str(tmp_path)], Config(), RunOptions(jobs=1))
+    result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
     codes = {"syntax": "E999", "io": "E902", "internal": "E900"}
     items = [(f.code, f.path, f.line, f.column, f.message) for f in result.findings] + \
         [(codes[e.kind], e.path, e.line, e.column, e.message) for e in result.all_errors]
@@ -129,13 +128,15 @@ def test_every_kind_of_file_through_the_cli(tmp_path, jobs):
     env["PYTHONIOENCODING"] = "utf-8"  # strict: an unencodable path must not crash the output
     for fmt in ("json", "text"):
         process = subprocess.run(
-            [sys.executable, "-m", "contiglint", "--no-cache", "-j", jobs, "--format", fmt,
-             "."], cwd=tmp_path / "tree", env=env, capture_output=True, timeout=300)
+            [sys.executable, "-m", "contiglint", *EXAMPLE_SELECT, "--no-cache", "-j", jobs,
+             "--format", fmt, "."], cwd=tmp_path / "tree", env=env, capture_output=True,
+            timeout=300)
         stderr = process.stderr.decode("utf-8", "replace")
         assert process.returncode == 2, stderr
         assert "Traceback" not in stderr and "Traceback" not in process.stdout.decode()
     data = json.loads(subprocess.run(
-        [sys.executable, "-m", "contiglint", "--no-cache", "-j", jobs, "--format", "json", "."],
+        [sys.executable, "-m", "contiglint", *EXAMPLE_SELECT, "--no-cache", "-j", jobs,
+         "--format", "json", "."],
         cwd=tmp_path / "tree", env=env, capture_output=True, timeout=300).stdout)
     items = [(d["code"], d["path"], d["line"], d["column"], d["message"]) for d in data]
     check_expectations(reported(items, None), expected)
@@ -146,11 +147,12 @@ def test_text_output_escapes_an_unencodable_path(tmp_path):
     (tmp_path / "\u65e5\u672c.py").write_bytes(BAD.encode())
     env = environment()
     env["PYTHONIOENCODING"] = "ascii"
-    process = subprocess.run([sys.executable, "-m", "contiglint", "--no-cache", "."],
+    process = subprocess.run([sys.executable, "-m", "contiglint", *EXAMPLE_SELECT, "--no-cache",
+                              "."],
                              cwd=tmp_path, env=env, capture_output=True, timeout=120)
     assert process.returncode == 1 and b"Traceback" not in process.stderr
-    assert b"\\udcffbad.py:4:5: CTG101" in process.stdout
-    assert b"\\u65e5\\u672c.py:4:5: CTG101" in process.stdout
+    assert b"\\udcffbad.py:4:22: CTG101" in process.stdout
+    assert b"\\u65e5\\u672c.py:4:22: CTG101" in process.stdout
 
 
 def test_huge_file_completes_in_reasonable_time():
@@ -162,7 +164,7 @@ def test_huge_file_completes_in_reasonable_time():
     text = "import torch\n\n" + "".join(block.format(i=i) for i in range(50000 // 8))
     assert text.count("\n") >= 50000
     start = time.perf_counter()
-    result = lint_source(text, "huge.py")
+    result = lint_source(text, "huge.py", EXAMPLE_CONFIG.settings)
     elapsed = time.perf_counter() - start
     assert result.errors == [] and len(result.findings) == 50000 // 8
     assert elapsed < 120, f"50k lines took {elapsed:.1f}s"
@@ -170,7 +172,7 @@ def test_huge_file_completes_in_reasonable_time():
 
 def test_named_paths_that_are_not_files(tmp_path):
     (tmp_path / "pkg.py").mkdir()
-    result = run([str(tmp_path / "missing.py"), "/dev/null"], Config(), RunOptions(jobs=1))
+    result = run([str(tmp_path / "missing.py"), "/dev/null"], EXAMPLE_CONFIG, RunOptions(jobs=1))
     messages = {e.path: e.message for e in result.all_errors}
     assert "No such file" in messages[str(tmp_path / "missing.py")]
     assert "not a regular file" in messages["/dev/null"]  # a device is never read
@@ -200,7 +202,7 @@ def test_unreadable_file_and_directory(tmp_path, monkeypatch):
     monkeypatch.setattr(files, "open", denying_open, raising=False)
     monkeypatch.setattr(files.os, "scandir", denying_scandir)
     try:
-        result = run([str(tmp_path)], Config(), RunOptions(jobs=1))
+        result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
     finally:
         os.chmod(tmp_path / "secret.py", 0o644)
         os.chmod(tmp_path / "locked", 0o755)
@@ -215,7 +217,7 @@ def test_paths_that_vanish_during_the_run(tmp_path, monkeypatch):
         (tmp_path / name).write_text(BAD)
     found, errors = files.discover([str(tmp_path)])
     os.unlink(tmp_path / "b.py")  # gone between discovery and reading
-    outcomes = process_files(found, Config(), RunOptions(jobs=1))
+    outcomes = process_files(found, EXAMPLE_CONFIG, RunOptions(jobs=1))
     assert [len(o.findings) for o in outcomes] == [1, 0, 1]
     assert "No such file" in outcomes[1].errors[0].message
     # A directory that disappears while it is walked.
@@ -242,7 +244,7 @@ def test_paths_that_vanish_during_the_run(tmp_path, monkeypatch):
         return source
 
     monkeypatch.setattr("contiglint.runner.read_source", read_then_delete)
-    outcomes = process_files([str(tmp_path / "a.py"), str(tmp_path / "c.py")], Config(),
+    outcomes = process_files([str(tmp_path / "a.py"), str(tmp_path / "c.py")], EXAMPLE_CONFIG,
                              RunOptions("fix", jobs=1))
     assert outcomes[0].fixed == 1 and outcomes[1].fixed == 0
     assert outcomes[1].errors[0].kind == "io" and not (tmp_path / "c.py").exists()
@@ -254,4 +256,4 @@ def test_a_syntax_error_is_reported_once_and_the_rest_still_checked(tmp_path):
     process = contiglint("--no-cache", ".", cwd=tmp_path)
     assert process.returncode == 2
     assert process.stderr.count("a_broken.py:") == 1 and "E999" in process.stderr
-    assert "b_bad.py:4:5: CTG101" in process.stdout
+    assert "b_bad.py:4:22: CTG101" in process.stdout

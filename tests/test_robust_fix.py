@@ -13,10 +13,9 @@ import time
 
 import pytest
 
-from contiglint.config import Config
 from contiglint.engine import fix_source
 from contiglint.runner import RunOptions, process_files
-from tests.clitools import BAD, FIXED, contiglint, environment
+from tests.clitools import BAD, EXAMPLE_CONFIG, EXAMPLE_SELECT, FIXED, contiglint, environment
 from tests.fixture_format import fixture_files
 from tests.fuzz_inputs import KNOWN_CONFLICTS, REALISTIC_PROGRAMS
 
@@ -36,7 +35,7 @@ def test_fix_keeps_bom_encoding_newlines_and_permissions(tmp_path, prefix, newli
     path = tmp_path / "m.py"
     path.write_bytes(render(BAD))
     os.chmod(path, 0o640)
-    [outcome] = process_files([str(path)], Config(), FIX)
+    [outcome] = process_files([str(path)], EXAMPLE_CONFIG, FIX)
     assert outcome.fixed == 1 and outcome.errors == []
     assert path.read_bytes() == render(FIXED)
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
@@ -46,8 +45,9 @@ def test_fix_keeps_bom_encoding_newlines_and_permissions(tmp_path, prefix, newli
 def test_unparsable_fix_output_is_never_written(tmp_path, monkeypatch):
     path = tmp_path / "m.py"
     path.write_text(BAD)
-    monkeypatch.setattr("contiglint.engine.apply_fixes", lambda text, fixes: ("def f(:\n", 1))
-    [outcome] = process_files([str(path)], Config(), FIX)
+    monkeypatch.setattr("contiglint.engine.apply_fixes",
+                        lambda text, fixes, accepted=None: ("def f(:\n", 1))
+    [outcome] = process_files([str(path)], EXAMPLE_CONFIG, FIX)
     assert outcome.fixed == 0 and path.read_text() == BAD
     assert [e.kind for e in outcome.errors] == ["internal"]
     assert "does not parse" in outcome.errors[0].message
@@ -63,7 +63,7 @@ def test_file_changed_on_disk_during_the_fix_is_not_overwritten(tmp_path, monkey
         return fix_source(text, *args, **kwargs)
 
     monkeypatch.setattr("contiglint.runner.fix_source", fix_while_an_editor_saves)
-    [outcome] = process_files([str(path)], Config(), FIX)
+    [outcome] = process_files([str(path)], EXAMPLE_CONFIG, FIX)
     assert outcome.fixed == 0 and "changed on disk" in outcome.errors[0].message
     assert path.read_text() == edited
 
@@ -99,15 +99,16 @@ def test_interrupted_fix_leaves_every_file_old_or_new(tmp_path, trial):
     rng = random.Random(6000 + trial)
     count = 120
     old = {f"m{n:03d}.py": _program(n) for n in range(count)}
-    new = {name: fix_source(text[:200], name).text + text[200:] for name, text in old.items()}
+    new = {name: fix_source(text[:200], name, EXAMPLE_CONFIG.settings).text + text[200:]
+           for name, text in old.items()}
     assert all(old[name] != new[name] for name in old)
     for name, text in old.items():
         (tmp_path / name).write_text(text)
     sig = rng.choice([signal.SIGINT, signal.SIGTERM])
     delay = rng.uniform(0.3, 3.0)
     process = subprocess.Popen(
-        [sys.executable, "-m", "contiglint", "--fix", "--no-cache", "-j", rng.choice(["1", "2"]),
-         "."], cwd=tmp_path, env=environment(), stdout=subprocess.PIPE,
+        [sys.executable, "-m", "contiglint", *EXAMPLE_SELECT, "--fix", "--no-cache", "-j",
+         rng.choice(["1", "2"]), "."], cwd=tmp_path, env=environment(), stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, start_new_session=True)
     time.sleep(delay)
     try:

@@ -3,12 +3,11 @@ with the rule code, the file and a request to report it; other rules and files g
 from __future__ import annotations
 
 from contiglint import cli
-from contiglint.config import Config
 from contiglint.engine import lint_source
 from contiglint.rules import all_rules
 from contiglint.rules.base import Rule
 from contiglint.runner import RunOptions, run
-from tests.clitools import BAD, BAD_LINE, FIXED
+from tests.clitools import BAD, BAD_LINE, EXAMPLE_CONFIG, EXAMPLE_SELECT, FIXED
 
 
 class CrashingRule(Rule):
@@ -31,7 +30,7 @@ def with_crashing_rule(monkeypatch):
 
 def test_crashing_rule_is_reported_and_other_rules_still_run(monkeypatch):
     with_crashing_rule(monkeypatch)
-    result = lint_source(BAD, "model.py")
+    result = lint_source(BAD, "model.py", EXAMPLE_CONFIG.settings)
     assert [(f.code, f.line) for f in result.findings] == [("CTG101", BAD_LINE)]
     [error] = result.errors
     assert (error.path, error.kind) == ("model.py", "internal")
@@ -44,7 +43,7 @@ def test_crashing_rule_does_not_stop_other_files_serial_or_in_workers(tmp_path, 
     for number in range(10):  # enough files for the worker pool (forked: the patch carries)
         (tmp_path / f"m{number}.py").write_text(BAD)
     for jobs in (1, 2):
-        result = run([str(tmp_path)], Config(), RunOptions(jobs=jobs))
+        result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=jobs))
         assert len(result.findings) == 10 and len(result.all_errors) == 10
         assert {e.path for e in result.all_errors} == {f.path for f in result.findings}
 
@@ -52,10 +51,10 @@ def test_crashing_rule_does_not_stop_other_files_serial_or_in_workers(tmp_path, 
 def test_cli_exits_2_names_rule_and_file_and_keeps_findings(tmp_path, monkeypatch, capsys):
     with_crashing_rule(monkeypatch)
     (tmp_path / "model.py").write_text(BAD)
-    code = cli.main(["--no-cache", str(tmp_path / "model.py")])
+    code = cli.main([*EXAMPLE_SELECT, "--no-cache", str(tmp_path / "model.py")])
     out, err = capsys.readouterr()
     assert code == 2
-    assert f"model.py:{BAD_LINE}:5: CTG101" in out
+    assert f"model.py:{BAD_LINE}:22: CTG101" in out
     assert "model.py:1:1: E900 internal error in CTG999: ValueError: boom" in err
     assert "Traceback" not in err
 
@@ -71,7 +70,7 @@ def test_crash_in_flow_analysis_is_per_file(tmp_path, monkeypatch):
         return real(tree, source, *context)
 
     monkeypatch.setattr("contiglint.engine.analyze_module", crash_on_b)
-    result = run([str(tmp_path)], Config(), RunOptions(jobs=1))
+    result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
     assert [f.path.endswith("a.py") for f in result.findings] == [True]
     [error] = result.all_errors
     assert error.path.endswith("b.py") and "internal error in flow analysis: KeyError" \
@@ -90,7 +89,7 @@ def test_crash_while_fixing_one_file_leaves_it_and_fixes_the_others(tmp_path, mo
         return real(text, path, *args, **kwargs)
 
     monkeypatch.setattr(runner, "fix_source", crash_on_b)
-    result = run([str(tmp_path)], Config(), RunOptions("fix", jobs=1))
+    result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions("fix", jobs=1))
     assert (tmp_path / "a.py").read_text() == FIXED and (tmp_path / "b.py").read_text() == BAD
     [error] = result.all_errors
     assert error.kind == "internal" and "RuntimeError: fixer bug" in error.message

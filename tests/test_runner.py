@@ -6,9 +6,10 @@ import os
 import subprocess
 import sys
 
-from tests.clitools import BAD, BAD_LINE, CLEAN, FIXED, contiglint, environment, write
+from tests.clitools import (
+    BAD, BAD_LINE, CLEAN, EXAMPLE_CONFIG, EXAMPLE_SELECT, FIXED, contiglint, environment, write,
+)
 from contiglint.cache import Cache
-from contiglint.config import Config
 from contiglint.findings import Finding
 from contiglint.runner import RunOptions, run
 from contiglint.settings import Settings
@@ -31,7 +32,7 @@ def test_parallel_and_serial_runs_give_identical_ordered_output(tmp_path):
 
 def test_pool_in_process_matches_serial(tmp_path):
     make_tree(tmp_path, 16)
-    config = Config()
+    config = EXAMPLE_CONFIG
     parallel = run([str(tmp_path)], config, RunOptions(jobs=3))
     serial = run([str(tmp_path)], config, RunOptions(jobs=1))
     assert [o.path for o in parallel.outcomes] == [o.path for o in serial.outcomes]
@@ -46,7 +47,7 @@ def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeyp
                         lambda tree, source, *context: analysed.append(tree) or [])
     write(tmp_path, "plain.py", "def f(:\n")
     write(tmp_path, "fine.py", "def f(a):\n    pass\n")
-    result = run([str(tmp_path)], Config(), RunOptions(jobs=1))
+    result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
     assert [(os.path.basename(e.path), e.line, e.kind) for e in result.all_errors] == \
         [("plain.py", 1, "syntax")]
     assert result.findings == [] and analysed == []
@@ -54,7 +55,7 @@ def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeyp
 
 def test_fix_mode_writes_every_file_in_parallel(tmp_path):
     make_tree(tmp_path)
-    result = run([str(tmp_path)], Config(), RunOptions("fix", jobs=2))
+    result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions("fix", jobs=2))
     assert result.fixed == 6 and result.findings == [] and result.all_errors == []
     assert all(path.read_text() in (FIXED, CLEAN) for path in tmp_path.rglob("*.py"))
 
@@ -67,7 +68,7 @@ def test_cache_is_written_and_reused(tmp_path):
     assert (tmp_path / ".contiglint_cache" / "CACHEDIR.TAG").exists()
     # Plant a different finding under the same key: a second run must report it, which shows
     # the cache is read instead of the file being linted again.
-    key = Cache.key(BAD, "bad.py", Settings())
+    key = Cache.key(BAD, "bad.py", EXAMPLE_CONFIG.settings)
     assert entries[0].name == key + ".json"
     planted = Finding("bad.py", 1, 1, 1, 2, "CTG101", "from the cache")
     entries[0].write_text(json.dumps({"findings": [planted.as_json()], "errors": []}))
@@ -104,7 +105,7 @@ def test_settings_are_part_of_the_cache_key(tmp_path):
 
 def test_concurrent_runs_share_the_cache_safely(tmp_path):
     make_tree(tmp_path, 24)
-    command = [sys.executable, "-m", "contiglint", "-j", "2", "."]
+    command = [sys.executable, "-m", "contiglint", *EXAMPLE_SELECT, "-j", "2", "."]
     runs = [subprocess.Popen(command, cwd=tmp_path, env=environment(), stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
     outputs = [process.communicate(timeout=120) for process in runs]

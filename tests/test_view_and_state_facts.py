@@ -79,3 +79,20 @@ def test_a_kept_slice_pins_its_base_and_contiguous_releases_it():
     assert window.untyped_storage().nbytes() == full.untyped_storage().nbytes()
     copied = window.contiguous()
     assert copied.untyped_storage().nbytes() == window.numel() * window.element_size()
+
+
+def test_stride_of_a_contiguous_tensor_of_literal_sizes_is_torchs():
+    """`x.stride(d)` is evaluated only for canonical contiguous geometries, and then it is the
+    stride torch reports (so `as_strided(..., (x.stride(0), step, 1))` is literal)."""
+    from contiglint.layout.geometry import Geometry as G
+    from contiglint.layout.methods import contiguous_stride
+    from contiglint.layout.sizes import literal as lit
+    from contiglint.layout.values import IntVal, Kind as K, Tensor as T
+
+    for shape in [(3, 256), (2, 3, 4), (5,), (2, 1, 3)]:
+        real = torch.empty(shape)
+        model = T(K.CONTIGUOUS, G.contiguous([lit(s) for s in shape]))
+        for d in range(-len(shape), len(shape)):
+            assert contiguous_stride(model, IntVal(lit(d))) == IntVal(lit(real.stride(d)))
+    transposed = G.contiguous([lit(4), lit(1)]).permuted([1, 0])  # randn(4, 1).t(): C
+    assert contiguous_stride(T(K.CONTIGUOUS, transposed), IntVal(lit(0))) == IntVal(None)

@@ -13,6 +13,7 @@ from contiglint.catalogue.collectives import keywords as collective_keywords
 from contiglint.layout import ops
 from contiglint.layout.geometry import Geometry
 from contiglint.layout.names import is_foreign, is_torch
+from contiglint.layout.sizes import literal
 from contiglint.layout.sinks import (
     FUNCTION_SINKS,
     CallSite,
@@ -27,6 +28,7 @@ from contiglint.layout.values import (
     Function,
     Instance,
     IntVal,
+    Mapping,
     Ref,
     Seq,
     Tensor,
@@ -46,6 +48,9 @@ SHAPE_CONSUMERS = frozenset({"view", "reshape", "expand", "flatten", "unflatten"
                              "reshape_as", "expand_as"})
 COLLECTIVE_KEYWORDS = collective_keywords()
 BUILTIN_SEQUENCES = frozenset({"list", "tuple", "sorted", "reversed"})
+CONTAINERS = frozenset(f"torch.nn.{name}" for name in (
+    "ModuleList", "ModuleDict", "Sequential", "modules.container.ModuleList",
+    "modules.container.ModuleDict", "modules.container.Sequential"))
 
 
 class CallMixin:
@@ -139,8 +144,15 @@ class CallMixin:
         if name == "range":
             return Seq(each=IntVal(None))
         if name == "zip":
+            lengths = {len(a.items) if isinstance(a, Seq) and a.items is not None else None
+                       for a in args}
+            if args and None not in lengths and len(lengths) == 1:
+                return Seq(tuple(Seq(group) for group in zip(*(a.items for a in args))))
             return Seq(each=Seq(tuple(self.iterate(a) for a in args)))
         if name == "enumerate" and args:
+            if isinstance(args[0], Seq) and args[0].items is not None:
+                return Seq(tuple(Seq((IntVal(literal(i)), item))
+                                 for i, item in enumerate(args[0].items)))
             return Seq(each=Seq((IntVal(None), self.iterate(args[0]))))
         if name == "super" and self.self_class:
             return Instance(f"<super>{self.self_class}")
@@ -160,6 +172,11 @@ class CallMixin:
                                      self.site(node, callee.key), self.chain)
         if isinstance(callee, Ref) and callee.qualname.startswith("<class>"):
             return self.construct(node, callee.qualname[len("<class>"):], args, kwargs)
+        if isinstance(callee, Seq) and callee.chained:  # nn.Sequential: one module after another
+            value = args[0] if args else OPAQUE
+            for module in callee.items or ():
+                value = self.call_value(node, module, [value], {})
+            return value if callee.items is not None else OPAQUE
         if isinstance(callee, Ref) and callee.instance:
             return self.call_module(node, callee.qualname, args, kwargs, callee.width,
                                     callee.config)
@@ -213,6 +230,8 @@ class CallMixin:
                         "torch.nn.parameter.Buffer"):
             data = args[0] if args else kwargs.get("data", OPAQUE)
             return data if isinstance(data, Tensor) else UNKNOWN_TENSOR
+        if qualname in CONTAINERS:
+            return self.module_container(qualname, args, kwargs)
         if qualname == "torch.device":
             return Const("<device>")
         if qualname in DTYPES:
@@ -262,6 +281,19 @@ class CallMixin:
         if bound is OPAQUE:  # a plain method called on the class: `Cls.m(obj, x)`
             bound = None
         return self.program.call(key, bound, args, kwargs, self.site(node, key), self.chain)
+
+    def module_container(self, qualname: str, args, kwargs) -> Value:
+        """nn.ModuleList([...]) is the list of its modules, nn.ModuleDict({...}) the mapping,
+        nn.Sequential(a, b) the chain that calls them in turn (an OrderedDict argument, or
+        modules added later, are not followed)."""
+        kind = qualname.rsplit(".", 1)[-1]
+        given = args[0] if args else kwargs.get("modules", Seq(()))
+        if kind == "ModuleDict":
+            return given if isinstance(given, Mapping) else Mapping((), (), OPAQUE)
+        if kind == "Sequential":
+            known = all(isinstance(a, (Ref, Instance, Seq)) for a in args)
+            return Seq(tuple(args) if known else None, OPAQUE, chained=True)
+        return given if isinstance(given, Seq) else Seq(each=OPAQUE)
 
     def is_torch_module_class(self, qualname: str) -> bool:
         last = qualname.rsplit(".", 1)[-1]

@@ -50,9 +50,8 @@ def traced_functions(program) -> dict[ast.AST, str]:
         return {}
     constructed = _constructed_classes(program)
     roots: dict[str, str] = {}
-    for call in ast.walk(program.tree):
-        if isinstance(call, ast.Call) and call.args and \
-                program.names.qualname(call.func) in TRACERS:
+    for call in program.index.calls:
+        if call.args and program.names.qualname(call.func) in TRACERS:
             for name in _traced_names(call.args[0], program, constructed):
                 roots.setdefault(name, name)
     out: dict[ast.AST, str] = {}
@@ -89,13 +88,12 @@ def _definitions(name: str, program) -> list[ast.AST]:
 def _constructed_classes(program) -> dict[str, set[str]]:
     """name -> the module classes assigned to it anywhere (`model = Net(...).eval()`)."""
     found: dict[str, set[str]] = {}
-    for node in ast.walk(program.tree):
-        if isinstance(node, ast.Assign):
-            cls = _class_of(node.value, program)
-            if cls:
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        found.setdefault(target.id, set()).add(cls)
+    for node in program.index.assigns:
+        cls = _class_of(node.value, program)
+        if cls:
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found.setdefault(target.id, set()).add(cls)
     return found
 
 

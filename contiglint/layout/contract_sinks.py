@@ -15,7 +15,13 @@ from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.contracts import Evidence, FunctionContract, Requirement
 from contiglint.layout.values import Mapping, Seq, Tensor, Value
 
+GUARD_WORDS = ("asserts", "raises if", "checks")  # how a guard's evidence reads
+
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def is_guard(requirement: Requirement) -> bool:
+    return requirement.evidence[-1].what.startswith(GUARD_WORDS)
 
 
 class ContractMixin:
@@ -55,6 +61,29 @@ class ContractMixin:
             return False
         own = self.program.node_contracts.get(id(self.function))
         return own is not None and argument.id in own.required
+
+    def guarded_parameter(self, argument: ast.expr) -> bool:
+        """`argument` is a parameter the function being analysed in its caller's context
+        guards (asserts or raises on its layout): past the guard it is contiguous, so a raw read
+        of it there is not reported; the caller's call is (CTG114). A parameter required only
+        because it is read raw is reported at the read (CTG106) and at the call."""
+        if not self.passed_through(argument):
+            return False
+        own = self.program.node_contracts.get(id(self.function))
+        if is_guard(own.required[argument.id]):
+            return True
+        for node in ast.walk(self.function):  # `check(x)` of a function that guards it
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            callee = self.contract_of(node.func.id)
+            if callee is None:
+                continue
+            for position, passed in enumerate(node.args):
+                if isinstance(passed, ast.Name) and passed.id == argument.id:
+                    required = callee.required.get(callee.param_for(position, 0))
+                    if required is not None and is_guard(required):
+                        return True
+        return False
 
     def emit_qualname_contract(self, node: ast.Call, qualname: str, args, kwargs) -> None:
         """Calls by qualified name: project functions in other modules, custom ops, known
@@ -111,8 +140,9 @@ class ContractMixin:
             if isinstance(argument, ast.Dict) and isinstance(value, Mapping) and \
                     len(argument.values) == len(value.values):
                 items = list(zip(argument.values, value.values))
-            elif isinstance(value, Mapping):
-                items = [(argument, v) for v in value.values]
+            elif isinstance(value, Mapping):  # with what was stored under computed keys
+                items = [(argument, v) for v in value.values +
+                         ((value.rest,) if value.rest is not None else ())]
             elif isinstance(value, Seq):
                 items = [(argument, v) for v in (value.items or (value.each,))]
         for item, item_value in items:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from typing import Optional
+from typing import Callable, Optional
 
 from contiglint.layout import ops
 from contiglint.layout.indexing import Index
@@ -33,17 +33,35 @@ TENSOR_ATTRIBUTES_NOT_TENSOR = frozenset({
     "itemsize", "nbytes", "is_sparse", "is_quantized", "is_meta"})
 
 
+def handler_for(frame: type, prefix: str, node: type) -> Optional[Callable]:
+    """`frame`'s method `expr_Call`, `stmt_If`... for a node type, or None."""
+    return getattr(frame, prefix + node.__name__, None)
+
+
 class ExpressionMixin:
+    # node type -> handler, filled as node types are met, so that a handler's name is not
+    # formatted and looked up again at every node; each class has its own
+    _expr_handlers: dict[type, Optional[Callable]] = {}
+    _stmt_handlers: dict[type, Optional[Callable]] = {}
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._expr_handlers, cls._stmt_handlers = {}, {}
+
     def evaluate(self, node: Optional[ast.expr]) -> Value:
         if node is None:
             return OPAQUE
-        handler = getattr(self, f"expr_{type(node).__name__}", None)
+        try:
+            handler = self._expr_handlers[node.__class__]
+        except KeyError:
+            handler = self._expr_handlers[node.__class__] = handler_for(
+                type(self), "expr_", node.__class__)
         if handler is None:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.expr):
                     self.evaluate(child)
             return OPAQUE
-        return handler(node)
+        return handler(self, node)
 
     def safe_eval(self, node: ast.expr) -> Value:
         if self.env is None:
@@ -291,6 +309,9 @@ class ExpressionMixin:
         if any(isinstance(v, Tensor) for v in values):
             return ops.method("eq").transfer(Call("eq", values[0], values[1:],
                                                   origin=self.origin(node)))
+        if any(v is OPAQUE for v in values) and len(node.ops) == 1 and not isinstance(
+                node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+            return OPAQUE  # `x > 0` of an unknown x may be a (boolean) tensor
         return NOT_TENSOR
 
     def expr_IfExp(self, node: ast.IfExp) -> Value:

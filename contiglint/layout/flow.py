@@ -13,12 +13,12 @@ from typing import Optional
 
 from contiglint.layout.calls import CallMixin
 from contiglint.layout.contract_sinks import ContractMixin
-from contiglint.layout.stride_checks import stride_truth
-from contiglint.layout.expressions import ExpressionMixin
+from contiglint.layout.expressions import ExpressionMixin, handler_for
 from contiglint.layout.methods import MethodMixin
 from contiglint.layout.sink_emission import SinkEmitterMixin
 from contiglint.layout.sinks import CallSite
 from contiglint.layout.sizes import literal, symbol
+from contiglint.layout.stride_checks import stride_truth
 from contiglint.layout.subscripts import SubscriptMixin
 from contiglint.layout.values import (
     CONTIGUOUS,
@@ -51,24 +51,6 @@ def grad_output(param: ast.arg) -> Tensor:
     the forward output made (a transpose, a slice or an expand of the output makes it
     non-contiguous), so it is unknown, with its parameter as origin."""
     return Tensor(Kind.UNKNOWN, None, Origin(GRAD_OUTPUT, param.lineno, param.col_offset + 1))
-
-
-UNKNOWN_KEY = "<computed key>"
-
-
-def stored_item(container: Mapping, key: Value, value: Value) -> Mapping:
-    """`d[k] = t` on a dict the function built: the dict now holds `t` (under `k` when `k` is a
-    constant, else under one key standing for every computed key), so a later
-    `save_file(d)` or `d.values()` sees it."""
-    name = key.value if isinstance(key, Const) and isinstance(key.value, (str, int)) \
-        else UNKNOWN_KEY
-    if name in container.keys:
-        index = container.keys.index(name)
-        old = container.values[index]
-        new = value if name != UNKNOWN_KEY else join(old, value)
-        return Mapping(container.keys, container.values[:index] + (new,) +
-                       container.values[index + 1:])
-    return Mapping(container.keys + (name,), container.values + (value,))
 
 
 def truth_of(value: Value) -> Optional[bool]:
@@ -140,7 +122,10 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
                                not standalone else self.annotated(param))
             self.env[param.arg] = self.narrow_by_annotation(param, value)
         if spec.kwarg:
-            self.env[spec.kwarg.arg] = OPAQUE
+            named = {p.arg for p in positional + spec.kwonlyargs}
+            extra = {k: v for k, v in kwargs.items() if k not in named}
+            self.env[spec.kwarg.arg] = OPAQUE if standalone else \
+                Mapping(tuple(extra), tuple(extra.values()))
 
     def annotated(self, param: ast.arg) -> Value:
         qualname = self.program.names.qualname(param.annotation) if param.annotation else None
@@ -152,7 +137,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         if param.annotation is None or value is not OPAQUE:
             return value
         qualname = self.program.names.qualname(param.annotation)
-        if qualname and not qualname.startswith("torch") and "Tensor" not in qualname:
+        if qualname and not _tensor_type(qualname):
             return NOT_TENSOR
         if isinstance(param.annotation, ast.Name) and param.annotation.id in (
                 "int", "float", "str", "bool", "list", "dict", "tuple"):
@@ -178,9 +163,13 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         for statement in body:
             if self.env is None:
                 return
-            handler = getattr(self, f"stmt_{type(statement).__name__}", None)
+            try:
+                handler = self._stmt_handlers[statement.__class__]
+            except KeyError:
+                handler = self._stmt_handlers[statement.__class__] = handler_for(
+                    type(self), "stmt_", statement.__class__)
             if handler is not None:
-                handler(statement)
+                handler(self, statement)
             else:
                 for child in ast.iter_child_nodes(statement):
                     if isinstance(child, ast.expr):
@@ -267,8 +256,24 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
             self.loops.pop()
             self.run_block(node.orelse)
             return
+        items = iterated.items if isinstance(iterated, Seq) else None
+        if items is not None and 0 < len(items) <= 8 and not self.jumps(node):
+            self.loops.append(node)  # `for block in self.blocks:` each block in its turn
+            for item in items:
+                if self.env is None:
+                    break
+                self.assign(node.target, item, None)
+                self.run_block(node.body)
+            self.loops.pop()
+            self.run_block(node.orelse)
+            return
         element = self.iterate(iterated)
         self.loop(node, lambda: self.assign(node.target, element, None))
+
+    @staticmethod
+    def jumps(node: ast.For) -> bool:
+        return any(isinstance(n, (ast.Break, ast.Continue, ast.Yield, ast.Try))
+                   for n in ast.walk(node))
 
     def literal_range(self, node: ast.For) -> Optional[int]:
         """n for `for i in range(n)` where n is known and small (a literal, or a constructor
@@ -448,10 +453,38 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
             key = self.evaluate(target.slice)
-            self.emit_inplace(target, target.value, container, "item assignment")
-            if isinstance(container, Mapping) and isinstance(target.value, ast.Name) and \
-                    isinstance(value, Tensor) and target.value.id in (self.env or {}):
-                self.env[target.value.id] = stored_item(container, key, value)
+            if not _string_key(target.slice):  # td["obs"] = v: a tensor takes no str index
+                self.emit_inplace(target, target.value, container, "item assignment")
+            if isinstance(container, Mapping):  # `cache["k"] = t`: the dict now holds t
+                known = isinstance(key, Const) or (isinstance(key, IntVal) and key.size
+                                                   is not None and not key.size[1])
+                label = key.value if isinstance(key, Const) else \
+                    key.size[0] if known else None
+                self.rebind(target.value, container.stored(label, value, known))
+            elif isinstance(container, Seq) and not isinstance(target.slice, ast.Slice):
+                at = key.size[0] if isinstance(key, IntVal) and key.size is not None and \
+                    not key.size[1] else None
+                items = container.items
+                if items is not None and at is not None and -len(items) <= at < len(items):
+                    at %= len(items)
+                    self.rebind(target.value, Seq(items[:at] + (value,) + items[at + 1:]))
+                else:
+                    self.rebind(target.value, Seq(each=join(container.element(), value)))
+
+    def rebind(self, target: ast.expr, value: Value) -> None:
+        """A container changed in place (`lst.append(t)`, `d[k] = t`): its name (or `self.x`
+        attribute) now holds the new value."""
+        if self.env is None:
+            return
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+        elif isinstance(target, ast.Attribute):
+            key = self.attribute_key(target)
+            if key is not None:
+                self.env[key] = value
+            owner = self.evaluate(target.value)
+            if isinstance(owner, Instance):
+                self.program.store_attribute(owner.cls, target.attr, value)
 
     def unpack(self, targets: list[ast.expr], value: Value) -> None:
 
@@ -484,7 +517,8 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
-        if isinstance(node, ast.Name) and node.id in (self.env or {}) | {"self": None}:
+        if isinstance(node, ast.Name) and (node.id == "self" or
+                                           (self.env is not None and node.id in self.env)):
             return ".".join([node.id] + list(reversed(parts)))
         return None
 
@@ -509,3 +543,22 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
                                                  geometry if exact else None)
                 other[name] = value
         return yes, no
+
+
+def _string_key(index: ast.expr) -> bool:
+    """A str key (`d["a"]`, `td["next", "obs"]`): the container is a mapping, never a tensor."""
+    items = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items)
+
+
+TENSOR_SUBCLASS_MODULES = ("torch", "torchvision.tv_tensors", "torchvision.datapoints")
+
+
+def _tensor_type(qualname: str) -> bool:
+    """Whether an imported annotation may name a tensor: anything from torch itself, a tensor
+    subclass module, or a class named like one (`DTensor`, `NestedTensor`). `torchrl`'s
+    `Composite` or `tensordict.TensorDict` are not tensors, whatever their names start with."""
+    module, _, name = qualname.rpartition(".")
+    if any(module == m or module.startswith(m + ".") for m in TENSOR_SUBCLASS_MODULES):
+        return True
+    return name.endswith("Tensor") or name in ("Parameter", "Buffer")

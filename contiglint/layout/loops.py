@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from contiglint.layout.sinks import is_inplace_method
+from contiglint.layout.sinks import is_inplace_function
 
 ANYTHING = "*"  # the loop may mutate any tensor it can reach
 PARAMETER_UPDATES = frozenset({"step", "backward", "zero_grad", "load_state_dict"})
@@ -76,9 +76,9 @@ def _written_by_call(call: ast.Call) -> set[str]:
         if isinstance(func, ast.Name) else ""
     if isinstance(func, ast.Attribute) and name in PARAMETER_UPDATES:
         written.add(ANYTHING)
-    if isinstance(func, ast.Attribute) and is_inplace_method(name):
+    if isinstance(func, ast.Attribute) and is_inplace_function(name):
         written.add(written_root(func.value) or "")
-    elif is_inplace_method(name) and call.args:  # torch.nn.init.normal_(w), torch.relu_(x)
+    elif is_inplace_function(name) and call.args:  # torch.nn.init.normal_(w), torch.relu_(x)
         written.add(written_root(call.args[0]) or "")
     for keyword in call.keywords:
         if keyword.arg == "out":

@@ -16,7 +16,8 @@ from contiglint.layout.sinks import (
     METHOD_SINKS,
     is_inplace_method,
 )
-from contiglint.layout.sizes import literal
+from contiglint.layout.geometry import Geometry
+from contiglint.layout.sizes import literal, symbol
 from contiglint.layout.transfer import Call
 from contiglint.layout.values import (
     NOT_TENSOR,
@@ -33,6 +34,7 @@ from contiglint.layout.values import (
     Seq,
     Tensor,
     Value,
+    join,
 )
 from contiglint.layout.views import view_verdict
 
@@ -55,19 +57,40 @@ class MethodMixin:
             return OPAQUE if receiver.instance else self.call_qualname(
                 node, f"{receiver.qualname}.{name}", args, kwargs)
         if isinstance(receiver, Mapping):
+            known = receiver.rest is None
             if name == "values":
-                return Seq(each=receiver.element())
+                return Seq(receiver.values) if known else Seq(each=receiver.element())
             if name == "items":
+                if known:
+                    return Seq(tuple(Seq((Const(k), v)) for k, v in zip(receiver.keys,
+                                                                           receiver.values)))
                 return Seq(each=Seq((NOT_TENSOR, receiver.element())))
+            if name == "keys":
+                return Seq(tuple(Const(k) for k in receiver.keys)) if known else \
+                    Seq(each=NOT_TENSOR)
             if name == "get" and args and isinstance(args[0], Const):
                 return receiver.get(args[0].value)
+            if name == "update" and args and isinstance(args[0], Mapping):
+                updated = receiver
+                for key, value in zip(args[0].keys, args[0].values):
+                    updated = updated.stored(key, value, True)
+                self.rebind(func.value, updated)
             return OPAQUE
+        if isinstance(receiver, Seq) and receiver.chained:
+            if name in ("to", "cuda", "cpu", "train", "eval", "float", "half", "requires_grad_"):
+                return receiver
+            if name == "forward":
+                return self.call_value(node, receiver, args, kwargs)
         if isinstance(receiver, (Seq, Dims)):
             if name == "append" and args and isinstance(args[0], Tensor):
                 self.emit_escape(node, node.args[0], args[0], f"appended to "
                                  f"{ast.unparse(func.value)}")
+            if isinstance(receiver, Seq) and args and name in ("append", "extend", "insert"):
+                self.rebind(func.value, grown(receiver, name, args))
             if name in ("numel",):
                 return IntVal(None)
+            if name == "pop" and isinstance(receiver, Seq):
+                return receiver.element()
             return OPAQUE if isinstance(receiver, Seq) else NOT_TENSOR
         if receiver is NOT_TENSOR and name in ("transpose", "swapaxes") and args:
             return self.foreign_permute(node, name, args)
@@ -127,6 +150,8 @@ class MethodMixin:
             self.emit("raw_memory", node, func.value, tensor, node._contiglint_raw_memory)
         if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
             tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
+        if name in ("view", "reshape"):
+            args = named_size_arguments(node, args)
         for spec in METHOD_SINKS.get(name, ()):
             self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
         if is_inplace_method(name):
@@ -140,6 +165,8 @@ class MethodMixin:
             return Dims(tensor.geometry.sizes if tensor.geometry else None)
         if name in ("dim", "ndimension"):
             return IntVal(literal(tensor.rank)) if tensor.rank is not None else IntVal(None)
+        if name == "stride" and len(args) == 1 and tensor.kind is Kind.CONTIGUOUS:
+            return contiguous_stride(tensor, args[0])
         if name in ("numel", "nelement", "element_size", "stride", "storage_offset", "item"):
             return IntVal(None) if name != "stride" or args else NOT_TENSOR
         op = ops.method(name)
@@ -242,3 +269,52 @@ def _other_sizes(args) -> Optional[list]:
     if isinstance(other, Tensor) and other.geometry is not None:
         return list(other.geometry.sizes)
     return None
+
+
+MAX_ITEMS = 16  # longer lists are summarised by the join of their items
+
+
+def grown(items: Seq, name: str, args) -> Seq:
+    """The list after `append(v)`, `extend(seq)` or `insert(i, v)`."""
+    if name == "insert":
+        added = args[1] if len(args) > 1 else OPAQUE
+        return Seq(each=Seq(((items.items or ()) + (added,))).element()) if items.items is \
+            not None else Seq(each=join(items.element(), added))
+    if name == "extend":
+        more = args[0]
+        if isinstance(more, Seq) and more.items is not None and items.items is not None and \
+                len(items.items) + len(more.items) <= MAX_ITEMS:
+            return Seq(items.items + more.items)
+        element = more.element() if isinstance(more, Seq) else OPAQUE
+        return Seq(each=element if items.items == () else join(items.element(), element))
+    added = args[0]
+    if items.items is not None and len(items.items) < MAX_ITEMS:
+        return Seq(items.items + (added,))
+    return Seq(each=join(items.element(), added))
+
+
+def contiguous_stride(tensor: Tensor, dim: Value) -> IntVal:
+    """`x.stride(d)` of a contiguous tensor of literal sizes: the product of the later sizes."""
+    geometry = tensor.geometry
+    at = dim.size[0] if isinstance(dim, IntVal) and dim.size and not dim.size[1] else None
+    if geometry is None or at is None or not -geometry.rank <= at < geometry.rank or \
+            geometry != Geometry.contiguous(geometry.sizes):  # size-1 dims may be anywhere
+        return IntVal(None)
+    later = geometry.sizes[at % geometry.rank + 1:]
+    if any(s is None or s[1] for s in later):
+        return IntVal(None)
+    total = 1
+    for size in later:
+        total *= size[0]
+    return IntVal(literal(total))
+
+
+def named_size_arguments(node: ast.Call, args: list) -> list:
+    """A view target given by an unknown name (`x.view(b, h, -1, block)`) is the size that
+    name stands for: the same symbol as a slice bound written the same way (`x[..., :block]`),
+    so the two can be matched."""
+    if len(args) != len(node.args) or any(isinstance(a, ast.Starred) for a in node.args):
+        return args
+    return [IntVal(symbol(ast.unparse(expr))) if value is OPAQUE and
+            isinstance(expr, (ast.Name, ast.Attribute)) else value
+            for value, expr in zip(args, node.args)]

@@ -7,7 +7,7 @@ the cost of a LibCST-based linter (see DESIGN.md). Imports anywhere in the file 
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Iterable, Optional
 
 CANONICAL = {
     "torch.functional": "torch",
@@ -18,9 +18,12 @@ CANONICAL = {
 
 
 class ImportMap:
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, imports: Optional[Iterable[ast.AST]] = None) -> None:
+        """`imports`: the module's import statements in `ast.walk` order, when the caller
+        has walked the tree already (a later import of a name wins)."""
         self.aliases: dict[str, str] = {}
-        for node in ast.walk(tree):
+        self._qualnames: dict[ast.expr, Optional[str]] = {}
+        for node in ast.walk(tree) if imports is None else imports:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -34,7 +37,15 @@ class ImportMap:
                         self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
     def qualname(self, node: ast.expr) -> Optional[str]:
-        """`F.gelu` -> "torch.nn.functional.gelu" when `F` is an imported name; else None."""
+        """`F.gelu` -> "torch.nn.functional.gelu" when `F` is an imported name; else None.
+        Remembered per node: the analysis asks again each time it runs the code again."""
+        try:
+            return self._qualnames[node]
+        except KeyError:
+            found = self._qualnames[node] = self._qualname(node)
+            return found
+
+    def _qualname(self, node: ast.expr) -> Optional[str]:
         parts: list[str] = []
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)

@@ -22,7 +22,7 @@ from contiglint.layout import indexing
 from contiglint.layout import transfer as tr
 from contiglint.layout import views as vw
 from contiglint.layout.geometry import Geometry
-from contiglint.layout.sizes import literal
+from contiglint.layout.sizes import ONE, literal
 from contiglint.layout.transfer import Call, Transfer
 from contiglint.layout.values import (
     CONTIGUOUS,
@@ -30,6 +30,7 @@ from contiglint.layout.values import (
     Const,
     IntVal,
     Kind,
+    Ref,
     Seq,
     Tensor,
     Value,
@@ -46,6 +47,47 @@ class Op:
     transfer: Transfer
     modules: tuple[str, ...] = ()  # nn.Module classes whose call applies this op
     untested: str = ""  # why the table test cannot execute this entry, if it cannot
+
+    def __post_init__(self) -> None:
+        if self.effect in ("breaks", "preserves", "depends") and \
+                self.transfer not in DTYPE_SETTERS:
+            object.__setattr__(self, "transfer", _keeping_dtype(self.transfer))
+
+
+CONVERSION_DTYPES = {"float": "float32", "double": "float64", "half": "float16",
+                     "bfloat16": "bfloat16", "int": "int32", "long": "int64", "short": "int16",
+                     "bool": "bool", "byte": "uint8", "char": "int8"}
+DTYPE_NAMES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
+               "int": "int32", "short": "int16", "cfloat": "complex64",
+               "cdouble": "complex128"}
+
+
+def dtype_of(value) -> Optional[str]:
+    """`torch.float16` (a Ref) as "float16"; None for anything else."""
+    if isinstance(value, Ref) and value.qualname.startswith("torch."):
+        name = value.qualname[len("torch."):]
+        return DTYPE_NAMES.get(name, name) if name.replace("_", "").isalnum() and (
+            name in DTYPE_NAMES or name.startswith(("float", "int", "uint", "bfloat",
+                                                    "complex", "bool"))) else None
+    return None
+
+
+def _keeping_dtype(transfer: Transfer) -> Transfer:
+    """Views and layout-preserving ops keep their input's dtype (elementwise ops only when
+    every tensor operand has that dtype; `.view(dtype)` and `dtype=` change it)."""
+    def apply(call: Call) -> Value:
+        result = transfer(call)
+        source = call.tensor.dtype
+        if source is None or not isinstance(result, Tensor) or result.dtype is not None:
+            return result
+        if any(dtype_of(v) for v in list(call.args) + list(call.kwargs.values())):
+            return result
+        if any(isinstance(a, Tensor) and a.dtype != source for a in call.args):
+            return result
+        return dataclasses.replace(result, dtype=source)
+    apply.__name__ = getattr(transfer, "__name__", "transfer")
+    apply.__doc__ = getattr(transfer, "__doc__", None)
+    return apply
 
 
 T, F, NN = "torch.", "torch.nn.functional.", "torch.nn."
@@ -78,7 +120,35 @@ def _contiguous(call: Call) -> Value:
 def _convert(call: Call) -> Value:
     """`.to()`, `.float()`, `.cpu()`: a dtype/device that is already the tensor's returns the
     tensor itself (measured: `x[:, ::2].float() is x[:, ::2]`), a real conversion densifies it.
-    Which one happens is invisible here, so a non-dense input gives an unknown layout."""
+    Where both dtypes are known, which one happens is known; otherwise a non-dense input
+    gives an unknown layout."""
+    target = _target_dtype(call)
+    tensor = call.tensor
+    copies = isinstance(call.kwargs.get("copy"), Const) and call.kwargs["copy"].value is True
+    device = any(isinstance(v, Const) and isinstance(v.value, str) for v in call.args) or \
+        "device" in call.kwargs or call.name in ("cuda", "xpu")
+    if target is not None and tensor.dtype is not None and not device and \
+            call.memory_format() is None and not copies:
+        if target == tensor.dtype:
+            return tensor  # no conversion: the tensor itself
+        return dataclasses.replace(tr.densify(tensor), dtype=target)
+    result = _convert_layout(call)
+    return dataclasses.replace(result, dtype=target) if isinstance(result, Tensor) and \
+        target is not None else result
+
+
+def _target_dtype(call: Call) -> Optional[str]:
+    if call.name in CONVERSION_DTYPES:
+        return CONVERSION_DTYPES[call.name]
+    if call.name in ("to", "type"):
+        given = [dtype_of(v) for v in list(call.args) + [call.kwargs.get("dtype")]]
+        return next((d for d in given if d), None)
+    if call.name == "type_as" and call.args and isinstance(call.args[0], Tensor):
+        return call.args[0].dtype
+    return None
+
+
+def _convert_layout(call: Call) -> Value:
     result = tr.preserve(call)
     copies = isinstance(call.kwargs.get("copy"), Const) and call.kwargs["copy"].value is True
     tensor = call.tensor
@@ -94,6 +164,9 @@ def _convert(call: Call) -> Value:
                                               and call.memory_format() is None):
         return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
     return result
+
+
+DTYPE_SETTERS = frozenset({_convert})  # transfers that decide the result's dtype themselves
 
 
 def _dropout(call: Call) -> Value:
@@ -128,6 +201,8 @@ def _fresh_copy(call: Call) -> Value:
     """A fresh contiguous result; its rank is the input's only for ops that keep it (not for
     masked_select, take, repeat, kron, embedding, losses, kthvalue, ...)."""
     name = call.name.rsplit(".", 1)[-1]
+    if name == "outer":
+        return tr.fresh(call, [None, None])
     if name in SHAPE_KEEPING:
         return tr.fresh_same_shape(call)
     if name in RANK_KEEPING:
@@ -173,7 +248,26 @@ def _cat(call: Call) -> Value:
         dim = call.dim_arg(0, "dim", 0, rank=4)
         sizes = [None if i == dim else s for i, s in enumerate(first.geometry.sizes)]
         return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
-    return CONTIGUOUS
+    return _concatenated(items or (), call)
+
+
+def _concatenated(items, call: Call) -> Tensor:
+    """A fresh contiguous tensor whose dims other than `dim` are the inputs' (torch requires
+    them equal), so size-1 dims survive: `cat([bias, extra], dim=1)` of (1, n) tensors is
+    (1, ?) and a later `[:, :k]` of it is still contiguous."""
+    known = [t.geometry for t in items if isinstance(t, Tensor) and t.geometry is not None
+             and t.geometry.rank > 0]
+    if not known:
+        return CONTIGUOUS
+    rank = known[0].rank
+    dim = call.dim_arg(0, "dim", 0, rank=rank)
+    if any(g.rank != rank for g in known):
+        return CONTIGUOUS  # torch.cat also accepts empty 1-D tensors among n-D ones
+    if dim is None:
+        return Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * rank))
+    sizes = [next((g.sizes[i] for g in known if g.sizes[i] is not None), None)
+             if i != dim else None for i in range(rank)]
+    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
 
 
 def _stack(call: Call) -> Value:
@@ -250,24 +344,46 @@ def _first_query(call: Call) -> Value:
 
 
 def _expand_tensors(call: Call) -> Value:
-    return Seq(each=Tensor(Kind.BROADCAST, None, call.origin))
+    """broadcast_tensors: each operand expanded to the common shape (so an operand that has
+    that shape already comes back unexpanded); with shapes unknown, only maybe broadcast.
+    meshgrid: each 1-D input expanded along the other dims."""
+    operands = [call.this] + list(call.args)
+    if isinstance(call.this, Seq) and call.this.items is not None and not call.args:
+        operands = list(call.this.items)
+    geometries = [t.geometry if isinstance(t, Tensor) else None for t in operands]
+    if call.name.endswith("broadcast_tensors") and operands and None not in geometries:
+        rank = max(g.rank for g in geometries)
+        shape: list = []
+        for position in range(rank):
+            sizes = {g.sizes[g.rank - rank + position] for g in geometries
+                     if g.rank - rank + position >= 0} - {ONE}
+            shape.append(sizes.pop() if len(sizes) == 1 else ONE if not sizes else None)
+        if None not in shape:
+            return Seq(tuple(vw.expand(Call("expand", t, [], {}, call.origin), list(shape))
+                             for t in operands))
+    if call.name.endswith("meshgrid") and None not in geometries and all(
+            g.rank == 1 and g.sizes[0] is not None and not g.sizes[0][1] and g.sizes[0][0] > 1
+            for g in geometries) and len(operands) > 1:
+        return Seq(each=Tensor(Kind.BROADCAST, None, call.origin))
+    return Seq(each=Tensor(Kind.BROADCAST, None, call.origin, maybe=True))
 
 
 def _as_strided(call: Call) -> Value:
+    """Literal sizes and strides: the exact layout they make (contiguous, dense, holes,
+    overlaps; the geometry when it can be expressed). Otherwise nothing is known."""
     sizes, strides = (_literal_ints(call.arg(i, name)) for i, name in ((0, "size"),
                                                                         (1, "stride")))
     if not sizes or not strides or None in sizes or None in strides or len(sizes) != len(strides):
-        return Tensor(Kind.UNKNOWN)
-    expected, running = [], 1
-    for size in reversed(sizes):
-        expected.insert(0, running)
-        running *= size
-    live = [(st, ex) for size, st, ex in zip(sizes, strides, expected) if size != 1]
-    if all(st == ex for st, ex in live):
-        return tr.fresh(call, [(s, ()) for s in sizes])
-    overlapping = any(st == 0 for st, _ in live) or len({st for st, _ in live}) < len(live)
-    return Tensor(Kind.BROADCAST if overlapping else Kind.STRIDED, None, call.origin,
-                  min_rank=len(sizes))
+        return Tensor(Kind.UNKNOWN, min_rank=len(sizes or ()))
+    geometry = vw.strided(sizes, strides)
+    if geometry is not None:
+        return Tensor.of(geometry, call.origin, partial=call.origin)
+    kind = vw._stride_facts(sizes, strides)
+    if kind is None:
+        return Tensor(Kind.UNKNOWN, min_rank=len(sizes))
+    if kind[0] is Kind.CONTIGUOUS:
+        return tr.fresh(call, [literal(s) for s in sizes])
+    return Tensor(kind[0], None, call.origin, partial=call.origin, min_rank=len(sizes))
 
 
 def _literal_ints(value) -> Optional[list[int]]:
@@ -308,8 +424,21 @@ def _stft(call: Call) -> Value:
     return Tensor.of(geometry, call.origin)
 
 
-def _real(call: Call) -> Value:
-    return Tensor(Kind.STRIDED, None, call.origin, partial=call.origin)
+def _sparse_part(call: Call) -> Value:
+    """A sparse tensor's `indices()` (ndim, nnz), `values()`, `crow_indices()`,
+    `col_indices()`: dense tensors of their own, contiguous (measured on coalesced COO and
+    CSR tensors)."""
+    return tr.fresh(call, [None, None]) if call.name == "indices" else \
+        tr.fresh(call, [None]) if call.name != "values" else CONTIGUOUS
+
+
+def _encoder(call: Call) -> Value:
+    """nn.TransformerEncoder(Layer)/Decoder(Layer): a post-norm layer ends in layer_norm (a
+    fresh tensor of the input's shape); a pre-norm one ends in a residual add that follows
+    the input's layout. So a contiguous input gives a contiguous output, others unknown."""
+    if call.tensor.kind is Kind.CONTIGUOUS:
+        return tr.fresh_same_shape(call)
+    return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
 
 
 def _squeeze_like(call: Call) -> Value:
@@ -323,18 +452,21 @@ TABLE: tuple[Op, ...] = (
     Op(("t",), _fn("t"), "breaks", vw.t),
     Op(("T",), (), "breaks", vw.t),
     Op(("mT", "mH", "adjoint"), _fn("adjoint"), "breaks", vw.matrix_transpose),
-    Op(("H",), (), "breaks", vw.t, untested="needs a 2-D input; covered by the t() entry"),
+    Op(("H",), (), "breaks", vw.t),  # 2-D only: the conjugate transpose (a lazy conj bit)
     Op(("permute",), _fn("permute"), "breaks", vw.permute),
     Op(("movedim", "moveaxis"), _fn("movedim", "moveaxis"), "breaks", vw.movedim),
     # --- slicing views ------------------------------------------------------------------------
     Op(("narrow",), _fn("narrow"), "breaks", vw.narrow),
     Op(("select",), _fn("select"), "breaks", vw.select),
     Op(("unbind",), _fn("unbind"), "breaks", vw.unbind),
-    Op(("split", "chunk", "tensor_split"), _fn("split", "chunk", "tensor_split"), "breaks",
-       vw.split),
+    Op(("split", "chunk", "tensor_split", "split_with_sizes", "hsplit", "vsplit", "dsplit"),
+       _fn("split", "chunk", "tensor_split", "split_with_sizes", "hsplit", "vsplit", "dsplit"),
+       "breaks", vw.split),
     Op(("diagonal",), _fn("diagonal"), "breaks", vw.diagonal),
-    Op(("real", "imag"), _fn("real", "imag"), "breaks", _real,
-       untested="complex inputs only; measured: stride 2 in the last dim"),
+    Op(("real", "imag"), _fn("real", "imag"), "breaks", vw.real_part),  # complex inputs
+    Op((), _fn("view_as_real"), "preserves", vw.view_as_real),
+    Op((), _fn("view_as_complex"), "preserves", vw.view_as_complex),
+    Op(("indices", "values", "crow_indices", "col_indices"), (), "restores", _sparse_part),
     # --- overlapping views -------------------------------------------------------------------
     Op(("expand",), (), "breaks", vw.expand),
     Op(("expand_as",), (), "breaks", vw.expand_as),
@@ -404,14 +536,17 @@ TABLE: tuple[Op, ...] = (
     # --- always contiguous: copies and fresh allocations -------------------------------------
     Op(("contiguous",), (), "restores", _contiguous),
     Op(("roll", "repeat", "tile", "repeat_interleave", "index_select", "gather", "masked_select",
-        "take", "take_along_dim", "masked_fill", "masked_scatter", "index_fill",
-        "index_add", "index_copy", "scatter", "scatter_add", "tril", "triu", "cumsum",
+        "take", "take_along_dim", "masked_fill", "masked_scatter", "index_add", "index_copy",
+        "scatter", "scatter_add", "tril", "triu", "cumsum",
         "cumprod", "softmax", "log_softmax", "new_tensor",
         "outer", "cross", "kron"),
        _fn("roll", "tile", "repeat_interleave", "index_select", "gather", "masked_select", "take",
            "take_along_dim", "tril", "triu", "cumsum", "cumprod", "softmax",
            "log_softmax", "outer", "kron", "masked_fill", "cdist"),
        "restores", _fresh_copy),
+    # clone() then index_fill_: the input's dense layout (measured on transposed and
+    # channels_last inputs; index_add/index_copy/scatter/masked_fill return contiguous)
+    Op(("index_fill",), _fn("index_fill"), "preserves", tr.preserve),
     Op(("nonzero",), _fn("nonzero"), "breaks", _nonzero),
     Op(("matmul", "mm", "bmm", "mv", "dot", "baddbmm", "addmm", "addbmm", "inner"),
        _fn("matmul", "mm", "bmm", "mv", "dot", "baddbmm", "addmm", "inner", "tensordot"),
@@ -436,7 +571,8 @@ TABLE: tuple[Op, ...] = (
            "std", "var", "logsumexp", "all", "any", "count_nonzero"),
        "restores", tr.reduction),
     Op(("new_zeros", "new_ones", "new_empty", "new_full"), (), "restores", tr.factory),
-    Op((), _fn("zeros", "ones", "empty", "rand", "randn"), "restores", tr.function_factory,
+    Op((), _fn("zeros", "ones", "empty", "rand", "randn"), "restores",
+       lambda call: with_factory_dtype(call.name, call, tr.function_factory(call)),
        untested="factories: sizes from literal arguments; executed by the factory cases"),
     Op((), _fn("full", "randint"), "restores", tr.sized_factory,
        untested="factories: the size is the tuple argument; executed by the factory cases"),
@@ -471,6 +607,8 @@ TABLE: tuple[Op, ...] = (
                    "SyncBatchNorm")),
     Op((), (), "depends", tr.recurrent, modules=_nn("LSTM", "GRU", "RNN"),
        untested="module outputs; measured: batch_first=True gives strides (H, B*H, 1)"),
+    Op((), (), "depends", _encoder, modules=_nn("TransformerEncoderLayer",
+                                                 "TransformerEncoder")),
     Op((), (), "depends", tr.multihead_attention, modules=_nn("MultiheadAttention"),
        untested="module outputs; measured: batch_first=True gives a transposed output"),
     Op(("topk", "kthvalue"), _fn("topk", "kthvalue"), "restores",
@@ -515,4 +653,21 @@ def module(qualname: str) -> Optional[Op]:
 
 
 def index(tensor: Tensor, items, origin) -> Tensor:
-    return indexing.index(tensor, items, origin)
+    result = indexing.index(tensor, items, origin)
+    return dataclasses.replace(result, dtype=tensor.dtype) if tensor.dtype and \
+        result.dtype is None else result
+
+
+FLOAT_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand",
+                             "torch.randn", "torch.full"})
+
+
+def with_factory_dtype(name: str, call: Call, result: Value) -> Value:
+    """Factories give `dtype=` or, for the floating ones, torch's default float32."""
+    if not isinstance(result, Tensor) or result.dtype is not None:
+        return result
+    given = dtype_of(call.kwargs.get("dtype"))
+    if given is None and name in FLOAT_FACTORIES and "dtype" not in call.kwargs and not (
+            name == "torch.full"):
+        given = "float32"
+    return dataclasses.replace(result, dtype=given) if given else result

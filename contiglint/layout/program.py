@@ -17,6 +17,7 @@ from contiglint.layout.compiled import Kernel, kernel_signature, traced_function
 from contiglint.layout.contracts import (
     FunctionContract, Names, ProjectContracts, function_keys, module_contracts, module_name,
 )
+from contiglint.layout.index import ModuleIndex
 from contiglint.layout.names import ImportMap
 from contiglint.layout.sinks import CallSite, Sink
 from contiglint.layout.sizes import literal
@@ -62,7 +63,8 @@ class Program:
                  project: Optional[ProjectContracts] = None) -> None:
         self.tree = tree
         self.source = source
-        self.names = ImportMap(tree)
+        self.index = ModuleIndex(tree)  # the one walk of the tree
+        self.names = ImportMap(tree, self.index.imports)
         self.path = path
         self.module = module_name(path) if path not in ("-", "") else "__main__"
         package = path.endswith("__init__.py")
@@ -87,7 +89,7 @@ class Program:
         self.closures: dict[str, dict[str, Value]] = {}  # nested function -> enclosing env
         self.inlined: set[str] = set()  # functions already analysed while recording sinks
         self.origins: dict[int, object] = {}  # node id -> Origin, computed once per node
-        self.calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]  # one walk
+        self.calls = self.index.calls
         self._collect()
         self.traced: dict[ast.AST, str] = traced_functions(self)  # def -> what jit.trace got
 
@@ -138,10 +140,10 @@ class Program:
     def _learn_attributes(self, info: ClassInfo) -> None:
         """Join every `self.x = ...` of the class: the methods that store on `self` run,
         `__init__` first, and run again while that changes what they read."""
-        order = sorted((name for name, node in info.methods.items() if stores_on_self(node)),
+        order = sorted((name for name, node in info.methods.items()
+                        if self.index.stores_on_self(node)),
                        key=lambda name: name != "__init__")
-        construction = constructor_arguments(
-            [c for c in self.calls if isinstance(c.func, ast.Name) and c.func.id == info.name])
+        construction = constructor_arguments(self.index.calls_of.get(info.name, []))
         for _ in range(2 if len(order) > 1 else 1):
             before = self.version
             for name in order:
@@ -249,18 +251,6 @@ def literal_value(node: ast.expr) -> Optional[Value]:
             return IntVal(literal(node.value))
         return Const(node.value)
     return None
-
-
-def stores_on_self(function: ast.AST) -> bool:
-    """Whether a method can change instance state: `self.x = ...` or `register_buffer`."""
-    for node in ast.walk(function):
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
-                and isinstance(node.value, ast.Name) and node.value.id == "self":
-            return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("register_buffer", "register_parameter"):
-            return True
-    return False
 
 
 def analyze_module(tree: ast.Module, source: SourceMap, path: str = "-",

@@ -25,8 +25,8 @@ class SinkEmitterMixin:
         copied = self.copied_from(target)
         if copied is not None:
             detail.update(copy_call=copied[0], copy_of=copied[1])
-        if kind != "contract" and target is not None and self.passed_through(target):
-            detail.update(contract_parameter=True)  # CTG114 reports the caller instead
+        if kind != "contract" and target is not None and self.guarded_parameter(target):
+            detail.update(guarded_parameter=True)  # the function raised before: CTG114's
         self.program.emit(Sink(kind, node, target, value, op, tuple(sorted(detail.items())),
                                self.chain, loop, invariant, self.function))
 
@@ -38,8 +38,7 @@ class SinkEmitterMixin:
             self.emit("escape", node, expression, value, how)
 
     def emit_layout_branch(self, test: ast.expr) -> None:
-        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
-               n.func.attr in ("is_contiguous", "stride") for n in ast.walk(test)):
+        if self.program.index.queries_layout(test):  # `.is_contiguous()`/`.stride()` inside
             self.emit("layout_branch", test, None, OPAQUE, "layout check",
                       traced=self.program.traced.get(self.function))
 
@@ -60,7 +59,9 @@ class SinkEmitterMixin:
 
     def layout_checked_names(self, test: ast.expr) -> list[tuple[str, bool]]:
         """Names whose layout `test` checks; True when the check is `is_contiguous()`."""
-        found = []
+        found: list[tuple[str, bool]] = []
+        if not self.program.index.queries_layout(test):
+            return found
         for node in ast.walk(test):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     isinstance(node.func.value, ast.Name) and \

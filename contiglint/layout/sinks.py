@@ -100,7 +100,41 @@ INPLACE_EXEMPT = frozenset({"requires_grad_", "retain_grad", "share_memory_", "d
                             "pin_memory_", "rename_", "refine_names_"})
 
 
+# The in-place methods of torch.Tensor (torch 2.13 `dir(torch.Tensor)`, less INPLACE_EXEMPT):
+# other objects have methods ending in `_` too (`TensorDict.lock_()`, `.rename_key_()`), and a
+# method call on an object of unknown type is an in-place tensor write only by one of these.
+TENSOR_INPLACE_METHODS = frozenset({
+    "abs_", "absolute_", "acos_", "acosh_", "add_", "addbmm_", "addcdiv_", "addcmul_", "addmm_",
+    "addmv_", "addr_", "apply_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan2_",
+    "arctan_", "arctanh_", "as_strided_", "asin_", "asinh_", "atan2_", "atan_", "atanh_",
+    "baddbmm_", "bernoulli_", "bitwise_and_", "bitwise_left_shift_", "bitwise_not_",
+    "bitwise_or_", "bitwise_right_shift_", "bitwise_xor_", "cauchy_", "ceil_", "clamp_",
+    "clamp_max_", "clamp_min_", "clip_", "conj_physical_", "copy_", "copysign_", "cos_",
+    "cosh_", "cumprod_", "cumsum_", "deg2rad_", "digamma_", "div_", "divide_", "eq_", "erf_",
+    "erfc_", "erfinv_", "exp2_", "exp_", "expm1_", "exponential_", "fill_", "fill_diagonal_",
+    "fix_", "float_power_", "floor_", "floor_divide_", "fmod_", "frac_", "gcd_", "ge_",
+    "geometric_", "greater_", "greater_equal_", "gt_", "heaviside_", "hypot_", "i0_", "igamma_",
+    "igammac_", "index_add_", "index_copy_", "index_fill_", "index_put_", "index_reduce_",
+    "lcm_", "ldexp_", "le_", "lerp_", "less_", "less_equal_", "lgamma_", "log10_", "log1p_",
+    "log2_", "log_", "log_normal_", "logical_and_", "logical_not_", "logical_or_",
+    "logical_xor_", "logit_", "lt_", "map2_", "map_", "masked_fill_", "masked_scatter_", "mul_",
+    "multiply_", "mvlgamma_", "nan_to_num_", "ne_", "neg_", "negative_", "nextafter_",
+    "normal_", "not_equal_", "polygamma_", "pow_", "put_", "rad2deg_", "random_", "reciprocal_",
+    "relu_", "remainder_", "renorm_", "resize_as_", "resize_as_sparse_", "round_", "rsqrt_",
+    "scatter_", "scatter_add_", "scatter_reduce_", "sgn_", "sigmoid_", "sign_", "sin_", "sinc_",
+    "sinh_", "sparse_resize_", "sparse_resize_and_clear_", "sqrt_", "square_", "squeeze_",
+    "sub_", "subtract_", "swapaxes_", "swapdims_", "t_", "tan_", "tanh_", "transpose_", "tril_",
+    "triu_", "true_divide_", "trunc_", "uniform_", "unsqueeze_", "xlogy_", "zero_"
+})
+
+
 def is_inplace_method(name: str) -> bool:
+    """`x.name()` writes into the tensor `x`."""
+    return name in TENSOR_INPLACE_METHODS
+
+
+def is_inplace_function(name: str) -> bool:
+    """`f.name(x, ...)` writes into its first argument (`torch.relu_`, `nn.init.normal_`)."""
     return name.endswith("_") and not name.startswith("_") and name not in INPLACE_EXEMPT
 
 

@@ -133,6 +133,15 @@ class SubscriptMixin:
                     length = literal(-lower)  # `x[:, -1:]` keeps the last element
                 if element.lower is None and element.upper is not None and upper is None:
                     length = upper_value.size if isinstance(upper_value, IntVal) else None
+                    if upper_value is OPAQUE and isinstance(element.upper, (ast.Name,
+                                                                            ast.Attribute)):
+                        length = symbol(ast.unparse(element.upper))  # as a view target names it
+                lower_node = element.lower
+                if element.upper is None and step == 1 and isinstance(lower_node, ast.UnaryOp) \
+                        and isinstance(lower_node.op, ast.USub) and isinstance(
+                            lower_node.operand, (ast.Name, ast.Attribute)) and \
+                        self.evaluate(lower_node.operand) is OPAQUE:
+                    length = symbol(ast.unparse(lower_node.operand))  # `x[..., -k:]` keeps k
                 items.append(Index("slice", lower, upper, step if step is not None else 2,
                                    bounded, length))
                 continue

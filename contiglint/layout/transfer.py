@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
-from contiglint.layout.geometry import Geometry
+from contiglint.layout.geometry import Axis, Geometry
 from contiglint.layout.sizes import ONE, Size, literal
 from contiglint.layout.values import (
     CONTIGUOUS,
@@ -228,11 +228,95 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
         return next(t for t in tensors if t.rank == best)
     if any(v is OPAQUE for v in operands[: operands.index(tensors[0])]):
         return UNKNOWN_TENSOR
-    return tensors[0]
+    first = tensors[0]
+    rank = max(t.min_rank for t in tensors)  # an operand of unknown rank may have more dims
+    if all(t.kind is Kind.CONTIGUOUS for t in tensors):
+        return Tensor(Kind.CONTIGUOUS, min_rank=rank)
+    if first.kind is Kind.CONTIGUOUS or first.kind is Kind.UNKNOWN:
+        return Tensor(Kind.UNKNOWN, min_rank=rank)  # which the other operands may order
+    return Tensor(first.kind, None, first.origin, first.maybe, first.partial, rank,
+                  first.assumed if first.geometry is None else None)
+
+
+def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tensor]:
+    """TensorIterator's output for operands of known geometry: dims are ordered innermost
+    first by comparing, for each pair of dims, the strides of the first operand in which
+    neither dim is broadcast (stride 0 or a size-1 dim that grows); a pair no operand
+    decides keeps its logical order. The output is allocated dense in that order. None when
+    the broadcast shape is not known well enough to tell which dims grow."""
+    rank = max(t.geometry.rank for t in tensors)
+    shape: list = []
+    for position in range(rank):
+        sizes = [t.geometry.sizes[position - rank + t.geometry.rank] for t in tensors
+                 if position - rank + t.geometry.rank >= 0]
+        live = {s for s in sizes if s != ONE}
+        if None in live and len(live) > 1 or len(live - {None}) > 1:
+            return None
+        shape.append(live.pop() if live else ONE)
+
+    def rank_in_memory(t: Tensor, dim: int):
+        """Where the operand's dim lives (bigger is more inner); None when broadcast."""
+        g = t.geometry
+        local = dim - rank + g.rank
+        if local < 0:
+            return None
+        axis = g.axes[local]
+        if axis.span == "broadcast" or (axis.size == ONE and shape[dim] != ONE) or \
+                not axis.base:
+            return None
+        if axis.size is None and shape[dim] is not None:
+            return "?"  # may be a size-1 dim that grows
+        return g.memory.index(axis.base[0])
+
+    def should_swap(first: int, second: int) -> Optional[int]:
+        for t in tensors:
+            a, b = rank_in_memory(t, first), rank_in_memory(t, second)
+            if a is None or b is None:
+                continue
+            if "?" in (a, b):
+                return None
+            return 1 if a < b else -1  # the first is further out in memory: swap
+        return 0
+
+    perm = list(reversed(range(rank)))  # innermost first
+    for i in range(1, rank):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison is None:
+                return None
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    order = list(reversed(perm))  # outermost first
+    axes = [None] * rank
+    for position, dim in enumerate(order):
+        axes[dim] = Axis(shape[dim], (position,))
+    result = Tensor.of(Geometry(tuple(axes), tuple(range(rank))), None)
+    if result.noncontiguous:
+        source = next((t for t in tensors if t.noncontiguous and t.origin), None)
+        result = replace(result, origin=source.origin if source else origin,
+                         maybe=any(t.maybe for t in tensors))
+    return result
 
 
 def elementwise(call: Call) -> Value:
     operands = [call.this] + [a for a in call.args if isinstance(a, Tensor) or a is OPAQUE]
+    if call.name.endswith("rsub") and len(operands) > 1:
+        operands[0], operands[1] = operands[1], operands[0]  # rsub(x, y) is y - x
+    tensors = [o for o in operands if isinstance(o, Tensor)]
+    if tensors and OPAQUE not in operands and all(
+            t.geometry is not None and t.kind is not Kind.UNKNOWN for t in tensors):
+        exact = iterator_layout(tensors, call.origin)
+        if exact is not None:
+            return exact
+    if operands and (operands[0] is OPAQUE or (isinstance(operands[0], Tensor) and operands[0]
+                                               .kind is Kind.UNKNOWN)) and \
+            any(t.kind is not Kind.UNKNOWN for t in tensors):
+        return Tensor(Kind.UNKNOWN, min_rank=max(t.min_rank for t in tensors))  # the first
+        # operand may decide the layout, and its layout is unknown
     first = first_operand(operands)
     if first.kind is Kind.BROADCAST and any(o is not first and not (
             isinstance(o, Tensor) and o.kind is Kind.CONTIGUOUS) for o in operands):
@@ -266,14 +350,18 @@ def keep_channels_last(call: Call) -> Value:
     tensor = call.tensor
     if tensor.channels_last:
         output = call.arg(0, "output_size") if "adaptive" in call.name.lower() else None
+        if "Adaptive" in call.name:
+            return Tensor(Kind.UNKNOWN, min_rank=4)  # the module's output size is not seen:
+            # (n, c, 1, 1) is contiguous, larger outputs stay channels_last
         if output == IntVal(ONE) or (isinstance(output, Seq) and output.items and all(
                 item == IntVal(ONE) for item in output.items)):
             return fresh(call, [None, None, ONE, ONE])  # (n, c, 1, 1): contiguous as well
         # the op changes spatial sizes (and conv the channels): only the batch size stays
         sizes = [tensor.geometry.sizes[0], None, None, None]
         return channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
-    if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank == 3):
-        # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides
+    if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5)):
+        # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides, MaxPool3d
+        # keeps channels_last_3d
         return replace(UNKNOWN_TENSOR, min_rank=tensor.min_rank)
     return fresh(call, [None] * tensor.rank) if tensor.rank else CONTIGUOUS
 

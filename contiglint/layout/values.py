@@ -48,6 +48,7 @@ class Tensor:
     partial: Optional[Origin] = None  # a view that may cover only part of a larger storage
     min_rank: int = 0  # a lower bound on the rank when the geometry is unknown
     assumed: Optional[Geometry] = None  # the geometry at rank `min_rank`, when that is unknown
+    dtype: Optional[str] = None  # "float32", ... where the code shows it
 
     @staticmethod
     def of(geometry: Optional[Geometry], origin: Optional[Origin], *, kind: Optional[Kind] = None,
@@ -73,7 +74,8 @@ class Tensor:
 
 
 def classify(geometry: Geometry) -> Kind:
-    if geometry.is_contiguous():
+    if geometry.is_contiguous() or any(a.size == (0, ()) for a in geometry.axes):
+        # torch: a tensor with no elements is contiguous whatever its strides
         return Kind.CONTIGUOUS
     if geometry.is_overlapping():
         return Kind.BROADCAST
@@ -86,6 +88,7 @@ class Seq:
 
     items: Optional[tuple["Value", ...]] = None
     each: "Value" = None  # type: ignore[assignment]
+    chained: bool = False  # an nn.Sequential: calling it calls each item on the last's output
 
     def item(self, index: int) -> "Value":
         if self.items is not None and -len(self.items) <= index < len(self.items):
@@ -107,12 +110,28 @@ class Mapping:
 
     keys: tuple[object, ...]
     values: tuple["Value", ...]
+    rest: "Value" = None  # type: ignore[assignment]  # stored under keys that are not known
 
     def get(self, key: object) -> "Value":
-        return self.values[self.keys.index(key)] if key in self.keys else OPAQUE
+        if key in self.keys:
+            return self.values[self.keys.index(key)]
+        return self.rest if self.rest is not None else OPAQUE
 
     def element(self) -> "Value":
-        return Seq(self.values).element() if self.values else OPAQUE
+        values = self.values + ((self.rest,) if self.rest is not None else ())
+        return Seq(values).element() if values else OPAQUE
+
+    def stored(self, key: object, value: "Value", known: bool) -> "Mapping":
+        """The mapping after `d[key] = value` (`known`: the key is a constant)."""
+        if known and self.rest is None:
+            if key in self.keys:
+                at = self.keys.index(key)
+                return Mapping(self.keys, self.values[:at] + (value,) + self.values[at + 1:])
+            return Mapping(self.keys + (key,), self.values + (value,))
+        if known:
+            return Mapping(self.keys, self.values, join(self.rest, value))
+        return Mapping(self.keys, tuple(join(v, value) for v in self.values),
+                       value if self.rest is None else join(self.rest, value))
 
 
 @dataclass(frozen=True)
@@ -186,15 +205,25 @@ def join(a: Value, b: Value) -> Value:
         tensor = a if isinstance(a, Tensor) else b
         return replace(tensor, maybe=True) if tensor.noncontiguous else UNKNOWN_TENSOR
     if isinstance(a, Seq) and isinstance(b, Seq):
+        chained = a.chained and b.chained
         if a.items is not None and b.items is not None and len(a.items) == len(b.items):
-            return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)))
+            return Seq(tuple(join(x, y) for x, y in zip(a.items, b.items)), chained=chained)
+        if a.items == ():  # an empty list on one path adds no element (a list being built)
+            return Seq(each=b.element())
+        if b.items == ():
+            return Seq(each=a.element())
         return Seq(each=join(a.element(), b.element()))
-    if isinstance(a, Mapping) and isinstance(b, Mapping) and a.keys == b.keys:
-        return Mapping(a.keys, tuple(join(x, y) for x, y in zip(a.values, b.values)))
-    if isinstance(a, Mapping) and isinstance(b, Mapping):  # a dict filled on some paths
-        keys = a.keys + tuple(k for k in b.keys if k not in a.keys)
-        return Mapping(keys, tuple(join(a.get(k), b.get(k)) if k in a.keys and k in b.keys
-                                   else (a.get(k) if k in a.keys else b.get(k)) for k in keys))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        if a.keys == b.keys:
+            rest = b.rest if a.rest is None else a.rest if b.rest is None else join(a.rest, b.rest)
+            return Mapping(a.keys, tuple(join(x, y) for x, y in zip(a.values, b.values)), rest)
+        if not a.keys and a.rest is None:  # a dict being filled: `{}` on the first path
+            return b
+        if not b.keys and b.rest is None:
+            return a
+        common = tuple(k for k in a.keys if k in b.keys)
+        return Mapping(common, tuple(join(a.get(k), b.get(k)) for k in common),
+                       join(a.element(), b.element()))
     if isinstance(a, Dims) and isinstance(b, Dims):
         if a.sizes is not None and b.sizes is not None and len(a.sizes) == len(b.sizes):
             return Dims(tuple(x if x == y else None for x, y in zip(a.sizes, b.sizes)))
@@ -211,6 +240,8 @@ def join(a: Value, b: Value) -> Value:
 def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
     if a.noncontiguous or b.noncontiguous:
         broken = a if a.noncontiguous else b
+        if a.noncontiguous and b.noncontiguous and a.geometry is None and b.geometry is not None:
+            broken = b  # both break contiguity: keep the dims that are known
         other = b if broken is a else a
         same = other.noncontiguous and other.kind == broken.kind and not other.maybe
         geometry = broken.geometry

@@ -26,3 +26,23 @@ def all_rules() -> tuple[type[Rule], ...]:
 
 def rule_by_code(code: str) -> type[Rule] | None:
     return next((rule for rule in all_rules() if rule.code == code.upper()), None)
+
+
+def known_codes() -> tuple[str, ...]:
+    """Every documented code: the static rules' and the runtime-only ones (`contiglint run`)."""
+    from contiglint.runtime.codes import RUNTIME_ONLY
+
+    return tuple(rule.code for rule in all_rules()) + tuple(sorted(RUNTIME_ONLY))
+
+
+def unknown_prefix(prefix: str) -> bool:
+    """True when no documented code starts with `prefix` (a typo such as `CTG999`)."""
+    return not any(code.startswith(prefix) for code in known_codes())
+
+
+def severity(code: str) -> str:
+    """"error" or "warning" for a documented code (its rule's `severity`); "error" otherwise."""
+    from contiglint.runtime.codes import SEVERITY
+
+    rule = rule_by_code(code)
+    return rule.severity if rule is not None else SEVERITY.get(code, "error")

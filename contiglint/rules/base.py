@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Mapping, Optional
+from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 
-from contiglint.findings import Finding, Fix, Related
+from contiglint.findings import Finding, Fix, Position, Related
 from contiglint.layout.values import Kind
+from contiglint.rules import precision
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
 
@@ -24,16 +25,58 @@ class Report:
     related: tuple[Related, ...] = field(default=())
 
 
+@dataclass(frozen=True)
+class Option:
+    """A rule option (`[tool.contiglint.CTGnnn] name = value`): its default, the values it
+    accepts (empty: any value of the default's type) and a one-line description."""
+
+    default: object
+    choices: Sequence[object] = ()
+    help: str = ""
+
+    def problem(self, value: object) -> Optional[str]:
+        """Why `value` is not acceptable, or None."""
+        expected = type(self.default)
+        if not isinstance(value, expected) or isinstance(value, bool) != isinstance(
+                self.default, bool):
+            return f"must be {_describe(self)}, not {value!r}"
+        if self.choices and value not in self.choices:
+            return f"must be {_describe(self)}, not {value!r}"
+        return None
+
+
+def _describe(option: Option) -> str:
+    if option.choices:
+        return "one of " + ", ".join(repr(choice) for choice in option.choices)
+    return {bool: "true or false", int: "an integer", str: "a string"}.get(
+        type(option.default), type(option.default).__name__)
+
+
+FIX_SAFETIES = ("none", "safe", "unsafe", "safe or unsafe")
+SEVERITIES = ("error", "warning")
+
+
 class Rule:
+    """`fix_safety` is what `--fix` can do for its findings: "none", "safe", "unsafe", or
+    "safe or unsafe" (the safety depends on the finding or on an option). `severity` is
+    "error" for crashes and corrupted or lost data, "warning" for wasted copies, memory or
+    time."""
+
     code: ClassVar[str]
     name: ClassVar[str]
     summary: ClassVar[str]
     sinks: ClassVar[frozenset[str]]
-    fixable: ClassVar[bool] = False
-    opt_in: ClassVar[bool] = False
-    options: ClassVar[Mapping[str, object]] = {}
-    choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}  # option -> its allowed values
+    fix_safety: ClassVar[str] = "none"
+    severity: ClassVar[str] = "error"
+    opt_in: ClassVar[bool] = False  # runs only when its full code is selected
+    preview: ClassVar[bool] = False  # opt-in because its measured precision is below the policy
+    options: ClassVar[Mapping[str, Option]] = {}
     tokens: ClassVar[Optional[frozenset[str]]] = None  # prefilter; default: the sinks' tokens
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        if "code" in cls.__dict__ and precision.measured(cls.code).preview:
+            cls.preview = cls.opt_in = True
 
     def check(self, sink, ctx: "RuleContext") -> Iterable[Report]:
         raise NotImplementedError
@@ -49,7 +92,8 @@ class Rule:
     def documentation(cls) -> str:
         import inspect
 
-        return inspect.cleandoc(cls.__doc__ or cls.summary)
+        return inspect.cleandoc(cls.__doc__ or cls.summary) + "\n\n" + \
+            precision.section(cls.code)
 
 
 @dataclass
@@ -74,10 +118,20 @@ class RuleContext:
         """The sinks of `sink`'s kind at its node: one per calling context and loop round."""
         return [s for s in self.sinks if s.node is sink.node and s.kind == sink.kind]
 
-    def option(self, name: str, default: object) -> object:
-        return self.settings.option(self.code, name, default)
+    def option(self, name: str) -> object:
+        from contiglint.rules import rule_by_code
+
+        rule = rule_by_code(self.code)
+        return self.settings.option(self.code, name, rule.options[name].default)
 
     def finding(self, report: Report) -> Finding:
+        """A method call is reported at its method (`.view` in `x.transpose(1, 2).view(n)`),
+        so a finding in a chain that spans lines points at the line of the sink."""
         start, end = self.source.start(report.node), self.source.end(report.node)
+        node = report.node
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            start = self.source.attribute_name(node.func)[0]
+            if start.column > 1 and self.source.line(start.line)[start.column - 2] == ".":
+                start = Position(start.line, start.column - 1)
         return Finding(self.path, start.line, start.column, end.line, end.column, self.code,
                        report.message, report.fix, report.related)

@@ -6,7 +6,7 @@ from typing import Iterable
 
 from contiglint.findings import Edit, Fix
 from contiglint.layout.sinks import Sink
-from contiglint.rules.base import Report, Rule, RuleContext
+from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 
 
@@ -46,8 +46,11 @@ class ViewOnNonContiguous(Rule):
     name = "view-on-noncontiguous"
     summary = "`.view()` merges dims that a transpose, slice or expand separated in memory"
     sinks = frozenset({"view"})
-    fixable = True
-    options = {"fix-style": "reshape"}
+    fix_safety = "safe or unsafe"
+    options = {"fix-style": Option(
+        "reshape", ("reshape", "contiguous-view"),
+        "reshape: `.view(` -> `.reshape(` (safe); contiguous-view: insert `.contiguous()` "
+        "before `.view(` (unsafe)")}
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
@@ -62,9 +65,8 @@ class ViewOnNonContiguous(Rule):
             return
         call = sink.node
         text = "raises" if certain and not tensor.maybe else "can raise"
-        message = (f".view() on a tensor {made_by(tensor)}{called_from(sink)} {text} "
-                   f"'view size is not compatible with input tensor's size and stride'; "
-                   f"use .reshape() or .contiguous().view()")
+        message = (f".view() on a tensor {made_by(tensor)}{called_from(sink)} {text} 'view "
+                   f"size is not compatible with input tensor's size and stride'")
         yield Report(call, message, self.fix(call, ctx), related(sink, tensor))
 
     def check_dtype_view(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
@@ -81,10 +83,10 @@ class ViewOnNonContiguous(Rule):
 
     def fix(self, call: ast.Call, ctx: RuleContext) -> Fix:
         func = call.func
-        if ctx.option("fix-style", "reshape") == "contiguous-view":
+        if ctx.option("fix-style") == "contiguous-view":
             return Fix("unsafe", (ctx.source.insert_after(func.value, ".contiguous()"),),
                        "insert .contiguous() before .view()")
         start, end = ctx.source.attribute_name(func)
         replacement = "reshape_as" if func.attr == "view_as" else "reshape"
         return Fix("safe", (Edit(start, end, replacement),), f"replace .{func.attr}() with "
-                   f".{replacement}()")
+                   f".{replacement}(), which copies where .view() would raise")

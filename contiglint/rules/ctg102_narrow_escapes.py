@@ -65,7 +65,8 @@ class NarrowEscapes(Rule):
     # an escaping strided view needs an op that makes one; returns and stores are everywhere
     tokens = frozenset({"narrow", "chunk", "split", "unbind", "select", "diagonal", "[:",
                         ":]", ":,", ", :", "::", "..."})
-    fixable = True
+    fix_safety = "unsafe"
+    severity = "warning"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
@@ -86,8 +87,7 @@ class NarrowEscapes(Rule):
         else:
             where = how
         message = (f"a tensor {made_by(tensor)}{called_from(sink)} is {where}: it keeps "
-                   f"non-contiguous strides and pins the whole base storage; keep "
-                   f".contiguous() instead")
+                   f"its strides and pins the whole base storage")
         yield Report(sink.target, message, self.fix(sink.target, ctx), related(sink, tensor))
 
     @staticmethod

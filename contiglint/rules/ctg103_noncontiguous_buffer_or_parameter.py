@@ -61,7 +61,7 @@ class NonContiguousBufferOrParameter(Rule):
     name = "noncontiguous-buffer-or-parameter"
     summary = "Parameter or buffer made from a non-contiguous tensor: state keeps odd strides"
     sinks = frozenset({"buffer", "parameter"})
-    fixable = True
+    fix_safety = "safe or unsafe"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
@@ -75,8 +75,8 @@ class NonContiguousBufferOrParameter(Rule):
             "a Parameter"
         consequence = ("its elements share memory, so in-place updates write through aliases"
                        if tensor.kind is Kind.BROADCAST else
-                       "state_dict, optimizer state and parameters_to_vector inherit the "
-                       "strides (the last raises a view error)")
+                       "state_dict, optimizers and parameters_to_vector inherit the strides "
+                       "(the last raises)")
         message = (f"{what} made from a tensor {made_by(tensor)}{called_from(sink)} keeps its "
                    f"strides: {consequence}; pass .contiguous()")
         yield Report(sink.target, message, self.fix(sink.target, ctx), related(sink, tensor))

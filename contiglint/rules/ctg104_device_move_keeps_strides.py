@@ -54,15 +54,16 @@ class DeviceMoveKeepsStrides(Rule):
     the move is not expected to produce a contiguous tensor. A `.to(dtype)` alone is not a
     device move and is not flagged, nor is a move whose result goes straight into another op
     (`a @ b.t().to(a.device)`): only moves whose result is kept (bound, stored, returned, or
-    turned into a NumPy array) are reported. Opt-in (select `CTG104`): on real model code
-    most moved tensors feed stride-agnostic ops, so the finding is true but seldom a bug.
+    turned into a NumPy array) are reported. It runs by default as a warning: on real model
+    code most moved tensors feed stride-agnostic ops, so the finding is true but seldom a bug.
     """
 
     code = "CTG104"
     name = "device-move-keeps-strides"
     summary = "`.to(device)`/`.cuda()`/`.cpu()` copy of a permuted tensor keeps its strides"
     sinks = frozenset({"device_move"})
-    fixable = True
+    fix_safety = "safe"
+    severity = "warning"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
@@ -75,10 +76,9 @@ class DeviceMoveKeepsStrides(Rule):
         call = sink.node
         if dtype_only(call) or consumed_in_place(call, sink, ctx):
             return
-        message = (f".{sink.op}() of a tensor {made_by(tensor)}{called_from(sink)} copies it "
-                   f"with the same permuted strides: the device tensor is not contiguous; "
-                   f"pass memory_format=torch.contiguous_format if code after the move needs "
-                   f"row-major memory")
+        message = (f".{sink.op}() of a tensor {made_by(tensor)}{called_from(sink)} keeps its "
+                   f"permuted strides in the copy; pass memory_format=torch.contiguous_format "
+                   f"if code after the move needs row-major memory")
         yield Report(call, message, self.fix(call, ctx), related(sink, tensor))
 
     def fix(self, call: ast.Call, ctx: RuleContext) -> Optional[Fix]:

@@ -48,7 +48,7 @@ class TraceWithNonContiguousInput(Rule):
     name = "trace-with-noncontiguous-input"
     summary = "trace/export with a non-contiguous example, or a layout branch in traced code"
     sinks = frozenset({"trace", "layout_branch"})
-    fixable = True
+    fix_safety = "safe"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         if sink.kind == "layout_branch":
@@ -58,8 +58,7 @@ class TraceWithNonContiguousInput(Rule):
                     else "stride()"
                 yield Report(sink.node, f"branch on `{check}` in code traced by "
                              f"torch.jit.trace (`{traced}`) is frozen to the example's layout, "
-                             f"with no TracerWarning; make the layout unconditional or use "
-                             f"torch.jit.script / torch.compile")
+                             f"with no TracerWarning")
             return
         api = sink.op.replace("torch.jit._trace.trace", "torch.jit.trace")
         for expression, tensor, whole in self.noncontiguous_examples(sink.target, sink.value):

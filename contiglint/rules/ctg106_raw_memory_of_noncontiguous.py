@@ -12,8 +12,8 @@ from contiglint.layout.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
-    enclosing_statement, fresh_name, innermost_statement, insert_after, insert_before,
-    needs_parentheses, parent_of, scope_lock,
+    enclosing_statement, fresh_name, innermost_statement, needs_parentheses, parent_of,
+    statement_fix,
 )
 
 # uses of a pointer or a storage that never read its elements: identity, alignment, size
@@ -21,11 +21,9 @@ IDENTITY_ATTRIBUTES = frozenset({"data_ptr", "nbytes", "size", "resize_", "eleme
                                  "device", "_cdata", "is_shared", "share_memory_", "filename",
                                  "is_pinned", "pin_memory", "_free_weak_ref", "_weak_ref"})
 CONSEQUENCE = {
-    Kind.PERMUTED: "its elements are stored in another order than the tensor's logical order",
-    Kind.STRIDED: "its elements are not adjacent in memory, so a read of numel() elements "
-                  "picks up elements outside the view",
-    Kind.BROADCAST: "its elements share memory, so a read of numel() elements runs past the "
-                    "end of the storage",
+    Kind.PERMUTED: "its memory order is not its logical order",
+    Kind.STRIDED: "a read of numel() elements picks up elements outside the view",
+    Kind.BROADCAST: "a read of numel() elements runs past the end of the storage",
 }
 
 
@@ -66,12 +64,12 @@ class RawMemoryOfNonContiguous(Rule):
     name = "raw-memory-of-noncontiguous"
     summary = "raw pointer, storage or strideless kernel on a non-contiguous tensor"
     sinks = frozenset({"raw_memory", "kernel_launch"})
-    fixable = True
+    fix_safety = "unsafe"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
-        if sink.get("contract_parameter") and ctx.settings.is_enabled("CTG114", False):
-            return  # a parameter the function requires contiguous: CTG114 reports the caller
+        if sink.get("guarded_parameter") and ctx.settings.is_enabled("CTG114", False):
+            return  # the function raised before on this layout: CTG114 reports the caller
         if sink.kind == "kernel_launch":
             if not sink.get("triton"):
                 return
@@ -114,11 +112,9 @@ class RawMemoryOfNonContiguous(Rule):
         return isinstance(parent, ast.Attribute) and parent.attr in IDENTITY_ATTRIBUTES
 
     def report_memory(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
-        extra = "; the storage also spans the whole base tensor from offset 0" \
-            if "storage" in sink.op else ""
+        extra = "; the storage spans the whole base tensor" if "storage" in sink.op else ""
         message = (f"`{sink.op}` of a tensor {self.describe(tensor)}{called_from(sink)}: "
-                   f"{self.consequence(tensor)}{extra}; use the memory of a .contiguous() copy "
-                   f"kept in a name")
+                   f"{self.consequence(tensor)}{extra}; use a .contiguous() copy kept in a name")
         return Report(sink.node, message, self.bind_fix(sink, ctx, copy=True),
                       related(sink, tensor))
 
@@ -132,8 +128,7 @@ class RawMemoryOfNonContiguous(Rule):
         parameter = sink.get("parameter")
         message = (f"Triton kernel `{sink.op}` takes no strides, but its argument "
                    f"{f'`{parameter}` ' if parameter else ''}is a tensor "
-                   f"{self.describe(tensor)}{called_from(sink)}: {consequence}; pass "
-                   f".contiguous() kept in a name, or pass the strides")
+                   f"{self.describe(tensor)}{called_from(sink)}: {consequence}")
         return Report(sink.target, message, self.bind_fix(sink, ctx, copy=True,
                                                           back=bool(sink.get("written"))),
                       related(sink, tensor))
@@ -167,12 +162,10 @@ class RawMemoryOfNonContiguous(Rule):
             text = f"({text}).contiguous()" if needs_parentheses(target) else \
                 f"{text}.contiguous()"
         name = fresh_name(ctx, target, "contig")
-        edits = [scope_lock(ctx, sink.function), insert_before(ctx, statement, f"{name} = {text}"),
-                 ctx.source.replace(target, name)]
-        if back:
-            edits.append(insert_after(ctx, statement,
-                                      f"{ctx.source.segment(target)}.copy_({name})"))
-        return Fix("unsafe", tuple(edits), f"take the memory of `{name} = {text}`")
+        after = (f"{ctx.source.segment(target)}.copy_({name})",) if back else ()
+        return statement_fix(ctx, f"take the memory of `{name} = {text}`", statement,
+                             before=(f"{name} = {text}",), after=after,
+                             replace=((target, name),), lock=sink.function)
 
 
 def rows_mergeable(tensor: Tensor) -> "bool | None":

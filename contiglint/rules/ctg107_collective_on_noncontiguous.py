@@ -8,11 +8,9 @@ from contiglint.catalogue import collectives
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Seq, Tensor
-from contiglint.rules.base import Report, Rule, RuleContext
+from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
-from contiglint.rules.statements import (
-    enclosing_statement, fresh_name, insert_after, insert_before, scope_lock,
-)
+from contiglint.rules.statements import enclosing_statement, fresh_name, statement_fix
 
 ASYNC = collectives.ASYNC
 
@@ -65,13 +63,14 @@ class CollectiveOnNonContiguous(Rule):
     name = "collective-on-noncontiguous"
     summary = "torch.distributed op on a non-contiguous tensor: wrong values, corruption, raise"
     sinks = frozenset({"collective"})
-    fixable = True
-    options = {"backend": "any"}
-    choices = {"backend": collectives.BACKENDS}
+    fix_safety = "unsafe"
+    options = {"backend": Option(
+        "any", collectives.BACKENDS,
+        "any: report what fails or corrupts on NCCL or on gloo; nccl or gloo: that backend only")}
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         op = sink.op.rsplit(".", 1)[-1]
-        hazard = collectives.hazard(op, sink.get("position"), str(ctx.option("backend", "any")))
+        hazard = collectives.hazard(op, sink.get("position"), str(ctx.option("backend")))
         if hazard is None:
             return
         effect, writes = hazard
@@ -91,7 +90,7 @@ class CollectiveOnNonContiguous(Rule):
         condition = "" if value.noncontiguous else " if it is not contiguous"
         message = (f"dist.{op}() on a tensor {self.describe(value)}{called_from(sink)} {effect}"
                    f"{condition}; "
-                   f"pass a .contiguous() copy" + (" and copy the result back" if writes else ""))
+                   f"pass a .contiguous() copy" + (" and copy it back" if writes else ""))
         yield Report(sink.target, message, self.fix(sink, ctx, writes), related(sink, value))
 
     @staticmethod
@@ -115,11 +114,8 @@ class CollectiveOnNonContiguous(Rule):
         if not isinstance(target, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
             text = f"({text})"
         name = fresh_name(ctx, target, "contig")
-        edits = [scope_lock(ctx, sink.function),
-                 insert_before(ctx, statement, f"{name} = {text}.contiguous()"),
-                 ctx.source.replace(target, name)]
-        if writes:
-            back = f"{ctx.source.segment(target)}.copy_({name})"
-            edits.append(insert_after(ctx, statement, back))
-        return Fix("unsafe", tuple(edits), f"run the op on `{name} = {text}.contiguous()`"
-                   + (" and copy it back" if writes else ""))
+        after = (f"{ctx.source.segment(target)}.copy_({name})",) if writes else ()
+        return statement_fix(ctx, f"run the op on `{name} = {text}.contiguous()`"
+                             + (" and copy it back" if writes else ""), statement,
+                             before=(f"{name} = {text}.contiguous()",), after=after,
+                             replace=((target, name),), lock=sink.function)

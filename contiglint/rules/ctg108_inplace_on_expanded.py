@@ -75,7 +75,7 @@ class InplaceOnExpanded(Rule):
     name = "inplace-on-expanded"
     summary = "in-place write into an expanded or overlapping view raises or aliases every row"
     sinks = frozenset({"inplace"})
-    fixable = True
+    fix_safety = "unsafe"
     tokens = frozenset({"expand", "broadcast", "unfold", "as_strided", "meshgrid"})
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
@@ -98,11 +98,10 @@ class InplaceOnExpanded(Rule):
             effect = ("raises nothing and writes the shared memory, so the tensor it was "
                       "expanded from changes too")
         elif op in DEPRECATED_WRITES:
-            effect = (f"only warns 'Use of {op} on expanded tensors is deprecated' and writes "
-                      f"through to the tensor it was expanded from (every row sharing it changes)")
+            effect = "only warns (deprecated) and writes through to the tensor it was expanded from"
         elif op == "item assignment":
-            effect = ("writes through to the tensor it was expanded from, so every row sharing "
-                      "that memory changes (or raises when the selected part itself overlaps)")
+            effect = ("writes through to the tensor it was expanded from (or raises when the "
+                      "selected part overlaps)")
         else:
             effect = f"raises {E1}"
         message = f"{what} on a tensor {where}{called_from(sink)} {effect}; clone() it first"
@@ -132,8 +131,8 @@ class InplaceOnExpanded(Rule):
 def _made_by(origin: Optional[Origin]) -> str:
     if origin is None:
         return "whose elements share memory"
-    verb = "made by" if "unfold" in origin.op or "as_strided" in origin.op else "expanded by"
-    return f"{verb} `{origin.op}` on line {origin.line}"
+    return "whose elements overlap" if "unfold" in origin.op or "as_strided" in origin.op \
+        else "expanded"
 
 
 def _overlap(origin: Optional[Origin]) -> str:

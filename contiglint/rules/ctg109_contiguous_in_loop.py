@@ -4,12 +4,13 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
-from contiglint.findings import Edit, Fix, Position
+from contiglint.findings import Fix, Related
 from contiglint.layout.loops import is_invariant
 from contiglint.layout.ops import ATTRIBUTES
 from contiglint.layout.sinks import Sink
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
+from contiglint.rules.statements import statement_fix
 
 
 class ContiguousInLoop(Rule):
@@ -47,7 +48,8 @@ class ContiguousInLoop(Rule):
     name = "contiguous-in-loop"
     summary = "`.contiguous()` copies the same loop-invariant tensor on every iteration"
     sinks = frozenset({"contiguous_call"})
-    fixable = True
+    fix_safety = "unsafe"
+    severity = "warning"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
@@ -61,9 +63,10 @@ class ContiguousInLoop(Rule):
         loop = outermost_invariant_loop(sink)
         layout = made_by(tensor) if tensor.noncontiguous else "of unknown layout"
         message = (f".contiguous() copies `{receiver}` ({layout}){called_from(sink)} on every "
-                   f"iteration of the loop on line {loop.lineno}, though the loop does not "
-                   f"change it; hoist the copy above the loop")
-        yield Report(sink.node, message, self.fix(sink, loop, ctx), related(sink, tensor))
+                   f"iteration, though the loop does not change it; hoist the copy above the "
+                   f"loop")
+        places = (Related(loop.lineno, loop.col_offset + 1, "the loop"),) + related(sink, tensor)
+        yield Report(sink.node, message, self.fix(sink, loop, ctx), places)
 
     def fix(self, sink: Sink, loop: ast.AST, ctx: RuleContext) -> Optional[Fix]:
         """Bind the copy to a fresh name on the line above the loop, and use the name."""
@@ -71,12 +74,9 @@ class ContiguousInLoop(Rule):
         if loop.lineno == call.lineno:
             return None  # a one-line loop: leave it to a human
         name = fresh_name(base_name(sink.target), sink.function or loop)
-        source = ctx.source
-        line = (f"{source.indentation(loop.lineno)}{name} = {source.segment(call)}"
-                f"{source.newline()}")
-        start = Position(loop.lineno, 1)
-        return Fix("unsafe", (Edit(start, start, line), source.replace(call, name)),
-                   f"hoist the copy above the loop as `{name}`")
+        return statement_fix(ctx, f"hoist the copy above the loop as `{name}`", loop,
+                             before=(f"{name} = {ctx.source.segment(call)}",),
+                             replace=((call, name),), locked=False)
 
 
 def outermost_invariant_loop(sink: Sink) -> ast.AST:

@@ -60,7 +60,8 @@ class ContiguousDropsChannelsLast(Rule):
     name = "contiguous-drops-channels-last"
     summary = "`.contiguous()` copies a channels_last tensor back to NCHW"
     sinks = frozenset({"contiguous_call"})
-    fixable = True
+    fix_safety = "unsafe"
+    severity = "warning"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
@@ -76,9 +77,7 @@ class ContiguousDropsChannelsLast(Rule):
                 other.target is sink.node for other in ctx.sinks if other.kind in NCHW_SINKS):
             return
         if tensor.channels_last:
-            where = f" (channels_last since `{tensor.origin.op}` on line {tensor.origin.line}" \
-                    f"{' on some paths' if tensor.maybe else ''})" if tensor.origin else ""
-            what = f"a channels_last tensor{where}"
+            what = f"a channels_last tensor{' (on some paths)' if tensor.maybe else ''}"
             effect = "copies it back to NCHW"
         else:
             what = "a 4-D tensor of unknown layout"

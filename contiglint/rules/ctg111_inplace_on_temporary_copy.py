@@ -11,8 +11,7 @@ from contiglint.layout.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
-    enclosing_statement, fresh_name, innermost_statement, insert_after, insert_before,
-    scope_lock,
+    enclosing_statement, fresh_name, innermost_statement, statement_fix,
 )
 
 # a copy exactly when the layout does not allow a view
@@ -70,7 +69,7 @@ class InplaceOnTemporaryCopy(Rule):
     sinks = frozenset({"inplace", "collective"})
     # a write into a temporary needs a copy-if-needed call; in-place writes are everywhere
     tokens = frozenset("." + name + "(" for name in COPY_IF_NEEDED)
-    fixable = True
+    fix_safety = "unsafe"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         copy_call, source = sink.get("copy_call"), sink.get("copy_of")
@@ -137,9 +136,8 @@ class InplaceOnTemporaryCopy(Rule):
             when = f"copies: `{inner}` is {made_by(source)}"
         else:
             when = f"copies whenever `{inner}` is not contiguous"
-        return (f"{write} writes into a temporary: `.{method}()` {when}{called_from(sink)}, and "
-                f"then `{inner}` is never updated; bind the copy, write it, then "
-                f"`{inner}.copy_(...)` it back")
+        return (f"{write} writes into a temporary: `.{method}()` {when}{called_from(sink)}, so "
+                f"`{inner}` is never updated")
 
     @staticmethod
     def related(sink: Sink, source) -> tuple:
@@ -162,11 +160,10 @@ class InplaceOnTemporaryCopy(Rule):
         name = fresh_name(ctx, copy_call.func.value,
                           "contig" if method == "contiguous" else "copy")
         back = f"{name}.reshape({inner}.shape)" if method in SHAPE_CHANGING else name
-        edits = (scope_lock(ctx, sink.function),
-                 insert_before(ctx, statement, f"{name} = {ctx.source.segment(copy_call)}"),
-                 ctx.source.replace(copy_call, name),
-                 insert_after(ctx, statement, f"{inner}.copy_({back})"))
-        return Fix("unsafe", edits, f"bind `{name}`, write it, copy it back into `{inner}`")
+        return statement_fix(ctx, f"bind `{name}`, write it, copy it back into `{inner}`",
+                             statement, before=(f"{name} = {ctx.source.segment(copy_call)}",),
+                             after=(f"{inner}.copy_({back})",), replace=((copy_call, name),),
+                             lock=sink.function)
 
 
 def returned_view(expression: ast.expr, source) -> bool:

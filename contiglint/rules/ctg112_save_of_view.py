@@ -45,7 +45,8 @@ class SaveOfView(Rule):
     name = "save-of-view"
     summary = "`torch.save` of a slice or other partial view writes the whole base storage"
     sinks = frozenset({"save"})
-    fixable = True
+    fix_safety = "safe or unsafe"
+    severity = "warning"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
@@ -54,9 +55,8 @@ class SaveOfView(Rule):
         if not surely_tensor(tensor, tensor.partial):
             return
         where = tensor.partial
-        message = (f"torch.save of a view made by `{where.op}` on line {where.line}"
-                   f"{called_from(sink)} writes the whole storage it views, not only its "
-                   f"elements; save .clone() instead")
+        message = (f"torch.save of a view{called_from(sink)} writes the whole storage it views, "
+                   f"not only its elements; save .clone() instead")
         places = (Related(where.line, where.column, f"the partial view is made here by "
                                                     f"`{where.op}`"),)
         places += related(sink, replace(tensor, origin=None))  # the calls that carried it in

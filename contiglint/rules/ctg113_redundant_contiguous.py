@@ -54,7 +54,8 @@ class RedundantContiguous(Rule):
     name = "redundant-contiguous"
     summary = "`.contiguous()` on a tensor that is always contiguous is a no-op"
     sinks = frozenset({"contiguous_call"})
-    fixable = True
+    fix_safety = "safe"
+    severity = "warning"
     opt_in = True
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
+from contiglint.layout.contract_sinks import GUARD_WORDS
 from contiglint.layout.contracts import SUMMARY_TOKENS, Requirement
 from contiglint.layout.flow import GRAD_OUTPUT
 from contiglint.layout.sinks import Sink
@@ -44,7 +45,8 @@ class ContractRequiresContiguous(Rule):
     kernel raises (`AssertionError`, `RuntimeError: ... must be contiguous`) two calls away from
     the line that made the tensor. The bug is at the call, where the layout is known, and that
     is where this rule reports it, with the guard or raw read of the callee and the origin of
-    the layout as related locations.
+    the layout as related locations. A raw read in the callee is also CTG106 at the read, in
+    that calling context, unless the callee guards the tensor first (then it raises before).
 
     **Example.**
 
@@ -69,7 +71,7 @@ class ContractRequiresContiguous(Rule):
     name = "contract-requires-contiguous"
     summary = "non-contiguous tensor passed where the callee requires a contiguous one"
     sinks = frozenset({"contract"})
-    fixable = True
+    fix_safety = "safe or unsafe"
     # a contract comes from an import (another module, a library, an extension) or from
     # evidence in this file
     tokens = frozenset(SUMMARY_TOKENS)
@@ -90,9 +92,8 @@ class ContractRequiresContiguous(Rule):
             why = f"it {guard.what}{where}"
         grad = is_grad_output(tensor)
         described = made_by(tensor) if tensor.noncontiguous else (
-            "that is a gradient autograd passed to `backward` (its layout is whatever the "
-            "consumer of the output made: a transpose, slice or expand of the output leaves it "
-            "non-contiguous)" if grad else "of unknown layout")
+            "that is a gradient from autograd (non-contiguous when the output was transposed, "
+            "sliced or expanded)" if grad else "of unknown layout")
         message = (f"`{callee}` needs {needs}" + (f" for `{param}`" if param else "") +
                    f" ({why}), but gets a tensor {described}{called_from(sink)}; pass "
                    f".contiguous()" + (" and copy the result back" if requirement.writes else ""))
@@ -115,7 +116,7 @@ class ContractRequiresContiguous(Rule):
     @staticmethod
     def where(evidence, ctx: RuleContext) -> str:
         if not evidence.path or same_file(evidence.path, ctx.path):
-            return f" on line {evidence.line}"
+            return ""  # the guard or read is a related location
         return f" in {os.path.basename(evidence.path)}:{evidence.line}"
 
     @staticmethod
@@ -144,9 +145,6 @@ class ContractRequiresContiguous(Rule):
         guard = requirement.evidence[-1].what.startswith(GUARD_WORDS)
         return Fix("safe" if guard else "unsafe", (ctx.source.replace(target, text),),
                    "pass a .contiguous() copy")
-
-
-GUARD_WORDS = ("asserts", "raises if", "checks")
 
 
 def is_grad_output(tensor: Tensor) -> bool:

@@ -7,13 +7,12 @@ from contiglint.layout.values import Tensor
 
 
 def made_by(tensor: Tensor) -> str:
-    """"made non-contiguous by `.transpose(1, 2)` on line 12" (with "on some paths")."""
+    """"made non-contiguous" (with "on some paths"): what happened to the layout. Where and
+    by which op it happened is a related location (`related()`), not part of the message."""
     how = {"permuted": "made non-contiguous", "strided": "sliced into a non-contiguous view",
            "broadcast": "expanded (its elements share memory)"}.get(
         tensor.kind.value, "of unknown layout (reported because of --strict)")
-    where = f" by `{tensor.origin.op}` on line {tensor.origin.line}" if tensor.origin else ""
-    paths = " on some paths" if tensor.maybe else ""
-    return f"{how}{where}{paths}"
+    return how + (" on some paths" if tensor.maybe else "")
 
 
 def related(sink: Sink, tensor: Tensor) -> tuple[Related, ...]:
@@ -34,7 +33,6 @@ def callee_name(key: str) -> str:
 
 
 def called_from(sink: Sink) -> str:
-    """The call that brought the tensor into the function holding the sink."""
-    if not sink.chain:
-        return ""
-    return f" (when called from line {sink.chain[-1].line})"
+    """Kept for the rules' message templates: the call that brought the tensor into the
+    function is a related location (`related()`), so the message says nothing of it."""
+    return ""

@@ -1,12 +1,14 @@
 """Fixes that add whole statements: bind a `.contiguous()` copy to a name before the statement
-that needs it, and copy results back after it.
+that needs it, copy results back after it, hoist a copy above a loop.
 
 Expression-level edits cannot fix a pointer into a temporary (it dies before the pointer is used)
 or a write into a temporary copy (the write is lost): the copy must live in a name, in its own
-statement. These helpers find the statement that holds a sink, check that a line can be inserted
-before/after it without changing what runs (not an `elif` test, not a `while` test, not inside a
-lambda or comprehension, alone on its lines), and build the edits with the statement's own
-indentation and the file's own line ending.
+statement. These helpers find the statement that holds a sink and check, on the `ast`, that a
+statement can go before/after it without changing what runs (not an `elif` test, not a `while`
+test, not inside a lambda or comprehension, alone on its lines), so linting knows which findings
+are fixable without LibCST. The rewrite itself is a LibCST transformation (`contiglint.rewrite`),
+made only when a fix's edits are asked for: LibCST gives the new statements their block's
+indentation and the file's line endings.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import ast
 import re
 from typing import Optional
 
-from contiglint.findings import Edit, Position
+from contiglint.findings import Fix, Position, Rewrite, rewrites_available
 from contiglint.rules.base import RuleContext
 
 SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)
@@ -57,21 +59,26 @@ def enclosing_statement(node: ast.AST, function: Optional[ast.AST], ctx: RuleCon
     return found
 
 
-def insert_before(ctx: RuleContext, statement: ast.stmt, code: str) -> Edit:
-    indent = ctx.source.indentation(statement.lineno)
-    at = Position(statement.lineno, 1)
-    return Edit(at, at, f"{indent}{code}{ctx.source.newline()}")
+def statement_fix(ctx: RuleContext, description: str, statement: ast.stmt,
+                  before: tuple[str, ...] = (), after: tuple[str, ...] = (),
+                  replace: tuple[tuple[ast.expr, str], ...] = (),
+                  lock: Optional[ast.AST] = None, locked: bool = True) -> Optional[Fix]:
+    """An unsafe fix that LibCST makes when its edits are asked for (`contiglint.rewrite`):
+    `before`/`after` statements around `statement`, and `replace` expressions in it. None
+    when LibCST (the `fix` extra) is not installed.
 
-
-def insert_after(ctx: RuleContext, statement: ast.stmt, code: str) -> Edit:
-    indent = ctx.source.indentation(statement.lineno)
-    newline = ctx.source.newline()
-    if statement.end_lineno < len(ctx.source.starts) and \
-            ctx.source.starts[statement.end_lineno] > ctx.source.starts[statement.end_lineno - 1]:
-        at = Position(statement.end_lineno + 1, 1)
-        return Edit(at, at, f"{indent}{code}{newline}")
-    end = Position(statement.end_lineno, len(ctx.source.line(statement.end_lineno)) + 1)
-    return Edit(end, end, f"{newline}{indent}{code}")
+    Fixes that bind fresh names lock their scope (`lock`, the enclosing function, or the module
+    when None): an empty edit at the scope's start, so the fixer applies one of them per scope
+    and round and each sees the names the previous ones bound (two `k_contig = ...` in one
+    scope would free the first copy while its pointer is still in use)."""
+    if not rewrites_available():
+        return None
+    source = ctx.source
+    at = Position(lock.lineno, 1) if lock is not None else Position(1, 1)
+    return Fix("unsafe", None, description, Rewrite(
+        source.text, source.start(statement), tuple(before), tuple(after),
+        tuple((source.start(node), source.end(node), text) for node, text in replace),
+        at if locked else None))
 
 
 def fresh_name(ctx: RuleContext, expression: ast.expr, suffix: str) -> str:
@@ -137,12 +144,3 @@ def parent_of(node: ast.AST, statement: Optional[ast.AST]) -> Optional[ast.AST]:
 def needs_parentheses(expression: ast.expr) -> bool:
     """Whether `.contiguous()` can be appended to the expression's text as it is."""
     return not isinstance(expression, (ast.Name, ast.Attribute, ast.Call, ast.Subscript))
-
-
-def scope_lock(ctx: RuleContext, function: Optional[ast.AST]) -> Edit:
-    """An empty edit at the start of the enclosing scope. Fixes that bind fresh names carry it,
-    so the fixer applies one of them per scope and round: each then sees the names the
-    previous ones bound (two `k_contig = ...` in one scope would free the first copy while its
-    pointer is still in use)."""
-    at = Position(function.lineno, 1) if function is not None else Position(1, 1)
-    return Edit(at, at, "")

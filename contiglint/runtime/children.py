@@ -166,7 +166,10 @@ def _start_child_watch() -> None:
     watch = Watch(settings.get("files"), library=settings.get("library", ()),
                   modules=settings.get("modules", True),
                   explicit_copies=settings.get("explicit_copies", False),
-                  backend=settings.get("backend", "any"))
+                  backend=settings.get("backend", "any"),
+                  full=settings.get("full", False),
+                  stable_steps=settings.get("stable_steps", 5),
+                  sample_every=settings.get("sample_every", 20))
     watch.__enter__()
     _current = ChildReports(watch, settings, settings["directory"])
     _install_fork_hooks(_current)

@@ -43,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--backend", choices=("any", "nccl", "gloo"), default="any",
                         help="whose collective contracts to report (default any: what fails "
                              "or corrupts on NCCL or gloo, whatever backend the run uses)")
+    parser.add_argument("--full", action="store_true",
+                        help="watch every call of every step; by default every call is "
+                             "watched until the steps' call signatures are stable, then one "
+                             "step in 20 and steps with new input shapes (the report says "
+                             "which)")
     parser.add_argument("--explain", action="store_true", help="add why/fix to each entry")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 if the script succeeded but hazards were found")
@@ -79,10 +84,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"contiglint run: error: no such script: {target[0]}", file=sys.stderr)
         return 2
 
-    from contiglint.runtime.watcher import watch  # imports torch: only once we really run
+    try:
+        from contiglint.runtime.watcher import watch  # imports torch: only once we really run
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] != "torch":
+            raise
+        print("contiglint run: error: needs PyTorch, which is not installed; install it with "
+              "`pip install 'contiglint[runtime]'` (or `pip install torch`)", file=sys.stderr)
+        return 2
     watcher = watch(options.include or None, library=options.library,
                     modules=not options.no_modules, explicit_copies=options.explicit_copies,
-                    children=not options.no_children, backend=options.backend)
+                    children=not options.no_children, backend=options.backend,
+                    full=options.full)
     status = _run(options.module, target, watcher)
     report = watcher.report
     text = report.to_json() if options.format == "json" else report.to_text(options.explain)

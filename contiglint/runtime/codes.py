@@ -17,7 +17,7 @@ TITLES = {
     "CTG111": "in-place write into a temporary copy (the original is not updated)",
     "CTG112": "torch.save of a view writes its whole base storage",
     "CTG114": "non-contiguous tensor passed where a contract requires a contiguous one",
-    "CTG201": "implicit copy of a non-contiguous tensor",
+    "CTG201": "copy of a non-contiguous tensor",
     "CTG202": "module output is non-contiguous",
 }
 
@@ -49,13 +49,21 @@ EXPLANATIONS = {
               "op, a Triton launch without strides or a library such as safetensors got a "
               "non-contiguous tensor. The caller named under 'called from' passed it: pass "
               "`.contiguous()` there.",
-    "CTG201": "reshape/flatten/contiguous had to copy because the input was non-contiguous. "
-              "Each copy costs about as much as a clone; fix the layout where it was broken, "
-              "or accept the copy if it is deliberate.",
+    "CTG201": "reshape/flatten/ravel (and, with --explicit-copies, contiguous) copied because "
+              "the input was non-contiguous. A `.reshape()` that copies where `.view()` would "
+              "raise is what the CTG101 fix intends: the copy is correct, and this warning "
+              "says what it costs. Each copy costs about as much as a clone; to avoid it, make "
+              "the layout contiguous where it was broken (shown as 'made non-contiguous at'), "
+              "or accept it and add `# noqa: CTG201`.",
     "CTG202": "A module returned a non-contiguous (and not channels_last) tensor made from "
               "contiguous inputs; every consumer that needs contiguity will copy or raise. "
               "Return `.contiguous()` if callers need it, or document it.",
 }
+
+
+RUNTIME_ONLY = ("CTG201", "CTG202")  # codes no static rule reports
+NAMES = {"CTG201": "implicit-copy", "CTG202": "noncontiguous-module-output"}
+SEVERITY = {"CTG201": "warning", "CTG202": "warning"}  # the static codes: their rule's
 
 
 def title(code: str) -> str:

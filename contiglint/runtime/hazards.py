@@ -23,6 +23,9 @@ COPYING_OPS = frozenset({
     "Tensor.ravel", "torch.ravel", "Tensor.contiguous",
 })
 EXPLICIT_COPIES = frozenset({"Tensor.contiguous"})
+RESHAPES = frozenset({"Tensor.reshape", "torch.reshape", "Tensor.reshape_as"})
+# What the static CTG101 fix says of the `.reshape` it writes, so both modes say the same.
+RESHAPE_NOTE = "reshape copies where .view() would raise: the CTG101 fix, correct but not free"
 VIEW_OPS = frozenset({"Tensor.view", "Tensor.view_as"})
 RAW_MEMORY_OPS = frozenset({"Tensor.data_ptr", "Tensor.untyped_storage", "Tensor.storage"})
 DEVICE_MOVES = frozenset({"Tensor.to", "Tensor.cuda", "Tensor.cpu"})
@@ -131,8 +134,9 @@ class HazardFinder:
         self._copies[(result.data_ptr, result.shape)] = obs.site
         if obs.op in EXPLICIT_COPIES and not self.explicit_copies:
             return  # `.contiguous()` is the user's deliberate fix, not a hidden cost
+        note = RESHAPE_NOTE if obs.op in RESHAPES else ""
         yield Hazard("CTG201", obs.site, obs.op, source, bytes_copied=result.nbytes,
-                     origin=receiver.origin)
+                     origin=receiver.origin, note=note)
 
     def _device_move(self, obs: Observation, receiver: Argument,
                      result: TensorLayout) -> Iterator[Hazard]:

@@ -24,6 +24,16 @@ def pytest_addoption(parser: Any) -> None:
 def pytest_configure(config: Any) -> None:
     if not config.getoption("contiglint_runtime", False):
         return
+    try:
+        import torch  # noqa: F401
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] != "torch":
+            raise
+        import pytest
+
+        pytest.exit("--contiglint-runtime needs PyTorch, which is not installed; install it "
+                    "with `pip install 'contiglint[runtime]'` (or `pip install torch`)",
+                    returncode=2)
     from contiglint.runtime.watcher import watch
     watcher = watch()
     watcher.__enter__()

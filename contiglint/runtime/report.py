@@ -1,8 +1,8 @@
 """The watch report: hazards aggregated per site, ordered by what they cost.
 
 One entry per (code, file, line, op, shape, strides): a training loop that copies the same
-tensor a million times is one line with a count, not a million lines. Entries are ordered by
-bytes copied, then by count, because the user's first question is "which fix buys the most".
+tensor a million times is one line with a count, not a million lines. Entries are sorted by
+file and line, like the static linter's findings; each shows its count and the bytes copied.
 `# noqa` / `# noqa: CTG201` on the reported line suppresses an entry, as for the static linter.
 """
 from __future__ import annotations
@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from contiglint.noqa import codes_on, comments
+from contiglint.rules import severity
 from contiglint.runtime.codes import EXPLANATIONS, title
 from contiglint.runtime.hazards import Hazard
+from contiglint.runtime.sampling import describe as describe_sampling
 from contiglint.verify.frames import Site
 
 _MAX_ORIGINS = 3
@@ -45,7 +47,8 @@ class Entry:
 
     def as_json(self) -> dict:
         return {
-            "code": self.code, "title": self.title, "file": self.file, "line": self.line,
+            "code": self.code, "severity": severity(self.code), "title": self.title,
+            "file": self.file, "line": self.line,
             "function": self.function, "op": self.op,
             "shape": list(self.shape) if self.shape is not None else None,
             "strides": list(self.strides) if self.strides is not None else None,
@@ -67,6 +70,7 @@ class Report:
         self._noqa: dict[str, dict[int, Optional[frozenset]]] = {}
         self.suppressed = 0
         self.script_error: Optional[str] = None
+        self.sampling: Optional[dict] = None  # what the watch looked at (sampling.py)
 
     def add(self, hazard: Hazard) -> None:
         layout = hazard.layout
@@ -118,7 +122,7 @@ class Report:
     def entries(self) -> list[Entry]:
         with self._lock:
             entries = list(self._entries.values())
-        return sorted(entries, key=lambda e: (-e.bytes_copied, -e.count, e.file, e.line, e.code))
+        return sorted(entries, key=lambda e: (e.file, e.line, e.code, e.op, -e.bytes_copied))
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -144,6 +148,7 @@ class Report:
                         "suppressed": self.suppressed},
             "entries": [e.as_json() for e in entries],
             "script_error": self.script_error,
+            "sampling": self.sampling,
         }
 
     def to_json(self) -> str:
@@ -151,17 +156,23 @@ class Report:
 
     def to_text(self, explain: bool = False) -> str:
         entries = self.entries
+        sampled = self.sampling is not None and self.sampling.get("sampling_from_step") \
+            is not None
+        note = [f"  ({describe_sampling(self.sampling)})"] if sampled else []
         if not entries:
-            return "contiglint run: no layout hazards observed in user code."
+            return "\n".join(["contiglint run: no layout hazards observed in user code."]
+                             + note)
         total = sum(e.bytes_copied for e in entries)
         lines = [f"contiglint run: {len(entries)} layout hazard site(s), "
-                 f"{sum(e.count for e in entries)} occurrence(s), {_size(total)} copied"]
+                 f"{sum(e.count for e in entries)} occurrence(s), {_size(total)} copied",
+                 *note]
         for entry in entries:
             cost = f", {_size(entry.bytes_copied)} copied" if entry.bytes_copied else ""
             layout = f" shape {entry.shape} strides {entry.strides}" if entry.shape is not None \
                 else ""
-            lines.append(f"{_shown(entry.file)}:{entry.line}: {entry.code} {entry.title}: "
-                         f"{entry.op}{layout} x{entry.count}{cost}")
+            lines.append(f"{_shown(entry.file)}:{entry.line}: {entry.code} "
+                         f"{severity(entry.code)}: {entry.title}: {entry.op}{layout} "
+                         f"x{entry.count}{cost}")
             for caller in entry.chain:
                 lines.append(f"    called from {_shown(caller.file)}:{caller.line} "
                              f"({caller.function})")

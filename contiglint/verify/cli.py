@@ -51,6 +51,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.jobs < 1:
         print("contiglint verify: error: --jobs must be at least 1", file=sys.stderr)
         return 2
+    import torch
+
+    if args.device == "cuda" and not torch.cuda.is_available():
+        print("contiglint verify: error: --device cuda: CUDA is not available (torch "
+              f"{torch.__version__} sees no CUDA device); use --device auto or --device cpu "
+              "to emulate it", file=sys.stderr)
+        return 2
     from contiglint.verify.render import as_json, text
     from contiglint.verify.verifier import verify
 

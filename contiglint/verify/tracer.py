@@ -68,6 +68,8 @@ class _Mode(TorchFunctionMode):
         if torch.compiler.is_compiling():
             return func(*args, **kwargs)
         tracer = self._tracer
+        if not tracer.watching:  # paused (sampling) but still on the mode stack
+            return func(*args, **kwargs)
         try:
             op = _OP_NAMES.get(func)
         except TypeError:  # unhashable callable
@@ -127,6 +129,8 @@ class Tracer:
         self._hook: Any = None
         self._entries_in_progress = threading.local()
         self._backward: Optional[tuple[type, Any]] = None
+        self.watching = True  # False while paused: ops and module outputs pass unobserved
+        self._off_stack: Optional[int] = None  # paused off the mode stack: its depth then
 
     # -- lifetime ------------------------------------------------------------------------
     def __enter__(self) -> "Tracer":
@@ -165,13 +169,17 @@ class Tracer:
         BackwardCFunction.apply = apply
 
     def __exit__(self, *exc_info) -> None:
+        if self._off_stack is not None:
+            self.resume()  # back on the stack where we left it, so that exiting pops it
         mode, self._mode = self._mode, None
         if self._backward is not None:
             owner, original = self._backward
             owner.apply = original
             self._backward = None
+        paused_elsewhere, self._off_stack = self._off_stack is not None, None
+        self.watching = True
         try:
-            if mode is not None:
+            if mode is not None and not paused_elsewhere:
                 mode.__exit__(*exc_info)
         finally:
             if self._hook is not None:
@@ -184,6 +192,30 @@ class Tracer:
     @property
     def active(self) -> bool:
         return self._mode is not None
+
+    def pause(self) -> None:
+        """Stop observing ops and module outputs until `resume()` (entry points still are).
+        The mode leaves torch's mode stack when it is on top, so that unobserved ops cost
+        nothing; under another mode it stays and lets ops through."""
+        if self._mode is None or not self.watching:
+            return
+        self.watching = False
+        depth = _stack_depth()
+        if depth and _stack_top(depth) is self._mode:
+            _pop_stack()
+            self._off_stack = depth - 1
+
+    def resume(self) -> None:
+        """Observe again. A mode paused off the stack goes back only onto the stack it left
+        (same depth); otherwise it stays off, unobserving, rather than misnest other modes."""
+        if self._mode is None or self.watching:
+            return
+        if self._off_stack is not None:
+            if _stack_depth() != self._off_stack:
+                return
+            _push_stack(self._mode)
+            self._off_stack = None
+        self.watching = True
 
     def origin_of(self, tensor: Any) -> Optional[Site]:
         """Where `tensor` (this object) was made non-contiguous under this tracer, if known."""
@@ -251,7 +283,7 @@ class Tracer:
         return result
 
     def _module_returned(self, module: Any, inputs: Any, output: Any) -> None:
-        if not self.active or torch.compiler.is_compiling():
+        if not self.active or not self.watching or torch.compiler.is_compiling():
             return
         located = self._classifier.call_site(sys._getframe(1), indirect=True)
         if located is None:
@@ -319,6 +351,22 @@ class Tracer:
                     and value not in self._origins:
                 self._origins[value] = inherited or site
             yield layout
+
+
+def _stack_depth() -> int:
+    return torch._C._len_torch_function_stack()
+
+
+def _stack_top(depth: int) -> Any:
+    return torch._C._get_function_stack_at(depth - 1)
+
+
+def _pop_stack() -> None:
+    torch._C._pop_torch_function_stack()
+
+
+def _push_stack(mode: Any) -> None:
+    torch._C._push_on_torch_function_stack(mode)
 
 
 @functools.lru_cache(maxsize=4096)

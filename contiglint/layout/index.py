@@ -1,0 +1,139 @@
+"""One walk of a module, shared by every question asked about its syntax tree.
+
+Walking the tree is a large share of the analysis cost on real code (a module of model code
+has tens of thousands of nodes), and the analysis used to walk it several times over: for the
+imports, for the calls, once per method for "does it store on `self`?", once per `if` test for
+layout checks. `ModuleIndex` walks it once, in `ast.walk`'s order (breadth first, fields in
+order), keeping each node's parent, and answers those questions from the lists it built:
+by-type node lists and, for the few node kinds the questions look for, the set of their
+ancestors ("this subtree holds one").
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional
+
+FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
+LAYOUT_QUERIES = ("is_contiguous", "stride")
+REGISTRATIONS = ("register_buffer", "register_parameter")
+
+
+# The node types that can have children, as the grammar (ASDL) names them in each node class's
+# docstring: `Attribute(expr value, identifier attr, expr_context ctx)`. Fields of other types
+# hold names, constants or childless nodes (contexts, operators, aliases), which no question
+# asked here is about, so the walk does not visit them.
+_BRANCHING = frozenset({"expr", "stmt", "arguments", "keyword", "withitem", "comprehension",
+                        "excepthandler", "match_case", "pattern", "arg", "type_param"})
+_SIGNATURE = re.compile(r"\w+\((.*)\)$")
+_FIELDS: dict[type, Optional[tuple[str, ...]]] = {}
+
+
+def _branching_fields(cls: type) -> Optional[tuple[str, ...]]:
+    """The fields of `cls` that hold nodes with children; None if its docstring does not say
+    (then every field is looked at)."""
+    doc = (cls.__doc__ or "").strip()
+    if doc == cls.__name__ and not cls._fields:  # `Pass`, `Break`
+        return ()
+    match = _SIGNATURE.match(doc)
+    if match is None:
+        return None
+    fields = []
+    for part in filter(None, (p.strip() for p in match[1].split(","))):
+        words = part.split()
+        if len(words) != 2 or words[1] not in cls._fields:
+            return None
+        if words[0].rstrip("?*") in _BRANCHING:
+            fields.append(words[1])
+    return tuple(fields)
+
+
+def walk(tree: ast.AST) -> tuple[list[ast.AST], list[int]]:
+    """The nodes of `tree` that can have children, in `ast.walk` order (breadth first, fields
+    in order; the childless ones left out do not change the order of the others), and each
+    one's parent (its index; -1 for the root)."""
+    nodes: list[ast.AST] = [tree]
+    parents: list[int] = [-1]
+    append, extend = nodes.append, nodes.extend
+    add_parent, add_parents = parents.append, parents.extend
+    known = _FIELDS
+    index = 0
+    for node in nodes:  # grows while it is read: breadth first, like ast.walk
+        cls = node.__class__
+        try:
+            fields = known[cls]
+        except KeyError:
+            fields = known[cls] = _branching_fields(cls)
+        if fields is None:  # not described: every child, as ast.iter_child_nodes finds them
+            children = list(ast.iter_child_nodes(node))
+            extend(children)
+            add_parents([index] * len(children))
+        else:
+            for name in fields:
+                value = getattr(node, name, None)
+                if value is None:
+                    continue
+                if value.__class__ is list:
+                    if value:
+                        if None in value:  # dict keys of `**x`, missing kw-only defaults
+                            value = [item for item in value if item is not None]
+                        extend(value)
+                        add_parents([index] * len(value))
+                else:
+                    append(value)
+                    add_parent(index)
+        index += 1
+    return nodes, parents
+
+
+class ModuleIndex:
+    """The shared walk of one module (see the module docstring)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.nodes, parents = walk(tree)
+        self.calls: list[ast.Call] = []
+        self.calls_of: dict[str, list[ast.Call]] = {}  # `name(...)` calls by name
+        self.imports: list[ast.AST] = []
+        self.assigns: list[ast.Assign] = []
+        stores, layout_queries = [], []
+        for index, node in enumerate(self.nodes):
+            kind = type(node)
+            if kind is ast.Call:
+                self.calls.append(node)
+                func = node.func
+                if type(func) is ast.Name:
+                    self.calls_of.setdefault(func.id, []).append(node)
+                elif type(func) is ast.Attribute:
+                    if func.attr in REGISTRATIONS:
+                        stores.append(index)
+                    elif func.attr in LAYOUT_QUERIES:
+                        layout_queries.append(index)
+            elif kind is ast.Attribute:
+                if type(node.ctx) is ast.Store and type(node.value) is ast.Name \
+                        and node.value.id == "self":
+                    stores.append(index)
+            elif kind is ast.Assign:
+                self.assigns.append(node)
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self.imports.append(node)
+        self._storing = self._ancestors(stores, parents)
+        self._querying = self._ancestors(layout_queries, parents)
+
+    def _ancestors(self, indices: list[int], parents: list[int]) -> set[int]:
+        """ids of the nodes at `indices` and of all their ancestors."""
+        found: set[int] = set()
+        nodes = self.nodes
+        for index in indices:
+            while index >= 0 and id(nodes[index]) not in found:
+                found.add(id(nodes[index]))
+                index = parents[index]
+        return found
+
+    def stores_on_self(self, function: ast.AST) -> bool:
+        """Whether a method can change instance state: somewhere inside it (nested code
+        included) `self.x = ...` or `.register_buffer(...)` / `.register_parameter(...)`."""
+        return id(function) in self._storing
+
+    def queries_layout(self, node: ast.AST) -> bool:
+        """Whether a `.is_contiguous(...)` / `.stride(...)` call is `node` or inside it."""
+        return id(node) in self._querying

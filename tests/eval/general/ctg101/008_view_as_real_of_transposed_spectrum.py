@@ -1,0 +1,23 @@
+import torch
+from torch import nn
+
+
+class SpectralFeatures(nn.Module):
+    def __init__(self, channels, n_fft):
+        super().__init__()
+        self.n_bins = n_fft // 2 + 1
+        self.mix = nn.Linear(channels * 2, 32)
+
+    def forward(self, x):
+        b, c, t = x.shape
+        spec = torch.fft.rfft(x, dim=-1)
+        spec = spec.transpose(1, 2)
+        ri = torch.view_as_real(spec)
+        ri = ri.view(b, self.n_bins, -1)  # hazard: CTG101
+        return self.mix(ri)
+
+
+def main():
+    model = SpectralFeatures(channels=4, n_fft=64)
+    x = torch.randn(2, 4, 64)
+    print(model(x).shape)

@@ -1,0 +1,29 @@
+import torch
+from torch import nn
+
+
+class HeadSplitAttention(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads = heads
+        self.head_dim = dim // heads
+        self.qkv = nn.Linear(dim, dim * 3)
+        self.out = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        q = q.unflatten(-1, (self.heads, self.head_dim)).transpose(1, 2)
+        k = k.unflatten(-1, (self.heads, self.head_dim)).transpose(1, 2)
+        v = v.unflatten(-1, (self.heads, self.head_dim)).transpose(1, 2)
+        q = q.view(b * self.heads, t, self.head_dim)  # hazard: CTG101
+        k = k.reshape(b * self.heads, t, self.head_dim)
+        v = v.reshape(b * self.heads, t, self.head_dim)
+        attn = torch.softmax(q @ k.transpose(1, 2) / self.head_dim ** 0.5, dim=-1)
+        ctx = (attn @ v).view(b, self.heads, t, self.head_dim).transpose(1, 2)
+        return self.out(ctx.reshape(b, t, d))
+
+
+def main():
+    layer = HeadSplitAttention(64, 4)
+    print(layer(torch.randn(2, 9, 64)).shape)

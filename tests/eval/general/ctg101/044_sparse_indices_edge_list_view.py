@@ -1,0 +1,20 @@
+import torch
+
+
+def adjacency_from_edges(src, dst, n):
+    idx = torch.stack([src, dst])
+    vals = torch.ones(src.numel())
+    return torch.sparse_coo_tensor(idx, vals, (n, n)).coalesce()
+
+
+def edge_pairs_flat(adj):
+    edge_index = adj.indices()
+    edges = edge_index.t()
+    return edges.view(-1)  # hazard: CTG101
+
+
+def main():
+    src = torch.tensor([0, 1, 2, 3, 3])
+    dst = torch.tensor([1, 2, 3, 0, 1])
+    adj = adjacency_from_edges(src, dst, 4)
+    print(edge_pairs_flat(adj))

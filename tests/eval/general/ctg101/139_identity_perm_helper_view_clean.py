@@ -1,0 +1,24 @@
+import torch
+from torch import nn
+
+
+def reorder(x, perm=(0, 2, 1)):
+    return x.permute(perm)
+
+
+class ChannelMixer(nn.Module):
+    def __init__(self, tokens, dim):
+        super().__init__()
+        self.mix = nn.Linear(dim, dim)
+        self.tokens = tokens
+
+    def forward(self, x):
+        y = reorder(x, perm=(0, 1, 2))
+        b, t, d = y.shape
+        rows = y.view(b * t, d)
+        return self.mix(rows).view(b, t, d)
+
+
+def main():
+    mixer = ChannelMixer(7, 5)
+    print(mixer(torch.randn(2, 7, 5)).shape)
