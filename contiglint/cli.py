@@ -32,7 +32,14 @@ PACKAGE_EXTRAS = {"pygls": "server", "lsprotocol": "server"}  # a missing packag
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     _tolerant_output()
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:  # `contiglint rule CTG101 | head`: the reader left, quietly stop
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: list[str]) -> int:
     command = argv[0] if argv else ""
     if command == "rules":
         return list_rules(argv[1:])

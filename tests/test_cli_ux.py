@@ -520,3 +520,12 @@ def test_runtime_report_is_sorted_by_file_and_line(tmp_path):
     entries = json.loads((tmp_path / "report.json").read_text())["entries"]
     assert [e["line"] for e in entries] == [3, 4]
     assert entries[0]["bytes_copied"] < entries[1]["bytes_copied"]
+
+
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path):
+    """`contiglint rule CTG101 | head -1`: the reader leaves early; no BrokenPipe traceback."""
+    process = subprocess.run(
+        f"{sys.executable} -m contiglint rule CTG101 | head -c 1 > /dev/null", shell=True,
+        cwd=tmp_path, env=environment(), capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in process.stderr and "BrokenPipe" not in process.stderr, \
+        process.stderr
