@@ -8,13 +8,11 @@ on a bad file: problems come back as `SourceError(kind="io")` with a message a u
 from __future__ import annotations
 
 import codecs
-import contextlib
 import errno
 import fnmatch
 import hashlib
 import io
 import os
-import signal
 import stat
 import tempfile
 import tokenize
@@ -308,36 +306,19 @@ def atomic_write_bytes(path: str, data: bytes, mode: Optional[int] = None,
     fsyncs it first (a user's source file is worth it, a cache entry is not).
     """
     directory = os.path.dirname(path) or "."
-    with _interrupts_deferred():  # Ctrl-C between mkstemp and `try` would leave the temporary
-        handle, temporary = tempfile.mkstemp(prefix=".contiglint-", suffix=".tmp",
-                                             dir=directory)
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-                if durable:
-                    out.flush()
-                    os.fsync(out.fileno())
-            if mode is not None:
-                os.chmod(temporary, mode)
-            os.replace(temporary, path)
-        except BaseException:
-            _remove_quietly(temporary)
-            raise
-
-
-@contextlib.contextmanager
-def _interrupts_deferred():
-    """SIGINT and SIGTERM wait until one file's write is done (or undone): a signal then
-    interrupts between files, never inside one. Where signals cannot be masked, nothing."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:
-        yield
-        return
-    previous = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    handle, temporary = tempfile.mkstemp(prefix=".contiglint-", suffix=".tmp", dir=directory)
     try:
-        yield
-    finally:
-        mask(signal.SIG_SETMASK, previous)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        _remove_quietly(temporary)
+        raise
 
 
 def _remove_quietly(path: str) -> None:
