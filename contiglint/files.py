@@ -8,13 +8,16 @@ on a bad file: problems come back as `SourceError(kind="io")` with a message a u
 from __future__ import annotations
 
 import codecs
+import contextlib
 import errno
 import fnmatch
 import hashlib
 import io
 import os
+import signal
 import stat
 import tempfile
+import threading
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -306,19 +309,44 @@ def atomic_write_bytes(path: str, data: bytes, mode: Optional[int] = None,
     fsyncs it first (a user's source file is worth it, a cache entry is not).
     """
     directory = os.path.dirname(path) or "."
-    handle, temporary = tempfile.mkstemp(prefix=".contiglint-", suffix=".tmp", dir=directory)
+    with _interrupt_deferred():
+        handle, temporary = tempfile.mkstemp(prefix=".contiglint-", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+                if durable:
+                    out.flush()
+                    os.fsync(out.fileno())
+            if mode is not None:
+                os.chmod(temporary, mode)
+            os.replace(temporary, path)
+        except BaseException:
+            _remove_quietly(temporary)
+            raise
+
+
+@contextlib.contextmanager
+def _interrupt_deferred():
+    """Hold a Ctrl-C that arrives during one file's write and deliver it after, so that an
+    interrupt between `mkstemp` and the cleanup cannot leave a temporary file behind.
+
+    Only the main thread can set signal handlers; elsewhere (the language server's worker
+    threads) the write runs as is. Pool workers ignore SIGINT altogether (runner)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # SIG_IGN, SIG_DFL or a handler set outside Python
+        yield
+        return
+    held = []
+    signal.signal(signal.SIGINT, lambda signum, frame: held.append(frame))
     try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            if durable:
-                out.flush()
-                os.fsync(out.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        _remove_quietly(temporary)
-        raise
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held:
+            previous(signal.SIGINT, held[0])
 
 
 def _remove_quietly(path: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
@@ -99,17 +100,27 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     # chunk would leave the other workers idle at the end.
     chunksize = max(1, min(16, len(files) // (workers * 16)))
     try:
-        with ProcessPoolExecutor(workers, initializer=_init_worker,
-                                 initargs=(_portable(config), options)) as pool:
-            summaries = list(pool.map(_summarize_in_worker, files, chunksize=chunksize))
-            project = _project(summaries)
-            outcomes = []
-            for outcome in pool.map(_process_in_worker, files, [project] * len(files),
-                                    chunksize=chunksize):
-                outcomes.append(outcome)
-                report(len(outcomes), len(files))
-            return outcomes
+        pool = ProcessPoolExecutor(workers, initializer=_init_worker,
+                                   initargs=(_portable(config), options))
+    except (OSError, PermissionError):
+        return _serial(files, config, options, report)
+    try:
+        summaries = list(pool.map(_summarize_in_worker, files, chunksize=chunksize))
+        project = _project(summaries)
+        outcomes = []
+        for outcome in pool.map(_process_in_worker, files, [project] * len(files),
+                                chunksize=chunksize):
+            outcomes.append(outcome)
+            report(len(outcomes), len(files))
+        pool.shutdown()
+        return outcomes
+    except KeyboardInterrupt:
+        # Ctrl-C: workers ignore SIGINT (see `_init_worker`), so each finishes the file it
+        # holds (a fix is written whole or not at all); queued files are dropped.
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
     except (BrokenProcessPool, OSError, PermissionError):
+        pool.shutdown(wait=True, cancel_futures=True)
         # No usable process pool here (sandbox, no /dev/shm): the serial path gives the same
         # results. In fix mode a file may already be fixed, which processing again handles.
         return _serial(files, config, options, report)
@@ -184,6 +195,10 @@ _worker_state: Optional[tuple[Config, RunOptions]] = None
 
 def _init_worker(config: Config, options: RunOptions) -> None:
     global _worker_state
+    # Ctrl-C reaches the whole process group. The parent handles it and cancels what is
+    # queued; a worker interrupted inside a write could otherwise lose its temporary file's
+    # name between `mkstemp` and the cleanup.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_state = (config, options)
 
 
