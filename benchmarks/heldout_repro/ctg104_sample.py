@@ -39,7 +39,8 @@ def slice_assign_and_repeat_view():
     lat = torch.zeros(2, 3, 16, 16, dtype=torch.float64)
     lat[:, 0:1] = moved[:, 0:1]
     rep = moved.repeat(1, 2, 1, 1).view(2, 6, -1)
-    return f"slice copy equal={torch.equal(lat[:, 0:1], ref[:, 0:1])}, repeat+view {tuple(rep.shape)}"
+    same = torch.equal(lat[:, 0:1], ref[:, 0:1])
+    return f"slice copy equal={same}, repeat+view {tuple(rep.shape)}"
 
 
 def numpy_then_arithmetic():
@@ -60,7 +61,8 @@ def permute_reshape_argsort():
     moved_t = logits.t().detach().cpu()
     same = torch.equal(torch.argsort(moved_t, descending=True),
                        torch.argsort(moved_t.contiguous(), descending=True))
-    return f"reshape {tuple(moved.permute(0, 2, 1, 3).reshape(2, 16, -1).shape)}, argsort equal={same}"
+    reshaped = moved.permute(0, 2, 1, 3).reshape(2, 16, -1)
+    return f"reshape {tuple(reshaped.shape)}, argsort equal={same}"
 
 
 if __name__ == "__main__":

@@ -207,8 +207,8 @@ def torchao_lstm_sliced_bias():
 
 
 def torchao_pat_low_rank_u(m=1024, n=1024, k=64):
-    # torchao/prototype/pat/utils.py:187-209: U, p, Vh = svd(W, full_matrices=False) (low_rank.py:47);
-    # U[:, :k] becomes the module's parameter after pruning to k singular values
+    # torchao/prototype/pat/utils.py:187-209: U, p, Vh = svd(W, full_matrices=False)
+    # (low_rank.py:47); U[:, :k] becomes the module's parameter after pruning to k singular values
     U, S, Vh = torch.linalg.svd(torch.randn(m, n), full_matrices=False)
     mod = nn.Module()
     mod.register_parameter("w_U", nn.Parameter(U[:, :k], requires_grad=False))
@@ -240,15 +240,17 @@ if __name__ == "__main__":
             torchmetrics_mean_nan_fill)
     outcome("CTG111 peft supertuning/layer.py:236,257 nn.Linear base weight",
             peft_supertuning_merge)
-    outcome("CTG114 torchao fp8_dynamic_tensorwise_test.py:79..490", torchao_fp8_test_expects_the_assert)
+    outcome("CTG114 torchao fp8_dynamic_tensorwise_test.py:79..490",
+            torchao_fp8_test_expects_the_assert)
     outcome("CTG114 torchao mxfp8_grouped_mm.py:581 as called", torchao_mxfp8_emulated_weight)
     outcome("CTG114 torchao mx_tensor.py:458", torchao_mx_unpack_after_assert)
     outcome("CTG106 torchao fp8_dynamic_tensorwise.py:758", torchao_col_major_t_buffer)
-    outcome("CTG101 diffusers attention_processor.py:5027 seq=1", lambda: diffusers_sd3_ip_adapter(1))
+    outcome("CTG101 diffusers attention_processor.py:5027 seq=1",
+            lambda: diffusers_sd3_ip_adapter(1))
     outcome("CTG101 diffusers attention_processor.py:5027 seq=64 (CPU SDPA)",
             lambda: diffusers_sd3_ip_adapter(64))
-    outcome("CTG101 kornia diamond_square.py:255 (1, 1, 5, 7)", lambda: kornia_diamond_square((1, 1, 5, 7)))
-    outcome("CTG101 kornia diamond_square.py:255 (2, 3, 20, 33)", lambda: kornia_diamond_square((2, 3, 20, 33)))
+    for size in ((1, 1, 5, 7), (2, 3, 20, 33)):
+        outcome(f"CTG101 kornia diamond_square.py:255 {size}", lambda: kornia_diamond_square(size))
     outcome("CTG101 kornia scale_space_detector.py:420 scale_space_response=True",
             lambda: kornia_scale_space_response(True))
     outcome("CTG101 kornia scale_space_detector.py:420 scale_space_response=False",

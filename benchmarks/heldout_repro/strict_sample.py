@@ -7,7 +7,6 @@ Run: python benchmarks/heldout_repro/strict_sample.py   (needs the held-out corp
 """
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
 from common import outcome, use_packages
 
@@ -22,7 +21,8 @@ def fresh_tensors():
     import numpy as np
 
     emb = nn.Embedding(10, 4)
-    made = [torch.tensor(0.0), torch.tensor(True), 0.1 * torch.randn(8), torch.zeros_like(torch.ones(5)),
+    made = [torch.tensor(0.0), torch.tensor(True), 0.1 * torch.randn(8),
+            torch.zeros_like(torch.ones(5)),
             torch.randn(3) + torch.randn(3), torch.empty_like(nn.Parameter(torch.ones(6))),
             emb(torch.tensor([1, 2])).detach().clone().to(torch.float32),
             torch.as_tensor(np.zeros((4, 4)))]
@@ -67,8 +67,8 @@ def kornia_python_callees():
     so3 = So3.exp(torch.rand(4, 6)[:, ::2])
     v = Vector2.from_coords(torch.rand(5, 2)[:, 0], torch.rand(5, 2)[:, 1])
     kp = Keypoints.from_tensor(torch.rand(2, 2, 7).transpose(1, 2))
-    rect = draw_rectangle(torch.zeros(1, 3, 20, 20).permute(0, 1, 3, 2).contiguous().permute(0, 1, 3, 2),
-                          torch.tensor([[[2.0, 2.0, 10.0, 10.0]]]))
+    canvas = torch.zeros(1, 3, 20, 20).transpose(2, 3).contiguous().transpose(2, 3)  # strided
+    rect = draw_rectangle(canvas, torch.tensor([[[2.0, 2.0, 10.0, 10.0]]]))
     return (f"gray equal={ok}, rgb {tuple(rgb.shape)}, points {tuple(tp.shape)}, "
             f"so3 {tuple(so3.matrix().shape)}, vector {tuple(v.data.shape)}, "
             f"keypoints {tuple(kp.data.shape)}, rect {tuple(rect.shape)}")
