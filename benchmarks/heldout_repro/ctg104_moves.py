@@ -1,10 +1,11 @@
-"""CTG104 on the held-out corpus (a seeded sample of 30 of the 52 flagged lines): the device copy
-of a permuted tensor keeps its strides, and what the flagged code does with it next.
+"""CTG104 on the held-out corpus (all 52 flagged lines): the device copy of a permuted tensor
+keeps its strides, and what the flagged code does with it next.
 
-Every consumer in the sample is one of these; each is run here on a permuted tensor moved with
-.to()/.cpu() (CPU -> CPU with a dtype change: the machine has no second device; a device copy keeps
-strides the same way) and compared with the same op on a contiguous copy.
-Run: python benchmarks/heldout_repro/ctg104_sample.py
+Every consumer of the 50 lines judged false is one of these; each is run here on a permuted tensor
+moved with .to()/.cpu() (CPU -> CPU with a dtype change: the machine has no second device; a
+device copy keeps strides the same way) and compared with the same op on a contiguous copy. The 2
+unsure lines hand the strided array to PyAV and onnxruntime, which are not installed here.
+Run: python benchmarks/heldout_repro/ctg104_moves.py
 """
 import numpy as np
 import torch
@@ -65,6 +66,17 @@ def permute_reshape_argsort():
     return f"reshape {tuple(reshaped.shape)}, argsort equal={same}"
 
 
+def interpolate_solve_tolist():
+    # F.interpolate (kornia naflex), torch.linalg.solve of w.T (peft frod), tolist (kornia laf)
+    up = torch.equal(F.interpolate(moved, size=(8, 8), mode="bilinear"),
+                     F.interpolate(ref, size=(8, 8), mode="bilinear"))
+    v = torch.randn(6, 6, dtype=torch.float64).t().cpu()
+    w = torch.randn(4, 6, dtype=torch.float64)
+    solved = torch.allclose(torch.linalg.solve(v, w.T), torch.linalg.solve(v.contiguous(), w.T))
+    listed = moved[0, :, 0, :2].tolist() == ref[0, :, 0, :2].tolist()
+    return f"interpolate equal={up}, solve equal={solved}, tolist equal={listed}"
+
+
 if __name__ == "__main__":
     outcome("device copy of a permuted tensor", strides_kept)
     outcome("conv (vae.encode etc.)", conv_vae_encode)
@@ -72,3 +84,4 @@ if __name__ == "__main__":
     outcome("slice assignment, repeat + view", slice_assign_and_repeat_view)
     outcome("numpy, then numpy arithmetic", numpy_then_arithmetic)
     outcome("permute + reshape, argsort", permute_reshape_argsort)
+    outcome("interpolate, linalg.solve, tolist", interpolate_solve_tolist)
