@@ -1,7 +1,7 @@
 """How often is contiglint right on real PyTorch code? Findings and measured precision per rule.
 
     python benchmarks/realcode.py [--cache DIR] [--strict] [-j 2] [--packages timm,monai]
-                                  [--json OUT] [--unjudged]
+                                  [--json OUT] [--unjudged] [--corpus tuning|heldout]
 
 Corpus: the packages in PINNED, each downloaded by exact version with `pip download --no-deps`
 and unpacked outside the repository, into `--cache` (default `$CONTIGLINT_REALCODE_DIR`, else
@@ -20,6 +20,12 @@ A verdict is keyed by package, version, the path inside the package, the code an
 text of the flagged line, so that it survives line shifts; the reproduction scripts that back
 the verdicts live in `realcode_repro/`. `tests/test_realcode.py` checks the verdicts against the
 current linter when the corpus is downloaded. Exit status: 0 ran, 2 setup or lint failed.
+
+`--corpus heldout` measures the second, held-out list instead: the packages pinned in
+`heldout.json` (none of them in the tuning set), cached in `$CONTIGLINT_HELDOUT_DIR` or
+`~/.cache/contiglint/heldout`, judged in `heldout_judged.json` (reproductions in
+`heldout_repro/`, checked by `tests/test_heldout.py`). Its verdicts were measured on the commit
+that `heldout.json` names; tuning on them makes them tuning data.
 """
 from __future__ import annotations
 
@@ -59,6 +65,17 @@ PINNED = {
     "megatron-core": "0.16.1",
 }
 sys.path.insert(0, str(ROOT))  # this checkout's contiglint, installed or not
+HELDOUT = HERE / "heldout.json"
+CACHE_ENV, CACHE_DIR = "CONTIGLINT_REALCODE_DIR", "realcode"
+
+
+def use_corpus(corpus: str) -> None:
+    """Point this module at the held-out corpus: its pins, verdicts file and cache."""
+    global PINNED, JUDGED, REPRO, CACHE_ENV, CACHE_DIR
+    if corpus == "heldout":
+        PINNED = json.loads(HELDOUT.read_text(encoding="utf-8"))["packages"]
+        JUDGED, REPRO = HERE / "heldout_judged.json", HERE / "heldout_repro"
+        CACHE_ENV, CACHE_DIR = "CONTIGLINT_HELDOUT_DIR", "heldout"
 
 
 class SetupError(Exception):
@@ -66,8 +83,8 @@ class SetupError(Exception):
 
 
 def default_cache() -> Path:
-    env = os.environ.get("CONTIGLINT_REALCODE_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "contiglint" / "realcode"
+    env = os.environ.get(CACHE_ENV)
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "contiglint" / CACHE_DIR
 
 
 def tree_of(cache: Path, name: str) -> Path:
@@ -213,7 +230,11 @@ def print_tables(findings: list[dict], judged: dict[tuple, dict], names: list[st
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--cache", type=Path, default=default_cache(),
+    ap.add_argument("--corpus", choices=("tuning", "heldout"), default="tuning",
+                    help="the tuning set pinned here (default) or the held-out list of "
+                         "heldout.json (cache: $CONTIGLINT_HELDOUT_DIR or "
+                         "~/.cache/contiglint/heldout)")
+    ap.add_argument("--cache", type=Path, default=None,
                     help="where wheels and unpacked trees live (default: "
                          "$CONTIGLINT_REALCODE_DIR or ~/.cache/contiglint/realcode)")
     ap.add_argument("--packages", help="comma-separated subset of the pinned packages")
@@ -225,6 +246,8 @@ def main(argv=None) -> int:
                     help="write the per-rule verdict counts to contiglint/rules/precision.json "
                          "(default mode, every package only)")
     args = ap.parse_args(argv)
+    use_corpus(args.corpus)
+    args.cache = args.cache or default_cache()
     names = list(PINNED)
     if args.packages:
         names = [n.strip() for n in args.packages.split(",") if n.strip()]
@@ -241,7 +264,7 @@ def main(argv=None) -> int:
         return 2
     files = sum(1 for tree in trees for _ in tree.rglob("*.py"))
     print(f"{len(names)} packages, {files} *.py files, mode: "
-          f"{'--strict' if args.strict else 'default'}")
+          f"{'--strict' if args.strict else 'default'}, corpus: {args.corpus}")
     judged = load_judged()
     print_tables(findings, judged, names)
     if args.unjudged:
@@ -253,8 +276,8 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps(findings, indent=1) + "\n")
     if args.record:
-        if args.strict or args.packages:
-            print("realcode: --record measures the default mode on every package",
+        if args.strict or args.packages or args.corpus != "tuning":
+            print("realcode: --record measures the default mode on every tuning package",
                   file=sys.stderr)
             return 2
         record(tally(findings, judged))
