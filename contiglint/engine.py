@@ -10,7 +10,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Optional
 
-from contiglint import noqa
+from contiglint import expected, noqa
 from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.contracts import ProjectContracts
 from contiglint.layout.program import analyze_module
@@ -128,7 +128,8 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
                             result.findings.append(finding)
         except Exception as error:  # noqa: BLE001
             result.errors.append(_internal(path, rule.code, error))
-    result.findings = sorted(noqa.unsuppressed(result.findings, text), key=lambda f: f.sort_key)
+    findings = expected.outside(result.findings, expected.expected_failure_spans(tree, text))
+    result.findings = sorted(noqa.unsuppressed(findings, text), key=lambda f: f.sort_key)
     return result
 
 

@@ -238,6 +238,14 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         after_no = self.branch(node.orelse, no) if truth is not True else None
         self.env = join_envs(after_yes, after_no)
 
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        """Past `assert x.is_contiguous()` (or a stride check) the code runs only where the
+        check held: `x` is contiguous from here on, as in the `if` branch of the same test."""
+        self.evaluate(node.test)
+        if node.msg is not None:
+            self.evaluate(node.msg)
+        self.env = self.refine(node.test, self.env)[0]
+
     def stmt_While(self, node: ast.While) -> None:
         self.evaluate(node.test)
         self.emit_layout_branch(node.test)

@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 from contiglint.findings import Fix
 from contiglint.layout.calls import COPY_IF_NEEDED
 from contiglint.layout.sinks import Sink, is_inplace_method
-from contiglint.layout.values import Kind, Tensor
+from contiglint.layout.values import Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
@@ -38,7 +38,8 @@ class InplaceOnTemporaryCopy(Rule):
     **What it flags.** An in-place op (`add_`, `mul_`, `copy_`, `zero_`, `x[...] = v`, an
     `out=` argument) or an in-place collective (`dist.all_reduce`, `broadcast`, `recv`, ...)
     applied directly to `x.contiguous()`, `x.reshape(...)`, `x.flatten()` or `x.to(...)`
-    with its result thrown away, when `x` is non-contiguous or of unknown layout.
+    with its result thrown away, when `x` is shown non-contiguous (in `--strict` mode also
+    when its layout is unknown: a function's parameter, a module's attribute).
 
     **Why.** These calls return `x` itself (or a view of it) when no copy is needed, and a new
     tensor otherwise. The write then reaches `x` only for some layouts (or dtypes, devices):
@@ -81,8 +82,10 @@ class InplaceOnTemporaryCopy(Rule):
                 or returned_view(copy_call.func.value, source)):
             return
         if method in LAYOUT_COPIES:
-            if not isinstance(source, Tensor) or source.kind is Kind.CONTIGUOUS and \
-                    not self.other_memory_format(copy_call):
+            # a copy for sure when `x` is shown non-contiguous or another memory format is
+            # asked for; for `x` of unknown layout only maybe, which strict mode reports
+            if not isinstance(source, Tensor) or not (
+                    ctx.reportable(source) or self.other_memory_format(copy_call)):
                 return
         elif method not in CONVERSION_COPIES:
             return
