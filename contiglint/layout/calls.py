@@ -377,3 +377,20 @@ def module_output(qualname: str, result: Value, width, source: Value = None) -> 
     geometry = result.geometry
     index = dim % geometry.rank
     return replace(result, geometry=geometry.with_axis(index, size=width))
+
+
+def module_parameter(module: Ref, name: str) -> Value:
+    """`.weight`/`.bias` of a torch module instance: a fresh parameter, contiguous, of the
+    shape the constructor gives, for the 2-D weights that no memory-format conversion touches
+    (Linear: (out, in), Embedding: (num, dim)); other modules' parameters are of unknown
+    layout (a conv weight is channels_last after `model.to(memory_format=...)`)."""
+    if name not in ("weight", "bias"):
+        return OPAQUE
+    last = module.qualname.rsplit(".", 1)[-1]
+    width = module.width
+    if last in ("Linear", "LazyLinear"):
+        return Tensor.of(Geometry.contiguous([width, None] if name == "weight" else [width]),
+                         None)
+    if last == "Embedding" and name == "weight":
+        return Tensor.of(Geometry.contiguous([None, width]), None)
+    return UNKNOWN_TENSOR
