@@ -29,6 +29,7 @@ from contiglint.layout.values import (
     Instance,
     IntVal,
     Mapping,
+    Partial,
     Ref,
     Seq,
     Tensor,
@@ -170,6 +171,13 @@ class CallMixin:
                                callee.key)
             return self.program.call(callee.key, callee.bound, args, kwargs,
                                      self.site(node, callee.key), self.chain)
+        if isinstance(callee, Partial):
+            bound = ast.copy_location(ast.Call(
+                node.func, list(callee.call.args) + list(node.args),
+                [k for k in callee.call.keywords if k.arg not in kwargs] + list(node.keywords)),
+                node)
+            return self.call_value(bound, callee.func, list(callee.args) + list(args),
+                                   {**dict(callee.kwargs), **kwargs})
         if isinstance(callee, Ref) and callee.qualname.startswith("<class>"):
             return self.construct(node, callee.qualname[len("<class>"):], args, kwargs)
         if isinstance(callee, Seq) and callee.chained:  # nn.Sequential: one module after another
@@ -221,6 +229,11 @@ class CallMixin:
         self.emit_qualname_contract(node, qualname, args, kwargs)
         if qualname.startswith("<class>"):
             return self.call_class_attribute(node, qualname[len("<class>"):], args, kwargs)
+        if qualname == "functools.partial" and args and not any(
+                isinstance(a, ast.Starred) for a in node.args[1:]) and all(
+                k.arg for k in node.keywords):
+            call = ast.Call(node.func, node.args[1:], node.keywords)
+            return Partial(args[0], tuple(args[1:]), tuple(sorted(kwargs.items())), call)
         for spec in FUNCTION_SINKS.get(qualname, ()):
             self.emit_argument_sinks(spec, node, qualname, args, kwargs)
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
