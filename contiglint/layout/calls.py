@@ -16,7 +16,9 @@ from contiglint.layout.names import is_foreign, is_torch
 from contiglint.layout.sizes import literal
 from contiglint.layout.sinks import (
     FUNCTION_SINKS,
+    INPLACE_ACTIVATIONS,
     CallSite,
+    is_inplace_method,
 )
 from contiglint.layout.transfer import Call
 from contiglint.layout.values import (
@@ -162,7 +164,8 @@ class CallMixin:
         return OPAQUE if name in ("getattr", "next", "iter", "map", "filter") else NOT_TENSOR
 
     # --- calling values --------------------------------------------------------------------------
-    def call_value(self, node: ast.Call, callee: Value, args, kwargs) -> Value:
+    def call_value(self, node: ast.Call, callee: Value, args, kwargs,
+                   chained: bool = False) -> Value:
         if isinstance(callee, Function):
             definition = self.program.functions.get(callee.key)
             shift = int(definition is not None and self.program.receiver(
@@ -182,12 +185,18 @@ class CallMixin:
             return self.construct(node, callee.qualname[len("<class>"):], args, kwargs)
         if isinstance(callee, Seq) and callee.chained:  # nn.Sequential: one module after another
             value = args[0] if args else OPAQUE
-            for module in callee.items or ():
-                value = self.call_value(node, module, [value], {})
+            for position, module in enumerate(callee.items or ()):
+                value = self.call_value(node, module, [value], {}, chained=position > 0)
             return value if callee.items is not None else OPAQUE
         if isinstance(callee, Ref) and callee.instance:
-            return self.call_module(node, callee.qualname, args, kwargs, callee.width,
-                                    callee.config)
+            result = self.call_module(node, callee.qualname, args, kwargs, callee.width,
+                                      callee.config)
+            last = callee.qualname.rsplit(".", 1)[-1]
+            if ("inplace", True) in callee.config and last in INPLACE_ACTIVATIONS and \
+                    node.args and not chained and not isinstance(node.args[0], ast.Starred):
+                self.emit_inplace(node, node.args[0], args[0], f"nn.{last}(inplace=True)")
+                return args[0]  # the input itself, written
+            return result
         if isinstance(callee, Ref):
             return self.call_qualname(node, callee.qualname, args, kwargs)
         if isinstance(callee, Instance):
@@ -239,6 +248,12 @@ class CallMixin:
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
         if out is not None and is_torch(qualname):  # `torch.add(a, b, out=t)` writes into t
             self.emit_inplace(node, out, kwargs["out"], f"{qualname}(out=)")
+        written = self.written_argument(node, qualname, kwargs)
+        if written is not None:
+            how = f"{qualname}(inplace=True)" if "inplace" in kwargs else qualname
+            self.emit_inplace(node, written, args[0], how)
+            if isinstance(args[0], Tensor):
+                return args[0]  # the input itself, written
         if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
                         "torch.nn.parameter.Buffer"):
             data = args[0] if args else kwargs.get("data", OPAQUE)
@@ -273,6 +288,20 @@ class CallMixin:
                 return NOT_TENSOR
             return UNKNOWN_TENSOR if qualname.count(".") <= 3 else OPAQUE
         return OPAQUE
+
+    def written_argument(self, node: ast.Call, qualname: str, kwargs) -> ast.expr | None:
+        """The argument a torch function writes into: `torch.relu_(x)` (the in-place
+        spellings of Tensor methods), `F.relu(x, inplace=True)`."""
+        if not node.args or isinstance(node.args[0], ast.Starred) or not is_torch(qualname):
+            return None
+        owner, _, last = qualname.rpartition(".")
+        if owner == "torch" and is_inplace_method(last):
+            return node.args[0]
+        inplace = kwargs.get("inplace")
+        if owner == "torch.nn.functional" and last in INPLACE_ACTIVATIONS and \
+                isinstance(inplace, Const) and inplace.value is True:
+            return node.args[0]
+        return None
 
     def call_class_attribute(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
         """`Cls.apply(x)` of an autograd Function runs `Cls.forward(ctx, x)`; `Cls.m(x)` runs a
