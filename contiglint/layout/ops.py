@@ -238,6 +238,17 @@ def _clone(call: Call) -> Value:
     return tr.preserve(call)
 
 
+def _resolve(call: Call) -> Value:
+    """resolve_conj/resolve_neg: the tensor itself when its conjugate/negative bit is clear, a
+    preserve_format copy when it is set (measured); the bit is not tracked, so the layout is
+    known where the two agree (dense layouts), else unknown."""
+    tensor = call.tensor
+    copy = tr.densify(tensor)
+    if copy.kind is tensor.kind and copy.geometry == tensor.geometry:
+        return tensor
+    return Tensor(Kind.UNKNOWN, min_rank=tensor.rank or tensor.min_rank)
+
+
 def _cat(call: Call) -> Value:
     """cat keeps channels_last when its inputs are; otherwise returns contiguous."""
     items = call.this.items if isinstance(call.this, Seq) else None
@@ -485,6 +496,8 @@ TABLE: tuple[Op, ...] = (
     Op(("unflatten",), _fn("unflatten"), "depends", vw.unflatten),
     Op(("detach", "requires_grad_", "data", "detach_", "retain_grad", "positive", "conj"),
        _fn("detach", "positive", "conj"), "preserves", tr.identity),  # measured: x.conj() is x
+    Op(("resolve_conj", "resolve_neg"), _fn("resolve_conj", "resolve_neg"), "preserves",
+       _resolve),
     # --- new tensors in the input's layout (preserve_format) ----------------------------------
     Op(("clone",), _fn("clone"), "preserves", _clone),
     Op(("to", "cuda", "cpu", "float", "double", "half", "bfloat16", "int", "long", "short",
