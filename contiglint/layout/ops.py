@@ -384,6 +384,9 @@ def _as_strided(call: Call) -> Value:
     overlaps; the geometry when it can be expressed). Otherwise nothing is known."""
     sizes, strides = (_literal_ints(call.arg(i, name)) for i, name in ((0, "size"),
                                                                         (1, "stride")))
+    if strides and not sizes and _repeats(call.arg(0, "size"), strides):
+        return Tensor(Kind.BROADCAST, None, call.origin, partial=call.origin,
+                      min_rank=len(strides))
     if not sizes or not strides or None in sizes or None in strides or len(sizes) != len(strides):
         return Tensor(Kind.UNKNOWN, min_rank=len(sizes or ()))
     geometry = vw.strided(sizes, strides)
@@ -395,6 +398,19 @@ def _as_strided(call: Call) -> Value:
     if kind[0] is Kind.CONTIGUOUS:
         return tr.fresh(call, [literal(s) for s in sizes])
     return Tensor(kind[0], None, call.origin, partial=call.origin, min_rank=len(sizes))
+
+
+def _repeats(sizes, strides: list[int]) -> bool:
+    """Sizes not all literal, strides literal: two dims of the same non-zero stride, or a
+    stride-0 dim, overlap (`as_strided((n, n), (1, 1))`, a Toeplitz or sliding window view)
+    unless their sizes are 1; as for any unknown size, they are taken to be larger."""
+    items = sizes.items if isinstance(sizes, Seq) else None
+    if items is None or len(items) != len(strides):
+        return False
+    live = [st for st, n in zip(strides, items)
+            if not (isinstance(n, IntVal) and n.size is not None and not n.size[1] and
+                    n.size[0] <= 1)]
+    return 0 in live or len(set(live)) < len(live)
 
 
 def _literal_ints(value) -> Optional[list[int]]:
