@@ -87,6 +87,8 @@ class Program:
         self.kernel_signatures: dict[str, Kernel] = {}
         self.version = 0  # bumped whenever a class attribute's value changes
         self.closures: dict[str, dict[str, Value]] = {}  # nested function -> enclosing env
+        # (class, attribute) -> the hooks registered on that module: (kind, hook, with_kwargs)
+        self.hooks: dict[tuple[str, str], list[tuple[str, Value, bool]]] = {}
         self.inlined: set[str] = set()  # functions already analysed while recording sinks
         self.origins: dict[int, object] = {}  # node id -> Origin, computed once per node
         self.calls = self.index.calls
