@@ -131,8 +131,17 @@ class MethodMixin:
                 shift = int(definition is not None and self.program.receiver(
                     definition, key, bound) is not None)
                 self.emit_contract(node, self.contract_of(key), args, kwargs, shift, key)
-                return self.program.call(key, bound, args, kwargs, self.site(node, key),
-                                         self.chain)
+                later = self.reassigned_later(node) if name == "__init__" and \
+                    receiver.cls.startswith("<super>") else frozenset()
+                if not later:
+                    return self.program.call(key, bound, args, kwargs, self.site(node, key),
+                                             self.chain)
+                self.program.shadowed.append((cls, later))
+                try:
+                    return self.program.call(key, bound, args, kwargs, self.site(node, key),
+                                             self.chain)
+                finally:
+                    self.program.shadowed.pop()
             stored = self.env.get(f"self.{name}") if self.env else None
             stored = stored or info.attribute(name, self.program.classes)
             if stored is not None:
@@ -158,6 +167,23 @@ class MethodMixin:
         if name in ("to", "cuda", "cpu", "train", "eval", "float", "half", "requires_grad_"):
             return receiver
         return OPAQUE
+
+    def reassigned_later(self, call: ast.Call) -> frozenset[str]:
+        """The `self.x` that this `__init__` assigns unconditionally (at the top level of its
+        body) after the statement holding `super().__init__(...)`: what the base classes
+        store there is overwritten before the object is built."""
+        body = getattr(self.function, "body", None) or []
+        position = next((i for i, statement in enumerate(body)
+                         if statement.lineno <= call.lineno <= statement.end_lineno), None)
+        if position is None:
+            return frozenset()
+        return frozenset(
+            target.attr for statement in body[position + 1:]
+            if isinstance(statement, (ast.Assign, ast.AnnAssign))
+            for target in (statement.targets if isinstance(statement, ast.Assign)
+                           else [statement.target])
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            and target.value.id == "self")
 
     def register_hook(self, node: ast.Call, func: ast.Attribute, module: Value, kind: str,
                       hook: Value, kwargs) -> Value:
