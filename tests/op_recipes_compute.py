@@ -202,9 +202,8 @@ def fft(draw, form, name):
     kind = name.rsplit(".", 1)[-1]
     dtypes = {"rfft": [torch.float32, torch.float64], "ihfft": [torch.float32],
               "irfft": [torch.complex64], "hfft": [torch.complex64, torch.complex128]}
-    x = draw(twins(dtype=draw(st.sampled_from(dtypes.get(kind, [torch.float32,
-                                                                 torch.complex64]))),
-                   min_size=2))
+    choices = dtypes.get(kind, [torch.float32, torch.complex64])
+    x = draw(twins(dtype=draw(st.sampled_from(choices)), min_size=2))
     kwargs = {}
     if draw(st.booleans()):
         kwargs["dim"] = dim(draw, x)
