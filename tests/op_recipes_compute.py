@@ -197,8 +197,24 @@ def new_factory(draw, form, name):
     return Case(form, name, x, args)
 
 
+def fft(draw, form, name):
+    """A 1-D transform of a real or complex input, along a drawn dim, of a drawn length."""
+    kind = name.rsplit(".", 1)[-1]
+    dtypes = {"rfft": [torch.float32, torch.float64], "ihfft": [torch.float32],
+              "irfft": [torch.complex64], "hfft": [torch.complex64, torch.complex128]}
+    choices = dtypes.get(kind, [torch.float32, torch.complex64])
+    x = draw(twins(dtype=draw(st.sampled_from(choices)), min_size=2))
+    kwargs = {}
+    if draw(st.booleans()):
+        kwargs["dim"] = dim(draw, x)
+    if draw(st.booleans()):
+        kwargs["n"] = draw(st.integers(2, 6))
+    return Case(form, name, x, (), kwargs)
+
+
 RECIPES = {
     "clone": clone,
+    "torch.fft.fft": fft,
     "to": conversion,
     "flip": flip,
     "torch.sort": simple(args=lambda draw, x, form: ((dim(draw, x),), {})),

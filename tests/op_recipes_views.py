@@ -266,6 +266,15 @@ def detach(draw, form, name):
     return Case(form, name, x)
 
 
+def resolve(draw, form, name):
+    """The input's conjugate/negative bit set or not: the model cannot tell them apart."""
+    x = draw(twins(dtype=torch.complex64))
+    if draw(st.booleans()):
+        flipped = x.real.conj() if name.endswith("resolve_conj") else torch._neg_view(x.real)
+        x = Twin(flipped, x.model, f"{x.recipe} with its {name.rsplit('_', 1)[-1]} bit set")
+    return Case(form, name, x)
+
+
 RECIPES = {
     "transpose": simple(args=_two_dims),
     "t": simple(rank=(1, 2)),
@@ -298,4 +307,5 @@ RECIPES = {
     "flatten": flatten,
     "unflatten": unflatten,
     "detach": detach,
+    "resolve_conj": resolve,
 }

@@ -11,7 +11,12 @@ model improves; `python benchmarks/eval_accuracy.py` lists every miss.
   against its misses).
 - tests/eval/general/ctgNNN/: the second set (view ops of torch's "Tensor Views" page,
   containers, binary ops, dtypes, helpers, methods), measured before any change was made
-  for it.
+  for it (since then tuned on: its misses were read while the model was improved).
+- tests/eval/tuning/ctgNNN/: cases written by the team while improving the model, for the
+  patterns of the general set's misses (fft spectra, properties, functools.partial, module
+  hooks, module parameters, subclass attributes, in-place activations, as_strided windows),
+  most with a clean look-alike; truth by `python tests/eval/tuning/_check_truth.py`, which
+  tests/test_general_flow.py runs. Tuned on by construction.
 """
 from __future__ import annotations
 
@@ -30,13 +35,15 @@ HAZARD = re.compile(r"#\s*hazard:\s*(CTG\d+)")
 # gloo's contracts; the default `backend = "any"` also reports what only NCCL rejects.
 SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in or r.preview),
                     rule_options={"CTG107": {"backend": "gloo"}})
-RECALL_FLOOR = 0.89  # measured 131/144 = 91.0%
+RECALL_FLOOR = 0.92  # measured 133/144 = 92.4% (131/144 before the general-flow work)
 FLAGGED_CEILING = 0.03  # measured 3/145 = 2.1%
-# measured 101/118 = 85.6% (82/118 = 69.5% before any change): 102 with the generality work
-# alone; `t()` of a parameter of unknown sizes then `.view(3, -1)` is no longer claimed to
-# raise (the first dim may be 3 already), a precision fix from the real-code corpus
-GENERAL_RECALL_FLOOR = 0.85
+# measured 115/118 = 97.5% (82/118 = 69.5% before any change, 101/118 = 85.6% before the
+# general-flow work: fft spectra, properties, partials, hooks, module parameters, subclass
+# attributes, in-place activation modules, as_strided windows of unknown size)
+GENERAL_RECALL_FLOOR = 0.97
 GENERAL_FLAGGED_CEILING = 0.045  # measured 4/96 = 4.2% (7/96 = 7.3% before)
+TUNING_RECALL_FLOOR = 1.0  # measured 17/17 (2/17 before the general-flow work)
+TUNING_FLAGGED_CEILING = 0.0  # measured 0/12
 
 
 def score(root: Path = EVAL) -> tuple[int, int, int, int, list[str]]:
@@ -72,3 +79,10 @@ def test_general_set_recall_and_false_positives_do_not_regress():
     assert hazards > 100 and clean > 90, "the evaluation set is missing"
     assert found / hazards >= GENERAL_RECALL_FLOOR, f"recall {found}/{hazards}; missed: {misses}"
     assert flagged / clean <= GENERAL_FLAGGED_CEILING, f"{flagged}/{clean} clean cases flagged"
+
+
+def test_tuning_set_recall_and_false_positives_do_not_regress():
+    hazards, found, clean, flagged, misses = score(EVAL / "tuning")
+    assert hazards >= 15 and clean >= 10, "the tuning set is missing"
+    assert found / hazards >= TUNING_RECALL_FLOOR, f"recall {found}/{hazards}; missed: {misses}"
+    assert flagged / clean <= TUNING_FLAGGED_CEILING, f"{flagged}/{clean} clean cases flagged"

@@ -16,7 +16,9 @@ from contiglint.layout.names import is_foreign, is_torch
 from contiglint.layout.sizes import literal
 from contiglint.layout.sinks import (
     FUNCTION_SINKS,
+    INPLACE_ACTIVATIONS,
     CallSite,
+    is_inplace_method,
 )
 from contiglint.layout.transfer import Call
 from contiglint.layout.values import (
@@ -29,6 +31,7 @@ from contiglint.layout.values import (
     Instance,
     IntVal,
     Mapping,
+    Partial,
     Ref,
     Seq,
     Tensor,
@@ -161,7 +164,8 @@ class CallMixin:
         return OPAQUE if name in ("getattr", "next", "iter", "map", "filter") else NOT_TENSOR
 
     # --- calling values --------------------------------------------------------------------------
-    def call_value(self, node: ast.Call, callee: Value, args, kwargs) -> Value:
+    def call_value(self, node: ast.Call, callee: Value, args, kwargs,
+                   chained: bool = False) -> Value:
         if isinstance(callee, Function):
             definition = self.program.functions.get(callee.key)
             shift = int(definition is not None and self.program.receiver(
@@ -170,16 +174,29 @@ class CallMixin:
                                callee.key)
             return self.program.call(callee.key, callee.bound, args, kwargs,
                                      self.site(node, callee.key), self.chain)
+        if isinstance(callee, Partial):
+            bound = ast.copy_location(ast.Call(
+                node.func, list(callee.call.args) + list(node.args),
+                [k for k in callee.call.keywords if k.arg not in kwargs] + list(node.keywords)),
+                node)
+            return self.call_value(bound, callee.func, list(callee.args) + list(args),
+                                   {**dict(callee.kwargs), **kwargs})
         if isinstance(callee, Ref) and callee.qualname.startswith("<class>"):
             return self.construct(node, callee.qualname[len("<class>"):], args, kwargs)
         if isinstance(callee, Seq) and callee.chained:  # nn.Sequential: one module after another
             value = args[0] if args else OPAQUE
-            for module in callee.items or ():
-                value = self.call_value(node, module, [value], {})
+            for position, module in enumerate(callee.items or ()):
+                value = self.call_value(node, module, [value], {}, chained=position > 0)
             return value if callee.items is not None else OPAQUE
         if isinstance(callee, Ref) and callee.instance:
-            return self.call_module(node, callee.qualname, args, kwargs, callee.width,
-                                    callee.config)
+            result = self.call_module(node, callee.qualname, args, kwargs, callee.width,
+                                      callee.config)
+            last = callee.qualname.rsplit(".", 1)[-1]
+            if ("inplace", True) in callee.config and last in INPLACE_ACTIVATIONS and \
+                    node.args and not chained and not isinstance(node.args[0], ast.Starred):
+                self.emit_inplace(node, node.args[0], args[0], f"nn.{last}(inplace=True)")
+                return args[0]  # the input itself, written
+            return result
         if isinstance(callee, Ref):
             return self.call_qualname(node, callee.qualname, args, kwargs)
         if isinstance(callee, Instance):
@@ -221,11 +238,22 @@ class CallMixin:
         self.emit_qualname_contract(node, qualname, args, kwargs)
         if qualname.startswith("<class>"):
             return self.call_class_attribute(node, qualname[len("<class>"):], args, kwargs)
+        if qualname == "functools.partial" and args and not any(
+                isinstance(a, ast.Starred) for a in node.args[1:]) and all(
+                k.arg for k in node.keywords):
+            call = ast.Call(node.func, node.args[1:], node.keywords)
+            return Partial(args[0], tuple(args[1:]), tuple(sorted(kwargs.items())), call)
         for spec in FUNCTION_SINKS.get(qualname, ()):
             self.emit_argument_sinks(spec, node, qualname, args, kwargs)
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
         if out is not None and is_torch(qualname):  # `torch.add(a, b, out=t)` writes into t
             self.emit_inplace(node, out, kwargs["out"], f"{qualname}(out=)")
+        written = self.written_argument(node, qualname, kwargs)
+        if written is not None:
+            how = f"{qualname}(inplace=True)" if "inplace" in kwargs else qualname
+            self.emit_inplace(node, written, args[0], how)
+            if isinstance(args[0], Tensor):
+                return args[0]  # the input itself, written
         if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
                         "torch.nn.parameter.Buffer"):
             data = args[0] if args else kwargs.get("data", OPAQUE)
@@ -260,6 +288,20 @@ class CallMixin:
                 return NOT_TENSOR
             return UNKNOWN_TENSOR if qualname.count(".") <= 3 else OPAQUE
         return OPAQUE
+
+    def written_argument(self, node: ast.Call, qualname: str, kwargs) -> ast.expr | None:
+        """The argument a torch function writes into: `torch.relu_(x)` (the in-place
+        spellings of Tensor methods), `F.relu(x, inplace=True)`."""
+        if not node.args or isinstance(node.args[0], ast.Starred) or not is_torch(qualname):
+            return None
+        owner, _, last = qualname.rpartition(".")
+        if owner == "torch" and is_inplace_method(last):
+            return node.args[0]
+        inplace = kwargs.get("inplace")
+        if owner == "torch.nn.functional" and last in INPLACE_ACTIVATIONS and \
+                isinstance(inplace, Const) and inplace.value is True:
+            return node.args[0]
+        return None
 
     def call_class_attribute(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
         """`Cls.apply(x)` of an autograd Function runs `Cls.forward(ctx, x)`; `Cls.m(x)` runs a
@@ -377,3 +419,20 @@ def module_output(qualname: str, result: Value, width, source: Value = None) -> 
     geometry = result.geometry
     index = dim % geometry.rank
     return replace(result, geometry=geometry.with_axis(index, size=width))
+
+
+def module_parameter(module: Ref, name: str) -> Value:
+    """`.weight`/`.bias` of a torch module instance: a fresh parameter, contiguous, of the
+    shape the constructor gives, for the 2-D weights that no memory-format conversion touches
+    (Linear: (out, in), Embedding: (num, dim)); other modules' parameters are of unknown
+    layout (a conv weight is channels_last after `model.to(memory_format=...)`)."""
+    if name not in ("weight", "bias"):
+        return OPAQUE
+    last = module.qualname.rsplit(".", 1)[-1]
+    width = module.width
+    if last in ("Linear", "LazyLinear"):
+        return Tensor.of(Geometry.contiguous([width, None] if name == "weight" else [width]),
+                         None)
+    if last == "Embedding" and name == "weight":
+        return Tensor.of(Geometry.contiguous([None, width]), None)
+    return UNKNOWN_TENSOR

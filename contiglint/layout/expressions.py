@@ -6,6 +6,7 @@ import operator
 from typing import Callable, Optional
 
 from contiglint.layout import ops
+from contiglint.layout.calls import module_parameter
 from contiglint.layout.indexing import Index
 from contiglint.layout.sizes import literal, multiply, symbol
 from contiglint.layout.transfer import Call
@@ -137,6 +138,9 @@ class ExpressionMixin:
             if value is not None:
                 return value
             method = info.method(node.attr, self.program.classes)
+            if method and is_property(self.program.functions[method]):
+                return self.program.call(method, owner, [], {}, self.site(node, method),
+                                         self.chain)
             return Function(method, owner) if method else OPAQUE
         if isinstance(owner, Ref) and owner.qualname.startswith("<class>"):
             info = self.program.classes.get(owner.qualname[len("<class>"):])
@@ -147,7 +151,7 @@ class ExpressionMixin:
             return value if value is not None else OPAQUE
         if isinstance(owner, Ref):
             if owner.instance:
-                return UNKNOWN_TENSOR if node.attr in ("weight", "bias") else OPAQUE
+                return module_parameter(owner, node.attr)
             return Ref(f"{owner.qualname}.{node.attr}")
         if owner is NOT_TENSOR or isinstance(owner, (Const, Seq, IntVal, Function)):
             return NOT_TENSOR if owner is NOT_TENSOR or isinstance(owner, Const) else OPAQUE
@@ -365,3 +369,9 @@ def concatenate(left: Value, right: Value) -> Value:
     if a is not None and b is not None:
         return Seq(a + b)
     return Seq(each=OPAQUE)
+
+
+def is_property(definition: ast.AST) -> bool:
+    """`@property` / `@functools.cached_property`: reading the attribute runs the method."""
+    return any((d.id if isinstance(d, ast.Name) else getattr(d, "attr", "")) in
+               ("property", "cached_property") for d in definition.decorator_list)

@@ -30,6 +30,7 @@ from contiglint.layout.values import (
     IntVal,
     Kind,
     Mapping,
+    Partial,
     Ref,
     Seq,
     Tensor,
@@ -39,10 +40,19 @@ from contiglint.layout.values import (
 from contiglint.layout.views import view_verdict
 
 
+# nn.Module hook registrations: a forward hook runs as `hook(module, args, output)` after each
+# call of the module, a pre-hook as `hook(module, args)` before it (`with_kwargs=True`: the
+# keyword arguments come after `args`)
+HOOKS = {"register_forward_hook": "forward", "register_forward_pre_hook": "pre"}
+
+
 class MethodMixin:
     def call_method(self, node: ast.Call, func: ast.Attribute, receiver: Value, args,
                     kwargs) -> Value:
         name = func.attr
+        if name in HOOKS and args and isinstance(args[0], (Function, Partial)) and (
+                isinstance(receiver, (Instance, Ref)) or receiver is OPAQUE):
+            return self.register_hook(node, func, receiver, HOOKS[name], args[0], kwargs)
         if isinstance(receiver, Instance):
             return self.call_own_method(node, func, receiver, args, kwargs)
         if isinstance(receiver, Function):
@@ -121,12 +131,29 @@ class MethodMixin:
                 shift = int(definition is not None and self.program.receiver(
                     definition, key, bound) is not None)
                 self.emit_contract(node, self.contract_of(key), args, kwargs, shift, key)
-                return self.program.call(key, bound, args, kwargs, self.site(node, key),
-                                         self.chain)
+                later = self.reassigned_later(node) if name == "__init__" and \
+                    receiver.cls.startswith("<super>") else frozenset()
+                if not later:
+                    return self.program.call(key, bound, args, kwargs, self.site(node, key),
+                                             self.chain)
+                self.program.shadowed.append((cls, later))
+                try:
+                    return self.program.call(key, bound, args, kwargs, self.site(node, key),
+                                             self.chain)
+                finally:
+                    self.program.shadowed.pop()
             stored = self.env.get(f"self.{name}") if self.env else None
             stored = stored or info.attribute(name, self.program.classes)
             if stored is not None:
-                return self.call_value(node, stored, args, kwargs)
+                hooks = self.program.hooks.get((cls, name), ())
+                for kind, hook, with_kwargs in hooks:
+                    if kind == "pre":
+                        self.fire_hook(node, kind, hook, stored, args, with_kwargs)
+                result = self.call_value(node, stored, args, kwargs)
+                for kind, hook, with_kwargs in hooks:
+                    if kind == "forward":
+                        self.fire_hook(node, kind, hook, stored, args, with_kwargs, result)
+                return result
         if name in ("register_buffer", "register_parameter") and len(args) >= 2:
             for spec in METHOD_SINKS.get(name, ()):
                 self.emit(spec.kind, node, node.args[1] if len(node.args) > 1 else None,
@@ -140,6 +167,55 @@ class MethodMixin:
         if name in ("to", "cuda", "cpu", "train", "eval", "float", "half", "requires_grad_"):
             return receiver
         return OPAQUE
+
+    def reassigned_later(self, call: ast.Call) -> frozenset[str]:
+        """The `self.x` that this `__init__` assigns unconditionally (at the top level of its
+        body) after the statement holding `super().__init__(...)`: what the base classes
+        store there is overwritten before the object is built."""
+        body = getattr(self.function, "body", None) or []
+        position = next((i for i, statement in enumerate(body)
+                         if statement.lineno <= call.lineno <= statement.end_lineno), None)
+        if position is None:
+            return frozenset()
+        return frozenset(
+            target.attr for statement in body[position + 1:]
+            if isinstance(statement, (ast.Assign, ast.AnnAssign))
+            for target in (statement.targets if isinstance(statement, ast.Assign)
+                           else [statement.target])
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            and target.value.id == "self")
+
+    def register_hook(self, node: ast.Call, func: ast.Attribute, module: Value, kind: str,
+                      hook: Value, kwargs) -> Value:
+        """`m.register_forward_hook(hook)`: the hook runs now on the module called with an
+        unknown input, and again after every call of `self.m(...)` in the owner's methods
+        (with the arguments and output there), when `m` is an attribute of one of the
+        module's own classes."""
+        flag = kwargs.get("with_kwargs")
+        with_kwargs = isinstance(flag, Const) and flag.value is True
+        target = func.value
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            owner = self.evaluate(target.value)
+            if isinstance(owner, Instance):
+                hooks = self.program.hooks.setdefault(
+                    (owner.cls.replace("<super>", ""), target.attr), [])
+                if (kind, hook, with_kwargs) not in hooks:
+                    hooks.append((kind, hook, with_kwargs))
+                    self.program.version += 1  # calls of the module now run the hook
+        self.fire_hook(node, kind, hook, module, [UNKNOWN_TENSOR], with_kwargs)
+        return OPAQUE  # the handle
+
+    def fire_hook(self, node: ast.Call, kind: str, hook: Value, module: Value, inputs,
+                  with_kwargs: bool, output: Optional[Value] = None) -> None:
+        arguments = [module, Seq(tuple(inputs))]
+        if with_kwargs:
+            arguments.append(Mapping((), (), OPAQUE))
+        if kind == "forward":
+            if output is None:
+                output = self.call_value(node, module, list(inputs), {}, chained=True) \
+                    if isinstance(module, (Instance, Ref)) else UNKNOWN_TENSOR
+            arguments.append(self.as_tensor(output))
+        self.call_value(node, hook, arguments, {})
 
     def call_tensor_method(self, node: ast.Call, func: ast.Attribute, tensor: Tensor, args,
                            kwargs) -> Value:

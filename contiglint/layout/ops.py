@@ -238,6 +238,53 @@ def _clone(call: Call) -> Value:
     return tr.preserve(call)
 
 
+FFT_COMPLEX = {"float32": "complex64", "float64": "complex128"}
+FFT_REAL = {v: k for k, v in FFT_COMPLEX.items()}
+
+
+def _fft(call: Call) -> Value:
+    """One-dimensional discrete Fourier transforms (`torch.fft.fft(x, n, dim)` and kin): along
+    the last dim of a contiguous input, a contiguous result of the same rank whose last dim has
+    the transform's length (measured on CPU). Along another dim, or of any other layout, the
+    rank is kept and the layout is unknown (transposed, sliced, expanded and channels_last
+    inputs give non-contiguous results)."""
+    tensor = call.tensor
+    kind = call.name.rsplit(".", 1)[-1]
+    dtype = tensor.dtype
+    if dtype is not None:
+        dtype = FFT_REAL.get(dtype, dtype) if kind in ("irfft", "hfft") else \
+            FFT_COMPLEX.get(dtype, dtype)
+    dim = call.int_arg(1, "dim", -1)
+    rank = tensor.rank
+    last = dim == -1 or (rank is not None and dim == rank - 1)
+    if tensor.kind is not Kind.CONTIGUOUS or not last:
+        return Tensor(Kind.UNKNOWN, min_rank=rank or tensor.min_rank, dtype=dtype)
+    if tensor.geometry is None:
+        return Tensor(Kind.CONTIGUOUS, min_rank=tensor.min_rank, dtype=dtype)
+    sizes = list(tensor.geometry.sizes)
+    given = call.arg(0, "n")
+    length = sizes[-1] if given is None or given == Const(None) else \
+        given.size if isinstance(given, IntVal) else None
+    known = length is not None and not length[1]
+    if kind in ("rfft", "ihfft"):  # n real samples -> n // 2 + 1 frequencies
+        length = literal(length[0] // 2 + 1) if known else None
+    elif kind in ("irfft", "hfft") and length is sizes[-1]:  # m frequencies -> 2 (m - 1)
+        length = literal(2 * (length[0] - 1)) if known else None
+    return dataclasses.replace(Tensor.of(Geometry.contiguous(sizes[:-1] + [length]), None),
+                               dtype=dtype)
+
+
+def _resolve(call: Call) -> Value:
+    """resolve_conj/resolve_neg: the tensor itself when its conjugate/negative bit is clear, a
+    preserve_format copy when it is set (measured); the bit is not tracked, so the layout is
+    known where the two agree (dense layouts), else unknown."""
+    tensor = call.tensor
+    copy = tr.densify(tensor)
+    if copy.kind is tensor.kind and copy.geometry == tensor.geometry:
+        return tensor
+    return Tensor(Kind.UNKNOWN, min_rank=tensor.rank or tensor.min_rank)
+
+
 def _cat(call: Call) -> Value:
     """cat keeps channels_last when its inputs are; otherwise returns contiguous."""
     items = call.this.items if isinstance(call.this, Seq) else None
@@ -373,6 +420,9 @@ def _as_strided(call: Call) -> Value:
     overlaps; the geometry when it can be expressed). Otherwise nothing is known."""
     sizes, strides = (_literal_ints(call.arg(i, name)) for i, name in ((0, "size"),
                                                                         (1, "stride")))
+    if strides and not sizes and _repeats(call.arg(0, "size"), strides):
+        return Tensor(Kind.BROADCAST, None, call.origin, partial=call.origin,
+                      min_rank=len(strides))
     if not sizes or not strides or None in sizes or None in strides or len(sizes) != len(strides):
         return Tensor(Kind.UNKNOWN, min_rank=len(sizes or ()))
     geometry = vw.strided(sizes, strides)
@@ -384,6 +434,19 @@ def _as_strided(call: Call) -> Value:
     if kind[0] is Kind.CONTIGUOUS:
         return tr.fresh(call, [literal(s) for s in sizes])
     return Tensor(kind[0], None, call.origin, partial=call.origin, min_rank=len(sizes))
+
+
+def _repeats(sizes, strides: list[int]) -> bool:
+    """Sizes not all literal, strides literal: two dims of the same non-zero stride, or a
+    stride-0 dim, overlap (`as_strided((n, n), (1, 1))`, a Toeplitz or sliding window view)
+    unless their sizes are 1; as for any unknown size, they are taken to be larger."""
+    items = sizes.items if isinstance(sizes, Seq) else None
+    if items is None or len(items) != len(strides):
+        return False
+    live = [st for st, n in zip(strides, items)
+            if not (isinstance(n, IntVal) and n.size is not None and not n.size[1] and
+                    n.size[0] <= 1)]
+    return 0 in live or len(set(live)) < len(live)
 
 
 def _literal_ints(value) -> Optional[list[int]]:
@@ -485,6 +548,10 @@ TABLE: tuple[Op, ...] = (
     Op(("unflatten",), _fn("unflatten"), "depends", vw.unflatten),
     Op(("detach", "requires_grad_", "data", "detach_", "retain_grad", "positive", "conj"),
        _fn("detach", "positive", "conj"), "preserves", tr.identity),  # measured: x.conj() is x
+    Op((), _fn("fft.fft", "fft.ifft", "fft.rfft", "fft.irfft", "fft.hfft", "fft.ihfft"),
+       "unknown", _fft),
+    Op(("resolve_conj", "resolve_neg"), _fn("resolve_conj", "resolve_neg"), "preserves",
+       _resolve),
     # --- new tensors in the input's layout (preserve_format) ----------------------------------
     Op(("clone",), _fn("clone"), "preserves", _clone),
     Op(("to", "cuda", "cpu", "float", "double", "half", "bfloat16", "int", "long", "short",

@@ -87,6 +87,11 @@ class Program:
         self.kernel_signatures: dict[str, Kernel] = {}
         self.version = 0  # bumped whenever a class attribute's value changes
         self.closures: dict[str, dict[str, Value]] = {}  # nested function -> enclosing env
+        # (class, attribute) -> the hooks registered on that module: (kind, hook, with_kwargs)
+        self.hooks: dict[tuple[str, str], list[tuple[str, Value, bool]]] = {}
+        # (class, attributes) per running `super().__init__()`: the stores the subclass's
+        # `__init__` overwrites afterwards, not joined into the class's attributes
+        self.shadowed: list[tuple[str, frozenset[str]]] = []
         self.inlined: set[str] = set()  # functions already analysed while recording sinks
         self.origins: dict[int, object] = {}  # node id -> Origin, computed once per node
         self.calls = self.index.calls
@@ -158,7 +163,7 @@ class Program:
 
     def store_attribute(self, cls: str, name: str, value: Value) -> None:
         info = self.classes.get(cls)
-        if info is None:
+        if info is None or any(c == cls and name in names for c, names in self.shadowed):
             return
         old = info.attrs.get(name)
         new = value if old is None else join(old, value)

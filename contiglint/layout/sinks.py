@@ -128,6 +128,16 @@ TENSOR_INPLACE_METHODS = frozenset({
 })
 
 
+# nn activations (module classes and their torch.nn.functional names) that write into their
+# input when built or called with `inplace=True`, in training and eval mode alike (measured:
+# each raises on an expanded input). Dropouts write only in training mode; Threshold and
+# AlphaDropout did not raise there: not listed.
+INPLACE_ACTIVATIONS = frozenset({
+    "CELU", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LeakyReLU", "Mish", "RReLU",
+    "ReLU", "ReLU6", "SELU", "SiLU", "celu", "elu", "hardsigmoid", "hardswish", "hardtanh",
+    "leaky_relu", "mish", "rrelu", "relu", "relu6", "selu", "silu"})
+
+
 def is_inplace_method(name: str) -> bool:
     """`x.name()` writes into the tensor `x`."""
     return name in TENSOR_INPLACE_METHODS

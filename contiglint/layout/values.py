@@ -8,7 +8,8 @@ paths make it so. The other values carry what it takes to get there: shapes and 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import ast
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Optional, Union
 
@@ -162,6 +163,17 @@ class Function:
 
 
 @dataclass(frozen=True)
+class Partial:
+    """`functools.partial(f, *args, **kwargs)`: calling it calls `f` with these in front; the
+    argument expressions are kept so that sinks on them point at where they were bound."""
+
+    func: "Value"
+    args: tuple["Value", ...] = ()
+    kwargs: tuple[tuple[str, "Value"], ...] = ()
+    call: Optional[ast.Call] = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class Ref:
     """A resolved external name: a module (`torch.nn.functional`), function, class or constant;
     `instance` marks an object built by calling the class (`nn.Linear(4, 4)`)."""
@@ -192,7 +204,8 @@ NOT_TENSOR = _Marker("NOT_TENSOR")  # the code shows it is not a tensor (numpy, 
 UNKNOWN_TENSOR = Tensor()
 CONTIGUOUS = Tensor(Kind.CONTIGUOUS)
 
-Value = Union[Tensor, Seq, Mapping, Dims, IntVal, Instance, Function, Ref, Const, _Marker]
+Value = Union[Tensor, Seq, Mapping, Dims, IntVal, Instance, Function, Partial, Ref, Const,
+              _Marker]
 
 
 def join(a: Value, b: Value) -> Value:

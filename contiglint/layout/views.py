@@ -15,6 +15,7 @@ from contiglint.layout.geometry import Axis, Geometry
 from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal, product
 from contiglint.layout.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.values import (
+    NONCONTIGUOUS,
     OPAQUE,
     UNKNOWN_TENSOR,
     Const,
@@ -454,10 +455,27 @@ def diagonal(call: Call) -> Tensor:
 def view_as_real(call: Call) -> Tensor:
     """A complex (..., ) tensor as real (..., 2): every stride doubles and a new innermost dim
     of 2 appears (measured: the layout is otherwise the complex tensor's)."""
-    def change(g: Geometry):
-        new = next(count_from(g))
-        return Geometry(g.axes + (Axis(literal(2), (new,), "full"),), g.memory + (new,))
-    return apply_view(call, change, None)
+    return on_assumed(call, _with_pair) or apply_view(call, _with_pair, None)
+
+
+def _with_pair(g: Geometry) -> Geometry:
+    new = next(count_from(g))
+    return Geometry(g.axes + (Axis(literal(2), (new,), "full"),), g.memory + (new,))
+
+
+def on_assumed(call: Call, change: GeometryChange) -> Optional[Tensor]:
+    """A change that only adds or drops the innermost complex pair (view_as_real, `.real`)
+    keeps a non-contiguous tensor's assumed geometry: the dims the earlier op moved or cut stay
+    where they were, so its claims at the smallest rank still stand."""
+    tensor = call.tensor
+    if tensor.geometry is not None or tensor.assumed is None or not tensor.noncontiguous:
+        return None
+    assumed = change(tensor.assumed)
+    if assumed is None or classify(assumed) not in NONCONTIGUOUS:
+        return None
+    return Tensor(tensor.kind, None, tensor.origin, tensor.maybe, tensor.partial,
+                  max(tensor.min_rank + assumed.rank - tensor.assumed.rank, assumed.rank),
+                  assumed, tensor.dtype)
 
 
 def view_as_complex(call: Call) -> Tensor:
@@ -482,6 +500,10 @@ def real_part(call: Call) -> Tensor:
     stride is doubled (non-dense, yet dims that merged still merge)."""
     tensor = call.tensor
     if tensor.geometry is None:
+        kept = on_assumed(call, lambda g: _with_pair(g).dropped(g.rank))
+        if kept is not None:
+            return replace(kept, kind=Kind.STRIDED, origin=kept.origin or call.origin,
+                           partial=call.origin)
         return Tensor(Kind.STRIDED, None, call.origin, tensor.maybe, call.origin,
                       tensor.min_rank)
     pairs = view_as_real(call)
@@ -546,6 +568,7 @@ def view_verdict(tensor: Tensor, target: Optional[list]) -> str:
     geometry = tensor.geometry
     if geometry is None or target is None:
         return _coarse_verdict(tensor, target)
+    target = _resolve_wildcard(tensor, target)  # literal sizes: `-1` is known, so are groups
     groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
     if groups is None:
         return _verdict_without_grouping(geometry, target)

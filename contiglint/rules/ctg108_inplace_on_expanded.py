@@ -113,6 +113,10 @@ class InplaceOnExpanded(Rule):
             return "Item assignment"
         if op.endswith(" assignment"):
             return f"`{AUGMENTED.get(op.split()[0], 'augmented assignment')}`"
+        if sink.op.endswith("(inplace=True)"):
+            return f"`{sink.op.replace('torch.nn.functional.', 'F.')}`"
+        if sink.op.startswith("torch."):
+            return f"`{sink.op}()`"
         return f"`.{op}()`"
 
     def fix(self, sink: Sink, ctx: RuleContext) -> Optional[Fix]:
