@@ -257,3 +257,120 @@ def test_decided_stride_checks_agree_with_torch(made):
     except RuntimeError:
         raises = True
     assert ((7, "CTG101") in codes(source)) == raises
+
+
+STRIDED_KERNELS = '''\
+import torch
+
+
+def flat(t):
+    s = t.untyped_storage()
+    out = torch.empty(0, dtype=t.dtype)
+    out.set_(s, 0, (s.nbytes() // t.element_size(),), (1,))
+    return out
+
+
+class Ptr:
+    def __init__(self, t, offset=None):
+        self.flat = flat(t) if isinstance(t, torch.Tensor) else t
+        self.offset = t.storage_offset() if offset is None else offset
+
+    def __add__(self, offs):
+        return Ptr(self.flat, self.offset + offs)
+
+
+def jit(fn):
+    class Kernel:
+        def __getitem__(self, grid):
+            def launch(*args):
+                lowered = [Ptr(a) if isinstance(a, torch.Tensor) else a for a in args]
+                for pid in range(grid[0]):
+                    tl.pid = pid
+                    fn(*lowered)
+            return launch
+    return Kernel()
+
+
+class tl:
+    pid = 0
+
+    @staticmethod
+    def program_id(axis):
+        return tl.pid
+
+    @staticmethod
+    def load(ptr):
+        return ptr.flat[ptr.offset]
+
+    @staticmethod
+    def store(ptr, value):
+        ptr.flat[ptr.offset] = value
+
+
+@jit
+def double_rows(X, Y, N, stride_xm, stride_xn, stride_ym, stride_yn):
+    pid = tl.program_id(0)
+    cols = torch.arange(N)
+    x = tl.load(X + pid * stride_xm + cols * stride_xn)
+    tl.store(Y + pid * stride_ym + cols * stride_yn, 2 * x)
+
+
+@jit
+def double_rows_shared(X, Y, N, stride_m, stride_n):
+    pid = tl.program_id(0)
+    cols = torch.arange(N)
+    x = tl.load(X + pid * stride_m + cols * stride_n)
+    tl.store(Y + pid * stride_m + cols * stride_n, 2 * x)
+
+
+def with_own_strides(x):
+    y = torch.empty(x.shape)
+    double_rows[(x.shape[0],)](x, y, x.shape[1], x.stride(0), x.stride(1),
+                               y.stride(0), y.stride(1))
+    return y
+
+
+def with_input_strides(x):
+    y = torch.empty(x.shape)
+    double_rows_shared[(x.shape[0],)](x, y, x.shape[1], x.stride(0), x.stride(1))
+    return y
+
+
+def dense_sum(x):
+    return float(flat(x)[x.storage_offset():x.storage_offset() + x.numel()].sum())
+
+
+def main():
+    h = torch.randn(4, 6)
+    assert torch.equal(with_own_strides(h.t()), 2 * h.t())
+    assert torch.equal(with_input_strides(h), 2 * h)
+    assert not torch.equal(with_input_strides(h.t()), 2 * h.t())
+    dense_sum(h[:, :3])
+
+
+main()
+'''
+
+
+def test_runtime_raw_reads_that_pass_the_strides_along_are_quiet(tmp_path):
+    """A launch passing a tensor's strides lets the kernel honour them (the script checks the
+    values), so the raw read beneath it is no hazard; a kernel storing a fresh contiguous
+    output with the input's strides is (CTG114 at the launch, values checked wrong), and so is
+    a raw read with no strides at all (CTG106)."""
+    script = tmp_path / "script.py"
+    script.write_text(STRIDED_KERNELS)
+    report = tmp_path / "report.json"
+    subprocess.run([sys.executable, "-m", "contiglint.runtime", "--format", "json", "--output",
+                    str(report), str(script)], cwd=tmp_path, env=environment(), check=True,
+                   timeout=300)
+    entries = json.loads(report.read_text())["entries"]
+    found = {(e["code"], e["line"]) for e in entries}
+    assert found == {("CTG114", 73), ("CTG106", 5)}, found
+    raw = next(e for e in entries if e["code"] == "CTG106")
+    assert [c["line"] for c in raw["called_from"]] == [78, 86, 89]
+    cross = next(e for e in entries if e["code"] == "CTG114")
+    assert [c["line"] for c in cross["called_from"]] == [85, 89]
+    assert cross["made_non_contiguous_at"][0]["line"] == 85
+    assert "with the strides of `x`" in cross["note"]
+    # statically: the launch that passes the output's own strides is not a contract either
+    assert {line for line, code in codes(STRIDED_KERNELS) if code == "CTG114"} == {85, 86}

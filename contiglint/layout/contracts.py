@@ -118,6 +118,9 @@ class ModuleSummary:
     # the lines of Triton launches that pass a tensor without (all of) its strides
     guards: dict[int, tuple[str, str]] = field(default_factory=dict)
     launches: set[int] = field(default_factory=set)
+    # line -> (tensor, tensor whose strides address it, kernel) of launches that address one
+    # tensor argument with another's strides
+    cross_strides: dict[int, list[tuple[str, str, str]]] = field(default_factory=dict)
     checkers: frozenset[str] = frozenset()  # its own functions that work like torch._check
 
     def as_json(self) -> dict:
@@ -238,6 +241,8 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
         summary.functions[key] = function.run()
         summary.guards.update(function.guards)
         summary.launches.update(function.launches)
+        for line, pairs in function.cross_strides.items():
+            summary.cross_strides.setdefault(line, []).extend(pairs)
     summary.ops = _custom_ops(tree, module, names)
     summary.checkers = check_functions(tree)
     summary.extensions = {name: contiguous for name, contiguous in extensions.items()}
@@ -354,6 +359,7 @@ class _FunctionPass:
                                 if isinstance(n, FunctionNode)}
         self.guards: dict[int, tuple[str, str]] = {}
         self.launches: set[int] = set()
+        self.cross_strides: dict[int, list[tuple[str, str, str]]] = {}
         self.checkers: frozenset[str] = frozenset()
 
     def _first_rebindings(self) -> dict[str, int]:
@@ -549,6 +555,7 @@ class _FunctionPass:
     def _launch(self, node: ast.Call, kernel: str) -> None:
         signature = self.kernels[kernel]
         arguments = list(node.args) + [k.value for k in node.keywords]
+        self._cross_strides(node, kernel, signature)
         for index, argument in enumerate(node.args):
             param = self.live(argument)
             if not param:
@@ -570,6 +577,48 @@ class _FunctionPass:
             else:
                 self.require(param, "full", node, f"launches `{kernel}` with `{param}` but "
                                                   f"not its strides", writes)
+
+    def _cross_strides(self, node: ast.Call, kernel: str, signature) -> None:
+        """A pointer the kernel addresses with the strides of another tensor argument
+        (`kernel[grid](a, out, a.stride(0), a.stride(1))` with `out` stored through `stride_am`,
+        `stride_an`): right only while both tensors have the same strides. When `out` is a fresh
+        contiguous allocation here, the parameter whose strides are used must be contiguous."""
+        bound = dict(zip(signature.params, node.args))
+        bound.update((k.arg, k.value) for k in node.keywords if k.arg)
+        for pointer, strides in signature.addressing:
+            target = bound.get(pointer)
+            if not isinstance(target, ast.Name):
+                continue
+            sources = set()
+            for stride in strides:
+                value = bound.get(stride)
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                        value.func.attr == "stride" and isinstance(value.func.value, ast.Name):
+                    sources.add(value.func.value.id)
+            if not sources or target.id in sources:
+                continue
+            for source in sorted(sources):
+                for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                    self.cross_strides.setdefault(line, []).append((target.id, source, kernel))
+                param = self.live(ast.Name(source, ast.Load(), lineno=node.lineno))
+                if param and self._fresh_contiguous(target.id, node.lineno):
+                    self.launches.add(node.lineno)
+                    self.require(param, "full", node, f"launches `{kernel}`, which addresses "
+                                                      f"`{target.id}` (allocated contiguous) "
+                                                      f"with the strides of `{param}`")
+
+    def _fresh_contiguous(self, name: str, line: int) -> bool:
+        """`name` was last bound, before `line`, to a new tensor of a given shape (always
+        contiguous): `torch.empty((M, N))`, `torch.zeros(...)`."""
+        value = None
+        for node in _own_nodes(self.node):
+            if isinstance(node, ast.Assign) and node.lineno < line and \
+                    any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                if value is None or node.lineno > value.lineno:
+                    value = node
+        call = value.value if value is not None else None
+        return isinstance(call, ast.Call) and \
+            self.names.qualname(call.func) in catalogue.CONTIGUOUS_ALLOCATORS
 
     def _target(self, func: ast.expr, qualname: Optional[str]) -> Optional[tuple[str, int]]:
         """Where a call goes, as (qualified name, position shift), when it can matter."""

@@ -8,6 +8,8 @@ correctly on gloo, so only the collectives that corrupt or raise are reported.
 """
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
@@ -16,7 +18,7 @@ from contiglint.catalogue.contracts import KNOWN
 from contiglint.runtime.contracts import RuntimeContracts
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.frames import Site
-from contiglint.verify.layout_summary import TensorLayout
+from contiglint.verify.layout_summary import TensorLayout, summarize
 
 COPYING_OPS = frozenset({
     "Tensor.reshape", "torch.reshape", "Tensor.reshape_as", "Tensor.flatten", "torch.flatten",
@@ -71,6 +73,18 @@ def _non_contiguous(argument: Optional[Argument]) -> bool:
     return argument is not None and not argument.layout.contiguous
 
 
+def _same_tensor(layout: Optional[TensorLayout], other: TensorLayout) -> bool:
+    return layout is not None and (layout.data_ptr, layout.shape, layout.strides) == \
+        (other.data_ptr, other.shape, other.strides)
+
+
+def _enough_strides(count: int, layout: TensorLayout) -> bool:
+    """All strides passed (`x.stride()`, one per dim), or all but a unit last one."""
+    dims = len(layout.shape)
+    return count == -1 or count >= dims or \
+        count == dims - 1 and bool(layout.strides) and layout.strides[-1] == 1
+
+
 class HazardFinder:
     """Turns observations into hazards. Copies made by an explicit `.contiguous()` are the
     recommended fix, so they are reported (as CTG201) only with `explicit_copies=True`.
@@ -104,7 +118,7 @@ class HazardFinder:
         elif op in COPYING_OPS and _non_contiguous(receiver) and obs.result is not None:
             yield from self._copy(obs, receiver, obs.result)
         elif op in RAW_MEMORY_OPS and _non_contiguous(receiver) and obs.direct:
-            yield Hazard("CTG106", obs.site, op, receiver.layout, origin=receiver.origin)
+            yield from self._raw_read(obs, receiver)
         elif op in DEVICE_MOVES and obs.result is not None and _non_contiguous(receiver):
             yield from self._device_move(obs, receiver, obs.result)
         elif op in REGISTRATIONS:
@@ -137,6 +151,47 @@ class HazardFinder:
         note = RESHAPE_NOTE if obs.op in RESHAPES else ""
         yield Hazard("CTG201", obs.site, obs.op, source, bytes_copied=result.nbytes,
                      origin=receiver.origin, note=note)
+
+    def _raw_read(self, obs: Observation, receiver: Argument) -> Iterator[Hazard]:
+        """Raw memory of a non-contiguous tensor is a hazard unless its strides travel with it:
+        a user call on the stack, from the innermost outward, that passes this tensor's strides
+        (`kernel[grid](x, x.stride(0), x.stride(1))`, `lib.f(x.data_ptr(), *x.stride())`) hands
+        the callee what it needs to honour the layout. Such a call that is a Triton launch
+        addressing another tensor with this one's strides (or this one with another's) is the
+        hazard when their strides differ (CTG114 at the launch)."""
+        layout = receiver.layout
+        honoured = False
+        frame = sys._getframe(1)
+        while frame is not None and not honoured:
+            path = os.path.abspath(frame.f_code.co_filename)
+            if not self.is_user_file(path):
+                frame = frame.f_back
+                continue
+            line = frame.f_lineno
+            passed = self.contracts.strided_calls(path).get(line)
+            if passed:
+                values = frame.f_locals
+                honoured = any(_same_tensor(summarize(values.get(name)), layout) and
+                               _enough_strides(count, layout) for name, count in passed.items())
+                if honoured:
+                    yield from self._cross_strides(frame, path, line, values, receiver)
+            frame = frame.f_back
+        if not honoured:
+            yield Hazard("CTG106", obs.site, obs.op, layout, origin=receiver.origin)
+
+    def _cross_strides(self, frame, path: str, line: int, values: dict,
+                       receiver: Argument) -> Iterator[Hazard]:
+        for target, source, kernel in self.contracts.cross_strides(path, line):
+            addressed, strides = summarize(values.get(target)), summarize(values.get(source))
+            if addressed is None or strides is None or addressed.strides == strides.strides:
+                continue
+            if not (_same_tensor(addressed, receiver.layout) or
+                    _same_tensor(strides, receiver.layout)):
+                continue
+            yield Hazard("CTG114", Site(path, line, frame.f_code.co_name), f"triton:{kernel}",
+                         receiver.layout, origin=receiver.origin,
+                         note=f"`{kernel}` addresses `{target}` (strides {addressed.strides}) "
+                              f"with the strides of `{source}` {strides.strides}")
 
     def _device_move(self, obs: Observation, receiver: Argument,
                      result: TensorLayout) -> Iterator[Hazard]:
