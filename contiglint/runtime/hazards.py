@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 from contiglint.catalogue import collectives
-from contiglint.catalogue.contracts import KNOWN
+from contiglint.catalogue.contracts import EXTENSION_EFFECT, KNOWN
 from contiglint.runtime.contracts import RuntimeContracts
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.frames import Site
@@ -66,7 +66,7 @@ def watched_op(op: str) -> bool:
     return (op in VIEW_OPS or op in COPYING_OPS or op in RAW_MEMORY_OPS or op in DEVICE_MOVES
             or op in REGISTRATIONS or op.startswith("torch.distributed.") or is_inplace(op)
             or op in LAYOUT_CHECKS or op.startswith("torch.ops.") or op in KNOWN
-            or op.startswith("triton:"))
+            or op.startswith(("triton:", "ext:")))
 
 
 def _non_contiguous(argument: Optional[Argument]) -> bool:
@@ -132,7 +132,7 @@ class HazardFinder:
             yield from self._save(obs)
         elif op in LAYOUT_CHECKS:
             yield from self._guard(obs)
-        elif op.startswith("torch.ops.") or op in KNOWN or op.startswith("triton:"):
+        elif op.startswith(("torch.ops.", "triton:", "ext:")) or op in KNOWN:
             yield from self._contract(obs)
         if is_inplace(op) and receiver is not None:
             yield from self._inplace(obs, receiver)
@@ -275,6 +275,8 @@ class HazardFinder:
             if not self.contracts.strideless_launch(obs.site.file, obs.site.line):
                 return  # the launch passes strides: the kernel can honour them
             effect = "the Triton kernel gets no strides and reads memory order"
+        elif op.startswith("ext:"):
+            effect = f"the extension function {EXTENSION_EFFECT}"
         else:
             effect = self.contracts.op_contract(op) or \
                 "custom op of unknown contract (kernels usually need contiguous inputs)"

@@ -137,7 +137,7 @@ class Tracer:
         if self._mode is not None:
             raise RuntimeError("a Tracer cannot be entered twice at the same time")
         if self.patch:
-            self._patches = EntryPatches(self._intercept_entry)
+            self._patches = EntryPatches(self._intercept_entry, self._classifier.is_user_file)
             self._patches.install()
         if self.modules:
             from torch.nn.modules.module import register_module_forward_hook
