@@ -97,6 +97,32 @@ def test_cross_file_contract_through_a_wrapper(tmp_path):
     assert json.loads(alone.stdout) == []  # the contract lives in the other files
 
 
+def test_check_function_imported_from_another_module_is_a_guard(tmp_path):
+    """`from .utils import torch_check` where utils defines a TORCH_CHECK stand-in: the
+    checked parameter is required contiguous, for callers in a third module too; a function
+    of the same name that is no check function makes no contract."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "utils.py").write_text(
+        "def torch_check(cond, message):\n    if not cond:\n        raise RuntimeError(message)"
+        "\n\n\ndef log(cond, message):\n    print(cond, message)\n")
+    (package / "kernels.py").write_text(
+        "from .utils import log, torch_check\n\n\ndef fused(x, y):\n"
+        "    torch_check(x.is_contiguous(), 'x')\n    log(y.is_contiguous(), 'y')\n"
+        "    return x + y\n")
+    (package / "model.py").write_text(
+        "import torch\nfrom .kernels import fused\n\n\ndef forward(h):\n"
+        "    return fused(h.t(), h.t()), fused(h, h)\n")
+    result = contiglint("check", "--no-cache", "--format", "json", "--exit-zero", str(package),
+                        cwd=tmp_path)
+    findings = json.loads(result.stdout)
+    assert [(f["path"].endswith("model.py"), f["line"], f["code"]) for f in findings] == \
+        [(True, 6, "CTG114")]
+    assert findings[0]["column"] < len("    return fused(h.t(), ")  # x, not y
+    assert "kernels.py:5" in findings[0]["message"]
+
+
 def test_backend_option_chooses_the_table(tmp_path):
     source = ("import torch\nimport torch.distributed as dist\n\n\ndef f(out, x):\n"
               "    dist.all_gather(out, x.t())\n    dist.all_reduce(x.t())\n")

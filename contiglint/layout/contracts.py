@@ -59,10 +59,15 @@ class Requirement:
     writes: bool = False
 
 
+CHECK_PREFIX = "<check>"
+
+
 @dataclass(frozen=True)
 class Edge:
     """`param` of the function is passed on to `target` as its argument `slot` (a position
-    after `shift`, or a keyword), at `line`."""
+    after `shift`, or a keyword), at `line`. A target `<check>qualname` is a layout check of
+    `param` (`slot`: its kind) passed to an imported function: a guard if that function is a
+    check function of the project (`torch_check(p.is_contiguous(), ...)`)."""
 
     param: str
     target: str  # a qualified name, "torch.ops.ns.op", or "<ext>module.function"
@@ -127,7 +132,8 @@ class ModuleSummary:
         return {"module": self.module, "path": self.path,
                 "functions": {k: f.as_json() for k, f in self.functions.items()},
                 "ops": self.ops, "extensions": self.extensions,
-                "imported_modules": list(self.imported_modules)}
+                "imported_modules": list(self.imported_modules),
+                "checkers": sorted(self.checkers)}
 
     @staticmethod
     def from_json(data: dict) -> "ModuleSummary":
@@ -135,7 +141,8 @@ class ModuleSummary:
                              {k: FunctionContract.from_json(f)
                               for k, f in data["functions"].items()},
                              dict(data["ops"]), dict(data["extensions"]),
-                             tuple(data["imported_modules"]))
+                             tuple(data["imported_modules"]),
+                             checkers=frozenset(data.get("checkers", ())))
 
 
 # --- naming ------------------------------------------------------------------------------------
@@ -498,6 +505,14 @@ class _FunctionPass:
                 self.require(param, kind, node, f"checks `{ast.unparse(check)}`")
                 self._guard_lines(node, check, kind, f"checks `{ast.unparse(check)}`")
             return
+        if node.args and isinstance(func, ast.Name) and qualname and \
+                not qualname.startswith(("torch.", "numpy.")):
+            # a function imported from another module: a check function there (resolve()
+            # decides) makes this a guard
+            for check, param, kind in self._checks(node.args[0], False):
+                self.contract.edges.append(Edge(param, CHECK_PREFIX + qualname, kind, 0,
+                                                node.lineno, node.col_offset + 1,
+                                                f"checks `{ast.unparse(check)}`"))
         if isinstance(func, ast.Attribute) and func.attr in catalogue.RAW_METHODS:
             param = self.live(func.value)
             if param and not self._identity_use(node):
@@ -731,6 +746,7 @@ class ProjectContracts:
     ops: dict[str, str] = field(default_factory=dict)
     modules: frozenset[str] = frozenset()
     extensions: dict[str, dict[str, bool]] = field(default_factory=dict)  # module -> names
+    checkers: frozenset[str] = frozenset()  # qualified names of check functions
 
     def lookup(self, qualname: str) -> Optional[FunctionContract]:
         if qualname.startswith("torch.ops."):
@@ -755,7 +771,7 @@ class ProjectContracts:
     def exported(self) -> "ProjectContracts":
         """Only what other modules need: functions with requirements, and the op table."""
         return ProjectContracts({k: f for k, f in self.functions.items() if f.required},
-                                dict(self.ops), self.modules, self.extensions)
+                                dict(self.ops), self.modules, self.extensions, self.checkers)
 
 
 def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
@@ -768,6 +784,7 @@ def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
         for op, impl in summary.ops.items():
             project.ops.setdefault(op, impl)
         project.extensions[summary.module] = dict(summary.extensions)
+    project.checkers = frozenset(f"{s.module}.{name}" for s in summaries for name in s.checkers)
     by_module = {s.module: s for s in summaries}
     changed = True
     rounds = 0
@@ -794,6 +811,11 @@ def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
 def _edge_requirement(project: ProjectContracts, by_module: dict[str, ModuleSummary],
                       contract: FunctionContract, edge: Edge) -> Optional[Requirement]:
     path = _path_of(by_module, contract.qualname)
+    if edge.target.startswith(CHECK_PREFIX):
+        checker = edge.target[len(CHECK_PREFIX):]
+        if checker not in project.checkers:
+            return None
+        return Requirement(edge.slot, (Evidence(path, edge.line, edge.column, edge.text),))
     here = Evidence(path, edge.line, edge.column, f"passes `{edge.param}` to `{edge.text}`")
     if edge.target.startswith("<ext>"):
         module = _module_of(by_module, contract.qualname)
@@ -847,6 +869,7 @@ def module_contracts(tree: ast.Module, module: str, path: str, is_package: bool,
     for op, impl in project.ops.items():
         resolved.ops.setdefault(op, impl)
     resolved.modules = project.modules | {module}
+    resolved.checkers = resolved.checkers | project.checkers
     for name, found in project.extensions.items():
         resolved.extensions.setdefault(name, found)
     by_module = {own.module: own}
