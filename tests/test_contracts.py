@@ -400,3 +400,55 @@ def test_runtime_raw_reads_that_pass_the_strides_along_are_quiet(tmp_path):
     assert "with the strides of `x`" in cross["note"]
     # statically: the launch that passes the output's own strides is not a contract either
     assert {line for line, code in codes(STRIDED_KERNELS) if code == "CTG114"} == {85, 86}
+
+
+SAVED_FOR_BACKWARD = '''\
+import torch
+
+
+def bwd_kernel(g, x):
+    assert x.is_contiguous(), "x must be contiguous"
+    return g * x
+
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return x * w
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        return bwd_kernel(grad, w), bwd_kernel(grad.contiguous(), x.contiguous())
+
+
+def run(x, w):
+    Scale.apply(x, w).sum().backward()
+'''
+
+
+def test_saved_for_backward_requirements_reach_the_apply_caller():
+    """`ctx.save_for_backward(x, w)` in forward and `x, w = ctx.saved_tensors` in backward:
+    what backward requires of `w` is required of the `w` passed to `Scale.apply` (the
+    backward raises, run below); `x` is made contiguous in backward, so it is no contract."""
+    caller = SAVED_FOR_BACKWARD + textwrap.dedent('''\
+
+
+        h, g = torch.randn(4, 6, requires_grad=True), torch.randn(6, 4)
+        run(h, h)
+        run(h, h.t().t())
+        Scale.apply(h.t(), h.t()).sum().backward()
+        Scale.apply(g, h.t()).sum().backward()
+    ''')
+    result = lint_source(caller, "m.py", ALL)
+    found = [(f.line, f.column) for f in result.findings if f.code == "CTG114"]
+    # the `w` argument only (column of the second `h.t()`)
+    assert found == [(28, 21), (29, 17)], found
+    namespace: dict = {}
+    exec(compile(SAVED_FOR_BACKWARD, "saved.py", "exec"), namespace)
+    h = torch.randn(4, 6, requires_grad=True)
+    dense = h.detach().t().contiguous()
+    namespace["Scale"].apply(h.t(), dense).sum().backward()  # x non-contiguous: fine
+    with pytest.raises(AssertionError, match="must be contiguous"):
+        namespace["Scale"].apply(dense, h.t()).sum().backward()

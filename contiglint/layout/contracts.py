@@ -60,6 +60,7 @@ class Requirement:
 
 
 CHECK_PREFIX = "<check>"
+SAVED_SLOT = "saved:"  # Edge slot of a tensor `forward` saves for `backward`, by position
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,13 @@ class FunctionContract:
     keywords: tuple[str, ...]  # keyword-only parameters
     required: dict[str, Requirement] = field(default_factory=dict)
     edges: list[Edge] = field(default_factory=list)
+    # a custom autograd `backward`: the names it unpacks `ctx.saved_tensors` into, in order
+    saved: tuple[str, ...] = ()
 
     def param_for(self, slot: object, shift: int = 0) -> Optional[str]:
+        if isinstance(slot, str) and slot.startswith(SAVED_SLOT):
+            index = int(slot[len(SAVED_SLOT):])
+            return self.saved[index] if index < len(self.saved) else None
         if isinstance(slot, int):
             index = slot + shift
             return self.params[index] if 0 <= index < len(self.params) else None
@@ -98,7 +104,7 @@ class FunctionContract:
                 "required": {p: {"kind": r.kind, "writes": r.writes,
                                  "evidence": [vars(e) for e in r.evidence]}
                              for p, r in self.required.items()},
-                "edges": [vars(e) for e in self.edges]}
+                "edges": [vars(e) for e in self.edges], "saved": list(self.saved)}
 
     @staticmethod
     def from_json(data: dict) -> "FunctionContract":
@@ -106,7 +112,7 @@ class FunctionContract:
             data["qualname"], tuple(data["params"]), tuple(data["keywords"]),
             {p: Requirement(r["kind"], tuple(Evidence(**e) for e in r["evidence"]), r["writes"])
              for p, r in data["required"].items()},
-            [Edge(**e) for e in data["edges"]])
+            [Edge(**e) for e in data["edges"]], tuple(data.get("saved", ())))
 
 
 @dataclass
@@ -360,8 +366,11 @@ class _FunctionPass:
         self.params = tuple(a.arg for a in spec.posonlyargs + spec.args)
         self.keywords = tuple(a.arg for a in spec.kwonlyargs)
         self.tensor_params = set(self.params + self.keywords)
+        self.saved, self._saved_at = self._saved_tensors() if cls and node.name == "backward" \
+            else ((), None)
+        self.tensor_params.update(self.saved)
         self.rebound = self._first_rebindings()
-        self.contract = FunctionContract(key, self.params, self.keywords)
+        self.contract = FunctionContract(key, self.params, self.keywords, saved=self.saved)
         self.local_functions = {n.name: f"{key}.<locals>.{n.name}" for n in node.body
                                 if isinstance(n, FunctionNode)}
         self.guards: dict[int, tuple[str, str]] = {}
@@ -369,9 +378,24 @@ class _FunctionPass:
         self.cross_strides: dict[int, list[tuple[str, str, str]]] = {}
         self.checkers: frozenset[str] = frozenset()
 
+    def _saved_tensors(self) -> tuple[tuple[str, ...], Optional[ast.AST]]:
+        """`x, w = ctx.saved_tensors` at the top of a custom autograd `backward`: the tensors
+        `forward` saved, by position (what `ctx.save_for_backward(...)` passed)."""
+        for statement in self.node.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
+                    isinstance(statement.value, ast.Attribute) and \
+                    statement.value.attr == "saved_tensors":
+                target = statement.targets[0]
+                names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else []
+                if names and all(isinstance(n, ast.Name) for n in names):
+                    return tuple(n.id for n in names), statement
+        return (), None
+
     def _first_rebindings(self) -> dict[str, int]:
         first: dict[str, int] = {}
         for node in _own_nodes(self.node):
+            if node is self._saved_at:
+                continue
             targets = []
             if isinstance(node, ast.Assign):
                 targets = node.targets
@@ -528,6 +552,15 @@ class _FunctionPass:
         if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and \
                 func.value.id in self.kernels:
             self._launch(node, func.value.id)
+            return
+        if isinstance(func, ast.Attribute) and func.attr == "save_for_backward" and self.cls \
+                and self.node.name == "forward":
+            for position, argument in enumerate(node.args):
+                param = self.live(argument)
+                if param:
+                    self.contract.edges.append(Edge(
+                        param, f"{self.cls}.backward", f"{SAVED_SLOT}{position}", 0,
+                        node.lineno, node.col_offset + 1, "ctx.save_for_backward"))
             return
         target = self._target(func, qualname)
         if target is None:
