@@ -452,3 +452,30 @@ def test_saved_for_backward_requirements_reach_the_apply_caller():
     namespace["Scale"].apply(h.t(), dense).sum().backward()  # x non-contiguous: fine
     with pytest.raises(AssertionError, match="must be contiguous"):
         namespace["Scale"].apply(dense, h.t()).sum().backward()
+
+
+EXTENSION_CALLS = '''\
+import torch
+from torch.utils.cpp_extension import load
+
+ext = load("fused", sources=["fused.cpp"])
+
+
+def norm_fast(x):
+    return ext.forward(x)
+{elsewhere}
+
+h = torch.randn(4, 6)
+norm_fast(h.t())
+ext.backward(h.t())
+'''
+
+
+def test_extension_calls_are_reported_in_strict_mode_or_when_the_module_makes_inputs_contiguous():
+    plain = EXTENSION_CALLS.format(elsewhere="")
+    careful = EXTENSION_CALLS.format(elsewhere="\n\ndef norm(x):\n    return ext.forward("
+                                               "x.contiguous())\n")
+    strict = Settings(select=("CTG1",), extend_select=PREVIEW, strict=True)
+    assert {line for line, code in codes(plain) if code == "CTG114"} == set()
+    assert {line for line, code in codes(plain, strict) if code == "CTG114"} == {12, 13}
+    assert {line for line, code in codes(careful) if code == "CTG114"} == {16, 17}
