@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, Optional
 
 from contiglint.catalogue import contracts as catalogue
@@ -780,6 +780,13 @@ class ProjectContracts:
     modules: frozenset[str] = frozenset()
     extensions: dict[str, dict[str, bool]] = field(default_factory=dict)  # module -> names
     checkers: frozenset[str] = frozenset()  # qualified names of check functions
+    # the summary the project run already made of the module being linted, and the digest of
+    # the text it was made from (`text_digest`): reused while the text is the same
+    own: Optional[ModuleSummary] = None
+    own_digest: str = ""
+
+    def with_own(self, summary: Optional[ModuleSummary], digest: str) -> "ProjectContracts":
+        return replace(self, own=summary, own_digest=digest) if summary is not None else self
 
     def lookup(self, qualname: str) -> Optional[FunctionContract]:
         if qualname.startswith("torch.ops."):
@@ -889,11 +896,22 @@ def _path_of(by_module: dict[str, ModuleSummary], qualname: str) -> str:
     return summary.path if summary else ""
 
 
+def text_digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 def module_contracts(tree: ast.Module, module: str, path: str, is_package: bool,
-                     project: Optional[ProjectContracts]) -> ProjectContracts:
+                     project: Optional[ProjectContracts],
+                     digest_of: str = "") -> ProjectContracts:
     """The contracts the flow pass of one module sees: its own, resolved together with those
-    the project run computed for the other modules."""
-    own = summarize(tree, module, path, is_package)
+    the project run computed for the other modules. `digest_of`: the `text_digest` of the
+    module's text; the project run's own summary of it (`project.own`) is reused when it was
+    made from the same text (a check run), and recomputed otherwise (a fix run's rewrites)."""
+    own = project.own if project is not None and project.own is not None and \
+        project.own.module == module and project.own.path == path and \
+        project.own_digest == digest_of else None
+    if own is None:
+        own = summarize(tree, module, path, is_package)
     resolved = resolve([own])
     if project is None:
         return resolved
