@@ -29,8 +29,8 @@ import bench  # noqa: E402
 DRIVER = """\
 import sys
 import contiglint.runner as runner
-if sys.argv[1] == "off":
-    runner._summarize_in_worker = lambda path: None
+if sys.argv[1] == "off":  # the code, not the name: the pool pickles it by reference
+    runner._summarize_in_worker.__code__ = (lambda path: None).__code__
 from contiglint.cli import main
 sys.exit(main(sys.argv[2:]))
 """
