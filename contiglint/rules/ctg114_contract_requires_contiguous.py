@@ -35,8 +35,9 @@ class ContractRequiresContiguous(Rule):
     `out` through those strides), checks it with a check function of the project
     (`from .utils import torch_check; torch_check(p.is_contiguous(), ...)`), saves it with
     `ctx.save_for_backward(p)` for a `backward` that requires it, or passes `p` on to a
-    function that requires it: through wrappers, methods, static and class methods, `Function.apply` -> `forward`, functions a factory returns, and
-    custom ops `torch.ops.ns.op` the project defines with `torch.library`. Contracts are also
+    function that requires it: through wrappers, methods, static and class methods,
+    `Function.apply` -> `forward`, functions a factory returns, and custom ops
+    `torch.ops.ns.op` the project defines with `torch.library`. Contracts are also
     *known* from the catalogue: `safetensors.torch.save_file`/`save` reject non-contiguous
     tensors. Functions of compiled extension modules (built with
     `torch.utils.cpp_extension.load`/`load_inline`, or imported: `from . import _C`,
