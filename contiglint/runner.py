@@ -23,7 +23,7 @@ from contiglint.engine import (
 from contiglint.files import SourceFile, discover, read_source, write_source
 from contiglint.findings import Finding
 from contiglint.layout.contracts import (
-    ModuleSummary, ProjectContracts, module_name, resolve, summarize,
+    ModuleSummary, ProjectContracts, module_name, resolve, summarize, text_digest,
 )
 
 SERIAL_BELOW = 8  # fewer files than this: starting workers costs more than it saves
@@ -106,9 +106,9 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
         return _serial(files, config, options, report)
     try:
         summaries = list(pool.map(_summarize_in_worker, files, chunksize=chunksize))
-        project = _project(summaries)
+        project = _project([s for s, _ in filter(None, summaries)])
         outcomes = []
-        for outcome in pool.map(_process_in_worker, files, [project] * len(files),
+        for outcome in pool.map(_process_in_worker, files, _per_file(project, summaries),
                                 chunksize=chunksize):
             outcomes.append(outcome)
             report(len(outcomes), len(files))
@@ -130,16 +130,17 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
             report: Progress) -> list[FileOutcome]:
     """One process: each file is read once for both phases."""
     if len(files) <= 1:  # a module's own contracts are learned while it is linted
-        sources = [None] * len(files)
+        sources = summaries = [None] * len(files)
         project = None
     else:
         sources = [_read(path) for path in files]
-        project = _project([summarize_source(s, options) for s in sources
-                            if not isinstance(s, SourceError)])
+        summaries = [None if isinstance(s, SourceError) else _digested(s, options)
+                     for s in sources]
+        project = _project([s for s, _ in filter(None, summaries)])
     outcomes = []
-    for path, source in zip(files, sources):
+    for path, source, own in zip(files, sources, _per_file(project, summaries)):
         outcomes.append(process_read(path, _read(path) if source is None else source, config,
-                                     options, project))
+                                     options, own))
         report(len(outcomes), len(files))
     return outcomes
 
@@ -147,6 +148,20 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
 def _project(summaries: list) -> Optional[ProjectContracts]:
     found = [s for s in summaries if s is not None]
     return resolve(found).exported() if found else None
+
+
+def _per_file(project: Optional[ProjectContracts], summaries: list) -> list:
+    """The project's contracts for each file's lint, with the summary phase 1 made of that
+    file, so that the lint phase does not summarize it again (outside fix mode: a rewritten
+    text no longer matches the digest)."""
+    if project is None:
+        return [None] * len(summaries)
+    return [project.with_own(*found) if found else project for found in summaries]
+
+
+def _digested(source: SourceFile, options: RunOptions) -> Optional[tuple]:
+    summary = summarize_source(source, options)
+    return (summary, text_digest(source.text)) if summary is not None else None
 
 
 def _read(path: str):
@@ -207,9 +222,14 @@ def _process_in_worker(path: str, project: Optional[ProjectContracts] = None) ->
     return process_file(path, *_worker_state, project)
 
 
-def _summarize_in_worker(path: str) -> Optional[ModuleSummary]:
+def _summarize_in_worker(path: str) -> Optional[tuple]:
+    """(summary, digest of the text it was made from), or None."""
     assert _worker_state is not None
-    return summarize_file(path, _worker_state[1])
+    try:
+        source = read_source(path)
+    except Exception:  # noqa: BLE001 - the lint phase reports it
+        return None
+    return None if isinstance(source, SourceError) else _digested(source, _worker_state[1])
 
 
 def _portable(config: Config) -> Config:

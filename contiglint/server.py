@@ -11,15 +11,22 @@ pyproject.toml with a `[tool.contiglint]` table, per-file-ignores included), and
   all" (`source.fixAll.contiglint`, safe fixes; unsafe ones too as a second action) and
   "add noqa" for each finding.
 
+Open buffers are one project, as files linted together are on the command line: each buffer
+is linted with the contracts (layout/contracts.py) learned from the other open buffers, so a
+call into a kernel wrapper open in another buffer is judged by what it requires (CTG114); when
+a buffer's contracts change, the open buffers that import its module are linted again.
+
 Linting runs in a worker thread, never on the event loop, and changes are debounced: a burst
 of keystrokes costs one lint of the last version. A buffer that does not parse gets one
 diagnostic (the syntax error); an internal error becomes a diagnostic too, never a crash.
 """
 from __future__ import annotations
 
+import ast
 import asyncio
 import bisect
 import inspect
+import json
 import logging
 import os
 import sys
@@ -36,6 +43,9 @@ from contiglint import __version__, noqa
 from contiglint.config import ConfigError, Overrides, resolve
 from contiglint.engine import LintResult, SourceError, fix_source, lint_source
 from contiglint.findings import Edit, Finding, Fix, Position, line_starts
+from contiglint.layout.contracts import (ModuleSummary, Names, ProjectContracts, module_name,
+                                         summarize)
+from contiglint.layout.contracts import resolve as resolve_contracts
 from contiglint.rules import all_rules
 
 SOURCE = "contiglint"
@@ -53,6 +63,17 @@ class Linted:
     result: LintResult
     settings: object = None
     starts: list[int] = field(default_factory=list)
+    contracts: str = ""  # digest of what the buffer's functions require (for its importers)
+
+
+@dataclass
+class Module:
+    """What one open buffer contributes to the others: its contract summary, and the
+    modules it imports."""
+
+    name: str
+    summary: Optional[ModuleSummary]
+    imports: frozenset[str]
 
 
 class ContiglintServer(LanguageServer):
@@ -61,6 +82,7 @@ class ContiglintServer(LanguageServer):
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.linted: dict[str, Linted] = {}
         self.pending: dict[str, asyncio.Task] = {}
+        self.modules: dict[str, Module] = {}  # uri -> the open buffer as a module
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="contiglint-lint")
 
     # --- linting --------------------------------------------------------------------------
@@ -76,13 +98,39 @@ class ContiglintServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         version, text = document.version, document.source
         loop = asyncio.get_running_loop()
-        linted = await loop.run_in_executor(self.executor, lint_buffer, uri_to_path(uri),
-                                            text, version)
+        linted = await loop.run_in_executor(self.executor, self.lint_in_project, uri, text,
+                                            version)
         current = self.workspace.text_documents.get(uri)
         if current is None or current.version != version:
             return None  # closed or edited meanwhile: a newer lint is scheduled
+        previous = self.linted.get(uri)
         self.linted[uri] = linted
+        if (previous.contracts if previous is not None else "") != linted.contracts:
+            self.relint_importers(uri)
         return linted
+
+    def lint_in_project(self, uri: str, text: str, version: Optional[int]) -> Linted:
+        """Lint one buffer with the contracts of the other open buffers (worker thread)."""
+        path = uri_to_path(uri)
+        module = buffer_module(path, text)
+        self.modules[uri] = module
+        others = [m.summary for u, m in list(self.modules.items())
+                  if u != uri and m.summary is not None and u in self.workspace.text_documents]
+        project = resolve_contracts(others).exported() if others else None
+        linted = lint_buffer(path, text, version, project)
+        linted.contracts = contracts_digest(module, others)
+        return linted
+
+    def relint_importers(self, uri: str) -> None:
+        """The open buffers that import `uri`'s module: their findings may have changed."""
+        module = self.modules.get(uri)
+        if module is None:
+            return
+        for other, found in list(self.modules.items()):
+            if other != uri and other in self.workspace.text_documents and any(
+                    name == module.name or name.startswith(module.name + ".")
+                    for name in found.imports):
+                self.schedule(other, 0.0)
 
     def schedule(self, uri: str, debounce: float) -> None:
         """(Re)start the lint of `uri`, cancelling one that has not finished."""
@@ -262,12 +310,14 @@ class ContiglintServer(LanguageServer):
         return None
 
 
-def lint_buffer(path: str, text: str, version: Optional[int]) -> Linted:
-    """What `contiglint PATH` reports for `text` saved at `path` (runs in the worker thread)."""
+def lint_buffer(path: str, text: str, version: Optional[int],
+                project: Optional[ProjectContracts] = None) -> Linted:
+    """What `contiglint PATH` reports for `text` saved at `path` (runs in the worker thread);
+    `project`: the contracts of the other modules linted with it."""
     try:
         config = resolve(Overrides(), None, os.path.dirname(path) or ".")
         settings = config.settings_for(path)
-        result = lint_source(text, path, settings)
+        result = lint_source(text, path, settings, project=project)
     except ConfigError as error:
         settings, result = None, LintResult(errors=[SourceError(path, 1, 1, str(error),
                                                                 "config")])
@@ -276,6 +326,40 @@ def lint_buffer(path: str, text: str, version: Optional[int]) -> Linted:
             path, 1, 1, f"internal error: {type(error).__name__}: {error}; please report this "
             "bug with the file that caused it", "internal")])
     return Linted(version, text, result, settings, line_starts(text))
+
+
+def buffer_module(path: str, text: str) -> Module:
+    """The buffer's module name, contract summary (None when it does not parse) and the
+    modules it imports (relative imports resolved)."""
+    name = module_name(path)
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return Module(name, None, frozenset())
+    package = path.endswith("__init__.py")
+    try:
+        summary = summarize(tree, name, path, package)
+    except (RecursionError, ValueError):
+        summary = None
+    imports = set(Names(tree, name, package).local.values())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imports.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            imports.add(node.module)
+    return Module(name, summary, frozenset(imports))
+
+
+def contracts_digest(module: Module, others: list[ModuleSummary]) -> str:
+    """What the module's functions require, resolved with the other open modules (so that a
+    wrapper's contract changes when the kernel it calls changes)."""
+    if module.summary is None:
+        return ""
+    resolved = resolve_contracts(others + [module.summary])
+    required = {key: resolved.functions[key].as_json()["required"]
+                for key in sorted(module.summary.functions)
+                if key in resolved.functions and resolved.functions[key].required}
+    return json.dumps(required, sort_keys=True) if required else ""
 
 
 def uri_to_path(uri: str) -> str:
@@ -338,13 +422,16 @@ def build() -> ContiglintServer:
         task = ls.pending.pop(uri, None)
         if task is not None:
             task.cancel()
-        ls.linted.pop(uri, None)
+        closed = ls.linted.pop(uri, None)
+        if closed is not None and closed.contracts:
+            ls.relint_importers(uri)  # its contracts leave the project
+        ls.modules.pop(uri, None)
         if not ls.pulls():
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri, diagnostics=[]))
 
     @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
-        identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False))
+        identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False))
     async def pull(ls: ContiglintServer, params: types.DocumentDiagnosticParams):
         uri = params.text_document.uri
         linted = await ls.current(uri)

@@ -97,6 +97,32 @@ def test_cross_file_contract_through_a_wrapper(tmp_path):
     assert json.loads(alone.stdout) == []  # the contract lives in the other files
 
 
+def test_check_function_imported_from_another_module_is_a_guard(tmp_path):
+    """`from .utils import torch_check` where utils defines a TORCH_CHECK stand-in: the
+    checked parameter is required contiguous, for callers in a third module too; a function
+    of the same name that is no check function makes no contract."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "utils.py").write_text(
+        "def torch_check(cond, message):\n    if not cond:\n        raise RuntimeError(message)"
+        "\n\n\ndef log(cond, message):\n    print(cond, message)\n")
+    (package / "kernels.py").write_text(
+        "from .utils import log, torch_check\n\n\ndef fused(x, y):\n"
+        "    torch_check(x.is_contiguous(), 'x')\n    log(y.is_contiguous(), 'y')\n"
+        "    return x + y\n")
+    (package / "model.py").write_text(
+        "import torch\nfrom .kernels import fused\n\n\ndef forward(h):\n"
+        "    return fused(h.t(), h.t()), fused(h, h)\n")
+    result = contiglint("check", "--no-cache", "--format", "json", "--exit-zero", str(package),
+                        cwd=tmp_path)
+    findings = json.loads(result.stdout)
+    assert [(f["path"].endswith("model.py"), f["line"], f["code"]) for f in findings] == \
+        [(True, 6, "CTG114")]
+    assert findings[0]["column"] < len("    return fused(h.t(), ")  # x, not y
+    assert "kernels.py:5" in findings[0]["message"]
+
+
 def test_backend_option_chooses_the_table(tmp_path):
     source = ("import torch\nimport torch.distributed as dist\n\n\ndef f(out, x):\n"
               "    dist.all_gather(out, x.t())\n    dist.all_reduce(x.t())\n")
@@ -257,3 +283,199 @@ def test_decided_stride_checks_agree_with_torch(made):
     except RuntimeError:
         raises = True
     assert ((7, "CTG101") in codes(source)) == raises
+
+
+STRIDED_KERNELS = '''\
+import torch
+
+
+def flat(t):
+    s = t.untyped_storage()
+    out = torch.empty(0, dtype=t.dtype)
+    out.set_(s, 0, (s.nbytes() // t.element_size(),), (1,))
+    return out
+
+
+class Ptr:
+    def __init__(self, t, offset=None):
+        self.flat = flat(t) if isinstance(t, torch.Tensor) else t
+        self.offset = t.storage_offset() if offset is None else offset
+
+    def __add__(self, offs):
+        return Ptr(self.flat, self.offset + offs)
+
+
+def jit(fn):
+    class Kernel:
+        def __getitem__(self, grid):
+            def launch(*args):
+                lowered = [Ptr(a) if isinstance(a, torch.Tensor) else a for a in args]
+                for pid in range(grid[0]):
+                    tl.pid = pid
+                    fn(*lowered)
+            return launch
+    return Kernel()
+
+
+class tl:
+    pid = 0
+
+    @staticmethod
+    def program_id(axis):
+        return tl.pid
+
+    @staticmethod
+    def load(ptr):
+        return ptr.flat[ptr.offset]
+
+    @staticmethod
+    def store(ptr, value):
+        ptr.flat[ptr.offset] = value
+
+
+@jit
+def double_rows(X, Y, N, stride_xm, stride_xn, stride_ym, stride_yn):
+    pid = tl.program_id(0)
+    cols = torch.arange(N)
+    x = tl.load(X + pid * stride_xm + cols * stride_xn)
+    tl.store(Y + pid * stride_ym + cols * stride_yn, 2 * x)
+
+
+@jit
+def double_rows_shared(X, Y, N, stride_m, stride_n):
+    pid = tl.program_id(0)
+    cols = torch.arange(N)
+    x = tl.load(X + pid * stride_m + cols * stride_n)
+    tl.store(Y + pid * stride_m + cols * stride_n, 2 * x)
+
+
+def with_own_strides(x):
+    y = torch.empty(x.shape)
+    double_rows[(x.shape[0],)](x, y, x.shape[1], x.stride(0), x.stride(1),
+                               y.stride(0), y.stride(1))
+    return y
+
+
+def with_input_strides(x):
+    y = torch.empty(x.shape)
+    double_rows_shared[(x.shape[0],)](x, y, x.shape[1], x.stride(0), x.stride(1))
+    return y
+
+
+def dense_sum(x):
+    return float(flat(x)[x.storage_offset():x.storage_offset() + x.numel()].sum())
+
+
+def main():
+    h = torch.randn(4, 6)
+    assert torch.equal(with_own_strides(h.t()), 2 * h.t())
+    assert torch.equal(with_input_strides(h), 2 * h)
+    assert not torch.equal(with_input_strides(h.t()), 2 * h.t())
+    dense_sum(h[:, :3])
+
+
+main()
+'''
+
+
+def test_runtime_raw_reads_that_pass_the_strides_along_are_quiet(tmp_path):
+    """A launch passing a tensor's strides lets the kernel honour them (the script checks the
+    values), so the raw read beneath it is no hazard; a kernel storing a fresh contiguous
+    output with the input's strides is (CTG114 at the launch, values checked wrong), and so is
+    a raw read with no strides at all (CTG106)."""
+    script = tmp_path / "script.py"
+    script.write_text(STRIDED_KERNELS)
+    report = tmp_path / "report.json"
+    subprocess.run([sys.executable, "-m", "contiglint.runtime", "--format", "json", "--output",
+                    str(report), str(script)], cwd=tmp_path, env=environment(), check=True,
+                   timeout=300)
+    entries = json.loads(report.read_text())["entries"]
+    found = {(e["code"], e["line"]) for e in entries}
+    assert found == {("CTG114", 73), ("CTG106", 5)}, found
+    raw = next(e for e in entries if e["code"] == "CTG106")
+    assert [c["line"] for c in raw["called_from"]] == [78, 86, 89]
+    cross = next(e for e in entries if e["code"] == "CTG114")
+    assert [c["line"] for c in cross["called_from"]] == [85, 89]
+    assert cross["made_non_contiguous_at"][0]["line"] == 85
+    assert "with the strides of `x`" in cross["note"]
+    # statically: the launch that passes the output's own strides is not a contract either
+    assert {line for line, code in codes(STRIDED_KERNELS) if code == "CTG114"} == {85, 86}
+
+
+SAVED_FOR_BACKWARD = '''\
+import torch
+
+
+def bwd_kernel(g, x):
+    assert x.is_contiguous(), "x must be contiguous"
+    return g * x
+
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return x * w
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        return bwd_kernel(grad, w), bwd_kernel(grad.contiguous(), x.contiguous())
+
+
+def run(x, w):
+    Scale.apply(x, w).sum().backward()
+'''
+
+
+def test_saved_for_backward_requirements_reach_the_apply_caller():
+    """`ctx.save_for_backward(x, w)` in forward and `x, w = ctx.saved_tensors` in backward:
+    what backward requires of `w` is required of the `w` passed to `Scale.apply` (the
+    backward raises, run below); `x` is made contiguous in backward, so it is no contract."""
+    caller = SAVED_FOR_BACKWARD + textwrap.dedent('''\
+
+
+        h, g = torch.randn(4, 6, requires_grad=True), torch.randn(6, 4)
+        run(h, h)
+        run(h, h.t().t())
+        Scale.apply(h.t(), h.t()).sum().backward()
+        Scale.apply(g, h.t()).sum().backward()
+    ''')
+    result = lint_source(caller, "m.py", ALL)
+    found = [(f.line, f.column) for f in result.findings if f.code == "CTG114"]
+    # the `w` argument only (column of the second `h.t()`)
+    assert found == [(28, 21), (29, 17)], found
+    namespace: dict = {}
+    exec(compile(SAVED_FOR_BACKWARD, "saved.py", "exec"), namespace)
+    h = torch.randn(4, 6, requires_grad=True)
+    dense = h.detach().t().contiguous()
+    namespace["Scale"].apply(h.t(), dense).sum().backward()  # x non-contiguous: fine
+    with pytest.raises(AssertionError, match="must be contiguous"):
+        namespace["Scale"].apply(dense, h.t()).sum().backward()
+
+
+EXTENSION_CALLS = '''\
+import torch
+from torch.utils.cpp_extension import load
+
+ext = load("fused", sources=["fused.cpp"])
+
+
+def norm_fast(x):
+    return ext.forward(x)
+{elsewhere}
+
+h = torch.randn(4, 6)
+norm_fast(h.t())
+ext.backward(h.t())
+'''
+
+
+def test_extension_calls_are_reported_in_strict_mode_or_when_the_module_makes_inputs_contiguous():
+    plain = EXTENSION_CALLS.format(elsewhere="")
+    careful = EXTENSION_CALLS.format(elsewhere="\n\ndef norm(x):\n    return ext.forward("
+                                               "x.contiguous())\n")
+    strict = Settings(select=("CTG1",), extend_select=PREVIEW, strict=True)
+    assert {line for line, code in codes(plain) if code == "CTG114"} == set()
+    assert {line for line, code in codes(plain, strict) if code == "CTG114"} == {12, 13}
+    assert {line for line, code in codes(careful) if code == "CTG114"} == {16, 17}

@@ -53,6 +53,30 @@ def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeyp
     assert result.findings == [] and analysed == []
 
 
+def test_project_check_summarizes_each_module_once(tmp_path, monkeypatch):
+    """The lint phase of a project run reuses the contract summary phase 1 made of the same
+    text; a fix run, whose rewritten text differs, summarizes it again."""
+    from contiglint.layout import contracts
+
+    made = []
+    original = contracts.summarize
+
+    def counted(tree, module, path, *args, **kwargs):
+        made.append(os.path.basename(path))
+        return original(tree, module, path, *args, **kwargs)
+
+    monkeypatch.setattr(contracts, "summarize", counted)
+    monkeypatch.setattr("contiglint.runner.summarize", counted)
+    make_tree(tmp_path, 4)
+    checked = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
+    assert len(checked.findings) == 2
+    assert sorted(made) == ["m00.py", "m01.py", "m02.py", "m03.py"]
+    made.clear()
+    fixed = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions("fix", jobs=1))
+    assert fixed.fixed == 2
+    assert made.count("m01.py") > 1 and made.count("m00.py") == 1
+
+
 def test_fix_mode_writes_every_file_in_parallel(tmp_path):
     make_tree(tmp_path)
     result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions("fix", jobs=2))

@@ -326,3 +326,76 @@ def test_a_burst_of_changes_is_linted_once_for_its_last_version(project):
             await session.client.stop()
 
     run(scenario)
+
+
+KERNELS = '''import torch
+
+
+def fused(x):
+    assert x.is_contiguous(), "x must be contiguous"
+    return x * 2
+'''
+CALLER = '''import torch
+
+from kernels import fused
+
+
+def forward(h):
+    return fused(h.t())
+'''
+
+
+def test_importers_are_linted_again_when_a_module_contracts_change(tmp_path):
+    """Open buffers are linted as one project: the caller gets CTG114 once the kernel module
+    is open, loses it when the kernel's guard is edited away, and gets it back when the guard
+    returns; a buffer that does not import the module is not linted again."""
+    (tmp_path / "pyproject.toml").write_text("[tool.contiglint]\n")
+    kernels, caller, other = (tmp_path / "kernels.py", tmp_path / "model.py",
+                              tmp_path / "other.py")
+    for path, text in ((kernels, KERNELS), (caller, CALLER), (other, "import torch\n")):
+        path.write_text(text)
+
+    async def scenario():
+        session = await started("visual-studio-code@v1.65.2", tmp_path)
+        client = session.client
+
+        def codes(uri):
+            published = client.published.get(uri) or []
+            return [[d.code for d in diagnostics] for _, diagnostics in published]
+
+        async def until(condition):
+            deadline = time.monotonic() + 60
+            while not condition():
+                assert time.monotonic() < deadline, client.published
+                await asyncio.sleep(0.02)
+
+        def open_(path, text):
+            client.text_document_did_open(types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri=path.as_uri(), language_id="python", version=1,
+                                       text=text)))
+
+        def change(path, version, text):
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(),
+                                                                    version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+        try:
+            open_(caller, CALLER)
+            open_(other, "import torch\n")
+            await until(lambda: codes(caller.as_uri()) == [[]] and codes(other.as_uri()))
+            open_(kernels, KERNELS)
+            await until(lambda: codes(caller.as_uri())[-1:] == [["CTG114"]])
+            change(kernels, 2, KERNELS.replace('    assert x.is_contiguous(), "x must be '
+                                               'contiguous"\n', ""))
+            await until(lambda: codes(caller.as_uri())[-1:] == [[]] and
+                        len(codes(caller.as_uri())) == 3)
+            change(kernels, 3, KERNELS)
+            await until(lambda: codes(caller.as_uri())[-1:] == [["CTG114"]] and
+                        len(codes(caller.as_uri())) == 4)
+            assert len(codes(other.as_uri())) == 1  # it imports no linted module
+        finally:
+            await client.shutdown_session()
+            await client.stop()
+
+    run(scenario)

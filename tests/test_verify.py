@@ -110,6 +110,48 @@ def test_contiguous_claimed_to_keep_strides_is_reported_refuted(small_run, monke
     assert refuted[0].failing
 
 
+CONTRACT_PROGRAM = textwrap.dedent("""\
+    import torch
+
+
+    def fused(x):
+        assert x.is_contiguous(), "x must be contiguous"
+        return x * 2
+
+
+    def case_transposed():
+        try:
+            return fused(torch.arange(12.).reshape(3, 4).t())  # expect: CTG114
+        except AssertionError:
+            return None
+
+
+    def case_copied():
+        return fused(torch.arange(12.).reshape(3, 4).t().contiguous())
+    """)
+
+
+@pytest.fixture(scope="module")
+def contract_run(tmp_path_factory):
+    path = tmp_path_factory.mktemp("verify") / "contract.py"
+    path.write_text(CONTRACT_PROGRAM, encoding="utf-8")
+    return str(path), run_programs([str(path)], device="cpu", jobs=1)[str(path)]
+
+
+def test_contract_claim_reads_the_callee_guard(contract_run, monkeypatch):
+    """CTG114 is reported at the call; torch shows the hazard in the callee, at the guard the
+    call reached: confirmed for the transposed argument, refuted when a wrong model claims the
+    copied one is non-contiguous (the guard passed on it)."""
+    path, run = contract_run
+    verdicts = compare(path, CONTRACT_PROGRAM, run)
+    assert [(v.line, v.code, v.outcome) for v in verdicts] == [(11, "CTG114", CONFIRMED)]
+    assert "the guard at line 5 fails" in str(verdicts[0])
+    _wrong(monkeypatch, "contiguous", lambda call: call.tensor)  # claims no copy: wrong
+    refuted = [v for v in compare(path, CONTRACT_PROGRAM, run) if v.outcome == REFUTED]
+    assert [(v.line, v.code) for v in refuted] == [(17, "CTG114")]
+    assert "the guard at line 5 passes" in str(refuted[0])
+
+
 def test_isolation_hang_crash_and_raise(tmp_path):
     path = tmp_path / "unruly.py"
     path.write_text(textwrap.dedent("""\

@@ -9,7 +9,9 @@ a function's own contract.
 * `LIBRARY_DEFINERS`: the `torch.library` calls that define custom ops (`torch.ops.ns.op`), so
   that the contract of an op is learned from its Python implementation.
 * `RAW_READERS`, `RAW_ATTRIBUTES`, `GUARD_CHECKS`: what counts as evidence in a function body
-  (layout/contracts.py): raw reads of a tensor's memory, and checks that reject a layout.
+  (layout/contracts.py): raw reads of a tensor's memory, and checks that reject a layout;
+  `CONTIGUOUS_ALLOCATORS`: factories whose result is contiguous (a kernel output addressed
+  with an input's strides needs that input contiguous).
 
 The static pass (CTG114) and the runtime watcher both read these tables.
 """
@@ -57,6 +59,10 @@ RAW_ATTRIBUTES = frozenset({"__cuda_array_interface__", "ctypes"})
 IDENTITY_ATTRIBUTES = frozenset({"nbytes", "size", "element_size", "device", "_cdata",
                                  "is_shared", "share_memory_", "filename", "is_pinned",
                                  "data_ptr", "resize_"})
+# factories whose result is always contiguous (a shape in, a dense row-major tensor out); the
+# `*_like` factories keep their input's strides and are not listed
+CONTIGUOUS_ALLOCATORS = frozenset({"torch.empty", "torch.zeros", "torch.ones", "torch.full",
+                                   "torch.rand", "torch.randn", "torch.randint", "torch.arange"})
 # Tensor methods that reject a layout when their result is asserted or raised on
 GUARD_CHECKS = frozenset({"is_contiguous"})
 CHECK_FUNCTIONS = frozenset({"torch._check", "torch._check_value", "torch._check_with"})

@@ -24,6 +24,12 @@ class Kernel:
     written: frozenset[str]  # parameters used as the pointer of `tl.store` / `tl.atomic_*`
     triton: bool
     takes_strides: bool  # some parameter is named like a stride
+    # pointer parameter -> the parameters its `tl.load`/`tl.store` addresses multiply offsets by
+    # (`A + pid * stride_am + n * stride_an` -> ("A", {"stride_am", "stride_an"}))
+    addressing: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    def strides_of(self, pointer: str) -> frozenset[str]:
+        return next((s for p, s in self.addressing if p == pointer), frozenset())
 
 
 def kernel_signature(node: ast.AST, names) -> Kernel:
@@ -38,7 +44,51 @@ def kernel_signature(node: ast.AST, names) -> Kernel:
                  (names.qualname(d.func if isinstance(d, ast.Call) else d) or "")
                  .startswith("triton") for d in node.decorator_list)
     return Kernel(params, frozenset(written) & set(params), triton,
-                  any("stride" in p.lower() for p in params))
+                  any("stride" in p.lower() for p in params), _addressing(node, params))
+
+
+def _addressing(node: ast.AST, params: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Which parameters each pointer parameter is addressed with in the kernel's loads and
+    stores. Local names are expanded through their assignments (`ptrs = A + offs * s; ...;
+    tl.load(ptrs)`, `ptrs += s`); a parameter under a `*` is a stride, one added is a pointer."""
+    assigned: dict[str, list[ast.expr]] = {}
+    for statement in ast.walk(node):
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
+                isinstance(statement.targets[0], ast.Name):
+            assigned.setdefault(statement.targets[0].id, []).append(statement.value)
+        elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+            assigned.setdefault(statement.target.id, []).append(statement.value)
+    wanted = set(params)
+    found: dict[str, set[str]] = {}
+
+    def parts(expr: ast.expr, scaled: bool, seen: frozenset[str], pointers: set[str],
+              strides: set[str]) -> None:
+        if isinstance(expr, ast.Name):
+            if expr.id in wanted and expr.id not in assigned:
+                (strides if scaled else pointers).add(expr.id)
+            elif expr.id not in seen:
+                for value in assigned.get(expr.id, ()):
+                    parts(value, scaled, seen | {expr.id}, pointers, strides)
+        elif isinstance(expr, ast.BinOp):
+            inner = scaled or isinstance(expr.op, ast.Mult)
+            parts(expr.left, inner, seen, pointers, strides)
+            parts(expr.right, inner, seen, pointers, strides)
+        else:
+            for child in ast.iter_child_nodes(expr):
+                if isinstance(child, ast.expr):
+                    parts(child, True, seen, pointers, strides)
+
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.args \
+                and call.func.attr in ("load", "store") or isinstance(call, ast.Call) and \
+                isinstance(call.func, ast.Attribute) and call.args and \
+                call.func.attr.startswith("atomic_"):
+            pointers: set[str] = set()
+            strides: set[str] = set()
+            parts(call.args[0], False, frozenset(), pointers, strides)
+            for pointer in pointers:
+                found.setdefault(pointer, set()).update(strides)
+    return tuple((p, frozenset(s)) for p, s in sorted(found.items()))
 
 
 def traced_functions(program) -> dict[ast.AST, str]:

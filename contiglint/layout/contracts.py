@@ -27,7 +27,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, Optional
 
 from contiglint.catalogue import contracts as catalogue
@@ -59,10 +59,16 @@ class Requirement:
     writes: bool = False
 
 
+CHECK_PREFIX = "<check>"
+SAVED_SLOT = "saved:"  # Edge slot of a tensor `forward` saves for `backward`, by position
+
+
 @dataclass(frozen=True)
 class Edge:
     """`param` of the function is passed on to `target` as its argument `slot` (a position
-    after `shift`, or a keyword), at `line`."""
+    after `shift`, or a keyword), at `line`. A target `<check>qualname` is a layout check of
+    `param` (`slot`: its kind) passed to an imported function: a guard if that function is a
+    check function of the project (`torch_check(p.is_contiguous(), ...)`)."""
 
     param: str
     target: str  # a qualified name, "torch.ops.ns.op", or "<ext>module.function"
@@ -80,8 +86,13 @@ class FunctionContract:
     keywords: tuple[str, ...]  # keyword-only parameters
     required: dict[str, Requirement] = field(default_factory=dict)
     edges: list[Edge] = field(default_factory=list)
+    # a custom autograd `backward`: the names it unpacks `ctx.saved_tensors` into, in order
+    saved: tuple[str, ...] = ()
 
     def param_for(self, slot: object, shift: int = 0) -> Optional[str]:
+        if isinstance(slot, str) and slot.startswith(SAVED_SLOT):
+            index = int(slot[len(SAVED_SLOT):])
+            return self.saved[index] if index < len(self.saved) else None
         if isinstance(slot, int):
             index = slot + shift
             return self.params[index] if 0 <= index < len(self.params) else None
@@ -93,7 +104,7 @@ class FunctionContract:
                 "required": {p: {"kind": r.kind, "writes": r.writes,
                                  "evidence": [vars(e) for e in r.evidence]}
                              for p, r in self.required.items()},
-                "edges": [vars(e) for e in self.edges]}
+                "edges": [vars(e) for e in self.edges], "saved": list(self.saved)}
 
     @staticmethod
     def from_json(data: dict) -> "FunctionContract":
@@ -101,7 +112,7 @@ class FunctionContract:
             data["qualname"], tuple(data["params"]), tuple(data["keywords"]),
             {p: Requirement(r["kind"], tuple(Evidence(**e) for e in r["evidence"]), r["writes"])
              for p, r in data["required"].items()},
-            [Edge(**e) for e in data["edges"]])
+            [Edge(**e) for e in data["edges"]], tuple(data.get("saved", ())))
 
 
 @dataclass
@@ -118,13 +129,17 @@ class ModuleSummary:
     # the lines of Triton launches that pass a tensor without (all of) its strides
     guards: dict[int, tuple[str, str]] = field(default_factory=dict)
     launches: set[int] = field(default_factory=set)
+    # line -> (tensor, tensor whose strides address it, kernel) of launches that address one
+    # tensor argument with another's strides
+    cross_strides: dict[int, list[tuple[str, str, str]]] = field(default_factory=dict)
     checkers: frozenset[str] = frozenset()  # its own functions that work like torch._check
 
     def as_json(self) -> dict:
         return {"module": self.module, "path": self.path,
                 "functions": {k: f.as_json() for k, f in self.functions.items()},
                 "ops": self.ops, "extensions": self.extensions,
-                "imported_modules": list(self.imported_modules)}
+                "imported_modules": list(self.imported_modules),
+                "checkers": sorted(self.checkers)}
 
     @staticmethod
     def from_json(data: dict) -> "ModuleSummary":
@@ -132,7 +147,8 @@ class ModuleSummary:
                              {k: FunctionContract.from_json(f)
                               for k, f in data["functions"].items()},
                              dict(data["ops"]), dict(data["extensions"]),
-                             tuple(data["imported_modules"]))
+                             tuple(data["imported_modules"]),
+                             checkers=frozenset(data.get("checkers", ())))
 
 
 # --- naming ------------------------------------------------------------------------------------
@@ -238,6 +254,8 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
         summary.functions[key] = function.run()
         summary.guards.update(function.guards)
         summary.launches.update(function.launches)
+        for line, pairs in function.cross_strides.items():
+            summary.cross_strides.setdefault(line, []).extend(pairs)
     summary.ops = _custom_ops(tree, module, names)
     summary.checkers = check_functions(tree)
     summary.extensions = {name: contiguous for name, contiguous in extensions.items()}
@@ -348,17 +366,36 @@ class _FunctionPass:
         self.params = tuple(a.arg for a in spec.posonlyargs + spec.args)
         self.keywords = tuple(a.arg for a in spec.kwonlyargs)
         self.tensor_params = set(self.params + self.keywords)
+        self.saved, self._saved_at = self._saved_tensors() if cls and node.name == "backward" \
+            else ((), None)
+        self.tensor_params.update(self.saved)
         self.rebound = self._first_rebindings()
-        self.contract = FunctionContract(key, self.params, self.keywords)
+        self.contract = FunctionContract(key, self.params, self.keywords, saved=self.saved)
         self.local_functions = {n.name: f"{key}.<locals>.{n.name}" for n in node.body
                                 if isinstance(n, FunctionNode)}
         self.guards: dict[int, tuple[str, str]] = {}
         self.launches: set[int] = set()
+        self.cross_strides: dict[int, list[tuple[str, str, str]]] = {}
         self.checkers: frozenset[str] = frozenset()
+
+    def _saved_tensors(self) -> tuple[tuple[str, ...], Optional[ast.AST]]:
+        """`x, w = ctx.saved_tensors` at the top of a custom autograd `backward`: the tensors
+        `forward` saved, by position (what `ctx.save_for_backward(...)` passed)."""
+        for statement in self.node.body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and \
+                    isinstance(statement.value, ast.Attribute) and \
+                    statement.value.attr == "saved_tensors":
+                target = statement.targets[0]
+                names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else []
+                if names and all(isinstance(n, ast.Name) for n in names):
+                    return tuple(n.id for n in names), statement
+        return (), None
 
     def _first_rebindings(self) -> dict[str, int]:
         first: dict[str, int] = {}
         for node in _own_nodes(self.node):
+            if node is self._saved_at:
+                continue
             targets = []
             if isinstance(node, ast.Assign):
                 targets = node.targets
@@ -492,6 +529,14 @@ class _FunctionPass:
                 self.require(param, kind, node, f"checks `{ast.unparse(check)}`")
                 self._guard_lines(node, check, kind, f"checks `{ast.unparse(check)}`")
             return
+        if node.args and isinstance(func, ast.Name) and qualname and \
+                not qualname.startswith(("torch.", "numpy.")):
+            # a function imported from another module: a check function there (resolve()
+            # decides) makes this a guard
+            for check, param, kind in self._checks(node.args[0], False):
+                self.contract.edges.append(Edge(param, CHECK_PREFIX + qualname, kind, 0,
+                                                node.lineno, node.col_offset + 1,
+                                                f"checks `{ast.unparse(check)}`"))
         if isinstance(func, ast.Attribute) and func.attr in catalogue.RAW_METHODS:
             param = self.live(func.value)
             if param and not self._identity_use(node):
@@ -507,6 +552,15 @@ class _FunctionPass:
         if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and \
                 func.value.id in self.kernels:
             self._launch(node, func.value.id)
+            return
+        if isinstance(func, ast.Attribute) and func.attr == "save_for_backward" and self.cls \
+                and self.node.name == "forward":
+            for position, argument in enumerate(node.args):
+                param = self.live(argument)
+                if param:
+                    self.contract.edges.append(Edge(
+                        param, f"{self.cls}.backward", f"{SAVED_SLOT}{position}", 0,
+                        node.lineno, node.col_offset + 1, "ctx.save_for_backward"))
             return
         target = self._target(func, qualname)
         if target is None:
@@ -549,6 +603,7 @@ class _FunctionPass:
     def _launch(self, node: ast.Call, kernel: str) -> None:
         signature = self.kernels[kernel]
         arguments = list(node.args) + [k.value for k in node.keywords]
+        self._cross_strides(node, kernel, signature)
         for index, argument in enumerate(node.args):
             param = self.live(argument)
             if not param:
@@ -570,6 +625,48 @@ class _FunctionPass:
             else:
                 self.require(param, "full", node, f"launches `{kernel}` with `{param}` but "
                                                   f"not its strides", writes)
+
+    def _cross_strides(self, node: ast.Call, kernel: str, signature) -> None:
+        """A pointer the kernel addresses with the strides of another tensor argument
+        (`kernel[grid](a, out, a.stride(0), a.stride(1))` with `out` stored through `stride_am`,
+        `stride_an`): right only while both tensors have the same strides. When `out` is a fresh
+        contiguous allocation here, the parameter whose strides are used must be contiguous."""
+        bound = dict(zip(signature.params, node.args))
+        bound.update((k.arg, k.value) for k in node.keywords if k.arg)
+        for pointer, strides in signature.addressing:
+            target = bound.get(pointer)
+            if not isinstance(target, ast.Name):
+                continue
+            sources = set()
+            for stride in strides:
+                value = bound.get(stride)
+                if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                        value.func.attr == "stride" and isinstance(value.func.value, ast.Name):
+                    sources.add(value.func.value.id)
+            if not sources or target.id in sources:
+                continue
+            for source in sorted(sources):
+                for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                    self.cross_strides.setdefault(line, []).append((target.id, source, kernel))
+                param = self.live(ast.Name(source, ast.Load(), lineno=node.lineno))
+                if param and self._fresh_contiguous(target.id, node.lineno):
+                    self.launches.add(node.lineno)
+                    self.require(param, "full", node, f"launches `{kernel}`, which addresses "
+                                                      f"`{target.id}` (allocated contiguous) "
+                                                      f"with the strides of `{param}`")
+
+    def _fresh_contiguous(self, name: str, line: int) -> bool:
+        """`name` was last bound, before `line`, to a new tensor of a given shape (always
+        contiguous): `torch.empty((M, N))`, `torch.zeros(...)`."""
+        value = None
+        for node in _own_nodes(self.node):
+            if isinstance(node, ast.Assign) and node.lineno < line and \
+                    any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                if value is None or node.lineno > value.lineno:
+                    value = node
+        call = value.value if value is not None else None
+        return isinstance(call, ast.Call) and \
+            self.names.qualname(call.func) in catalogue.CONTIGUOUS_ALLOCATORS
 
     def _target(self, func: ast.expr, qualname: Optional[str]) -> Optional[tuple[str, int]]:
         """Where a call goes, as (qualified name, position shift), when it can matter."""
@@ -682,6 +779,14 @@ class ProjectContracts:
     ops: dict[str, str] = field(default_factory=dict)
     modules: frozenset[str] = frozenset()
     extensions: dict[str, dict[str, bool]] = field(default_factory=dict)  # module -> names
+    checkers: frozenset[str] = frozenset()  # qualified names of check functions
+    # the summary the project run already made of the module being linted, and the digest of
+    # the text it was made from (`text_digest`): reused while the text is the same
+    own: Optional[ModuleSummary] = None
+    own_digest: str = ""
+
+    def with_own(self, summary: Optional[ModuleSummary], digest: str) -> "ProjectContracts":
+        return replace(self, own=summary, own_digest=digest) if summary is not None else self
 
     def lookup(self, qualname: str) -> Optional[FunctionContract]:
         if qualname.startswith("torch.ops."):
@@ -706,7 +811,7 @@ class ProjectContracts:
     def exported(self) -> "ProjectContracts":
         """Only what other modules need: functions with requirements, and the op table."""
         return ProjectContracts({k: f for k, f in self.functions.items() if f.required},
-                                dict(self.ops), self.modules, self.extensions)
+                                dict(self.ops), self.modules, self.extensions, self.checkers)
 
 
 def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
@@ -719,6 +824,7 @@ def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
         for op, impl in summary.ops.items():
             project.ops.setdefault(op, impl)
         project.extensions[summary.module] = dict(summary.extensions)
+    project.checkers = frozenset(f"{s.module}.{name}" for s in summaries for name in s.checkers)
     by_module = {s.module: s for s in summaries}
     changed = True
     rounds = 0
@@ -745,6 +851,11 @@ def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
 def _edge_requirement(project: ProjectContracts, by_module: dict[str, ModuleSummary],
                       contract: FunctionContract, edge: Edge) -> Optional[Requirement]:
     path = _path_of(by_module, contract.qualname)
+    if edge.target.startswith(CHECK_PREFIX):
+        checker = edge.target[len(CHECK_PREFIX):]
+        if checker not in project.checkers:
+            return None
+        return Requirement(edge.slot, (Evidence(path, edge.line, edge.column, edge.text),))
     here = Evidence(path, edge.line, edge.column, f"passes `{edge.param}` to `{edge.text}`")
     if edge.target.startswith("<ext>"):
         module = _module_of(by_module, contract.qualname)
@@ -785,11 +896,22 @@ def _path_of(by_module: dict[str, ModuleSummary], qualname: str) -> str:
     return summary.path if summary else ""
 
 
+def text_digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 def module_contracts(tree: ast.Module, module: str, path: str, is_package: bool,
-                     project: Optional[ProjectContracts]) -> ProjectContracts:
+                     project: Optional[ProjectContracts],
+                     digest_of: str = "") -> ProjectContracts:
     """The contracts the flow pass of one module sees: its own, resolved together with those
-    the project run computed for the other modules."""
-    own = summarize(tree, module, path, is_package)
+    the project run computed for the other modules. `digest_of`: the `text_digest` of the
+    module's text; the project run's own summary of it (`project.own`) is reused when it was
+    made from the same text (a check run), and recomputed otherwise (a fix run's rewrites)."""
+    own = project.own if project is not None and project.own is not None and \
+        project.own.module == module and project.own.path == path and \
+        project.own_digest == digest_of else None
+    if own is None:
+        own = summarize(tree, module, path, is_package)
     resolved = resolve([own])
     if project is None:
         return resolved
@@ -798,6 +920,7 @@ def module_contracts(tree: ast.Module, module: str, path: str, is_package: bool,
     for op, impl in project.ops.items():
         resolved.ops.setdefault(op, impl)
     resolved.modules = project.modules | {module}
+    resolved.checkers = resolved.checkers | project.checkers
     for name, found in project.extensions.items():
         resolved.extensions.setdefault(name, found)
     by_module = {own.module: own}

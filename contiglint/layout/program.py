@@ -16,6 +16,7 @@ from typing import Optional
 from contiglint.layout.compiled import Kernel, kernel_signature, traced_functions
 from contiglint.layout.contracts import (
     FunctionContract, Names, ProjectContracts, function_keys, module_contracts, module_name,
+    text_digest,
 )
 from contiglint.layout.index import ModuleIndex
 from contiglint.layout.names import ImportMap
@@ -69,7 +70,8 @@ class Program:
         self.module = module_name(path) if path not in ("-", "") else "__main__"
         package = path.endswith("__init__.py")
         self.relative = Names(tree, self.module, package).local  # `from .k import f` -> k.f
-        self.contracts = module_contracts(tree, self.module, path, package, project)
+        digest = text_digest(source.text) if project is not None and project.own else ""
+        self.contracts = module_contracts(tree, self.module, path, package, project, digest)
         self.node_contracts: dict[int, FunctionContract] = {
             id(node): self.contracts.functions[key]
             for key, node, _ in function_keys(tree, self.module)

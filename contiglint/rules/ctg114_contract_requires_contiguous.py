@@ -30,9 +30,14 @@ class ContractRequiresContiguous(Rule):
     check of `p.stride(-1) == 1` requires unit-stride rows only), reads `p`'s raw memory
     (`data_ptr()`, `untyped_storage()`, ctypes, `torch.frombuffer`,
     `__cuda_array_interface__`), launches a `@triton.jit` kernel with `p` but without its
-    strides, or passes `p` on to a function that requires it: through wrappers, methods,
-    static and class methods, `Function.apply` -> `forward`, functions a factory returns, and
-    custom ops `torch.ops.ns.op` the project defines with `torch.library`. Contracts are also
+    strides (or with `p`'s strides addressing a fresh contiguous output as well: `out =
+    torch.empty(M, N); kernel[grid](p, out, p.stride(0), p.stride(1))` where the kernel stores
+    `out` through those strides), checks it with a check function of the project
+    (`from .utils import torch_check; torch_check(p.is_contiguous(), ...)`), saves it with
+    `ctx.save_for_backward(p)` for a `backward` that requires it, or passes `p` on to a
+    function that requires it: through wrappers, methods, static and class methods,
+    `Function.apply` -> `forward`, functions a factory returns, and custom ops
+    `torch.ops.ns.op` the project defines with `torch.library`. Contracts are also
     *known* from the catalogue: `safetensors.torch.save_file`/`save` reject non-contiguous
     tensors. Functions of compiled extension modules (built with
     `torch.utils.cpp_extension.load`/`load_inline`, or imported: `from . import _C`,

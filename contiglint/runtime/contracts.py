@@ -3,7 +3,9 @@
 When a user function's `x.is_contiguous()` / `x.stride()` check runs on a non-contiguous
 tensor, the watcher asks whether that line is a guard the static pass learned a contract from
 (`assert x.is_contiguous()`, `if x.stride(-1) != 1: raise`, `torch._check(...)`); a Triton
-launch is reported when the static pass saw it pass a tensor without its strides. Files are
+launch is reported when the static pass saw it pass a tensor without its strides, or address
+one tensor with another's strides. A raw read beneath a call that passes the tensor's strides
+along (`kernel(x, x.stride(0), x.stride(1))`) honours the layout (`strided_calls`). Files are
 summarized once, lazily, the first time an observation lands in them.
 """
 from __future__ import annotations
@@ -20,6 +22,7 @@ from contiglint.layout.contracts import ModuleSummary, module_name, summarize
 class RuntimeContracts:
     def __init__(self) -> None:
         self._files: dict[str, Optional[ModuleSummary]] = {}
+        self._strided: dict[str, dict[int, dict[str, int]]] = {}
         self._lock = threading.Lock()
 
     def summary(self, path: str) -> Optional[ModuleSummary]:
@@ -58,6 +61,45 @@ class RuntimeContracts:
             found.update(alias.asname or alias.name for alias in node.names
                          if alias.name in summary.checkers)
         return frozenset(found)
+
+    def strided_calls(self, path: str) -> dict[int, dict[str, int]]:
+        """line -> {name: how many of its strides a call spanning that line passes} (-1: all,
+        `x.stride()` or `*x.stride()`), for the calls of the file that pass strides."""
+        with self._lock:
+            if path in self._strided:
+                return self._strided[path]
+        found: dict[int, dict[str, int]] = {}
+        text = "".join(linecache.getlines(path))
+        try:
+            tree = ast.parse(text) if "stride" in text else None
+        except (SyntaxError, ValueError, RecursionError):
+            tree = None
+        for node in ast.walk(tree) if tree is not None else ():
+            if not isinstance(node, ast.Call):
+                continue
+            passed: dict[str, int] = {}
+            for argument in list(node.args) + [k.value for k in node.keywords]:
+                for call in ast.walk(argument):
+                    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
+                            call.func.attr == "stride" and isinstance(call.func.value, ast.Name):
+                        name = call.func.value.id
+                        count = -1 if not call.args or passed.get(name) == -1 else \
+                            passed.get(name, 0) + 1
+                        passed[name] = count
+            if passed:
+                for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                    here = found.setdefault(line, {})
+                    for name, count in passed.items():
+                        here[name] = -1 if -1 in (count, here.get(name)) else \
+                            max(count, here.get(name, 0))
+        with self._lock:
+            self._strided[path] = found
+        return found
+
+    def cross_strides(self, path: str, line: int) -> list[tuple[str, str, str]]:
+        """(tensor, tensor whose strides address it, kernel) of a launch spanning `line`."""
+        summary = self.summary(path)
+        return summary.cross_strides.get(line, []) if summary is not None else []
 
     def guard_at(self, path: str, line: int) -> Optional[tuple[str, str]]:
         summary = self.summary(path)

@@ -8,15 +8,17 @@ correctly on gloo, so only the collectives that corrupt or raise are reported.
 """
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
 from contiglint.catalogue import collectives
-from contiglint.catalogue.contracts import KNOWN
+from contiglint.catalogue.contracts import EXTENSION_EFFECT, KNOWN
 from contiglint.runtime.contracts import RuntimeContracts
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.frames import Site
-from contiglint.verify.layout_summary import TensorLayout
+from contiglint.verify.layout_summary import TensorLayout, summarize
 
 COPYING_OPS = frozenset({
     "Tensor.reshape", "torch.reshape", "Tensor.reshape_as", "Tensor.flatten", "torch.flatten",
@@ -64,11 +66,23 @@ def watched_op(op: str) -> bool:
     return (op in VIEW_OPS or op in COPYING_OPS or op in RAW_MEMORY_OPS or op in DEVICE_MOVES
             or op in REGISTRATIONS or op.startswith("torch.distributed.") or is_inplace(op)
             or op in LAYOUT_CHECKS or op.startswith("torch.ops.") or op in KNOWN
-            or op.startswith("triton:"))
+            or op.startswith(("triton:", "ext:")))
 
 
 def _non_contiguous(argument: Optional[Argument]) -> bool:
     return argument is not None and not argument.layout.contiguous
+
+
+def _same_tensor(layout: Optional[TensorLayout], other: TensorLayout) -> bool:
+    return layout is not None and (layout.data_ptr, layout.shape, layout.strides) == \
+        (other.data_ptr, other.shape, other.strides)
+
+
+def _enough_strides(count: int, layout: TensorLayout) -> bool:
+    """All strides passed (`x.stride()`, one per dim), or all but a unit last one."""
+    dims = len(layout.shape)
+    return count == -1 or count >= dims or \
+        count == dims - 1 and bool(layout.strides) and layout.strides[-1] == 1
 
 
 class HazardFinder:
@@ -104,7 +118,7 @@ class HazardFinder:
         elif op in COPYING_OPS and _non_contiguous(receiver) and obs.result is not None:
             yield from self._copy(obs, receiver, obs.result)
         elif op in RAW_MEMORY_OPS and _non_contiguous(receiver) and obs.direct:
-            yield Hazard("CTG106", obs.site, op, receiver.layout, origin=receiver.origin)
+            yield from self._raw_read(obs, receiver)
         elif op in DEVICE_MOVES and obs.result is not None and _non_contiguous(receiver):
             yield from self._device_move(obs, receiver, obs.result)
         elif op in REGISTRATIONS:
@@ -118,7 +132,7 @@ class HazardFinder:
             yield from self._save(obs)
         elif op in LAYOUT_CHECKS:
             yield from self._guard(obs)
-        elif op.startswith("torch.ops.") or op in KNOWN or op.startswith("triton:"):
+        elif op.startswith(("torch.ops.", "triton:", "ext:")) or op in KNOWN:
             yield from self._contract(obs)
         if is_inplace(op) and receiver is not None:
             yield from self._inplace(obs, receiver)
@@ -137,6 +151,47 @@ class HazardFinder:
         note = RESHAPE_NOTE if obs.op in RESHAPES else ""
         yield Hazard("CTG201", obs.site, obs.op, source, bytes_copied=result.nbytes,
                      origin=receiver.origin, note=note)
+
+    def _raw_read(self, obs: Observation, receiver: Argument) -> Iterator[Hazard]:
+        """Raw memory of a non-contiguous tensor is a hazard unless its strides travel with it:
+        a user call on the stack, from the innermost outward, that passes this tensor's strides
+        (`kernel[grid](x, x.stride(0), x.stride(1))`, `lib.f(x.data_ptr(), *x.stride())`) hands
+        the callee what it needs to honour the layout. Such a call that is a Triton launch
+        addressing another tensor with this one's strides (or this one with another's) is the
+        hazard when their strides differ (CTG114 at the launch)."""
+        layout = receiver.layout
+        honoured = False
+        frame = sys._getframe(1)
+        while frame is not None and not honoured:
+            path = os.path.abspath(frame.f_code.co_filename)
+            if not self.is_user_file(path):
+                frame = frame.f_back
+                continue
+            line = frame.f_lineno
+            passed = self.contracts.strided_calls(path).get(line)
+            if passed:
+                values = frame.f_locals
+                honoured = any(_same_tensor(summarize(values.get(name)), layout) and
+                               _enough_strides(count, layout) for name, count in passed.items())
+                if honoured:
+                    yield from self._cross_strides(frame, path, line, values, receiver)
+            frame = frame.f_back
+        if not honoured:
+            yield Hazard("CTG106", obs.site, obs.op, layout, origin=receiver.origin)
+
+    def _cross_strides(self, frame, path: str, line: int, values: dict,
+                       receiver: Argument) -> Iterator[Hazard]:
+        for target, source, kernel in self.contracts.cross_strides(path, line):
+            addressed, strides = summarize(values.get(target)), summarize(values.get(source))
+            if addressed is None or strides is None or addressed.strides == strides.strides:
+                continue
+            if not (_same_tensor(addressed, receiver.layout) or
+                    _same_tensor(strides, receiver.layout)):
+                continue
+            yield Hazard("CTG114", Site(path, line, frame.f_code.co_name), f"triton:{kernel}",
+                         receiver.layout, origin=receiver.origin,
+                         note=f"`{kernel}` addresses `{target}` (strides {addressed.strides}) "
+                              f"with the strides of `{source}` {strides.strides}")
 
     def _device_move(self, obs: Observation, receiver: Argument,
                      result: TensorLayout) -> Iterator[Hazard]:
@@ -220,6 +275,8 @@ class HazardFinder:
             if not self.contracts.strideless_launch(obs.site.file, obs.site.line):
                 return  # the launch passes strides: the kernel can honour them
             effect = "the Triton kernel gets no strides and reads memory order"
+        elif op.startswith("ext:"):
+            effect = f"the extension function {EXTENSION_EFFECT}"
         else:
             effect = self.contracts.op_contract(op) or \
                 "custom op of unknown contract (kernels usually need contiguous inputs)"

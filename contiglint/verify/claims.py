@@ -68,6 +68,9 @@ class Claim:
     confirms: str  # what torch must show, for messages and the README
     gather: Gather
     misses: bool = True  # an unflagged line showing the hazard counts as missed
+    # read the observations made in the functions called from the line (called_from), not
+    # those made on it: the finding is at a call, the hazard in the callee
+    through_calls: bool = False
 
 
 def _on_tensor(case: str, obs: Observation, argument: Optional[Argument], hazard: bool,
@@ -253,6 +256,31 @@ def _redundant_contiguous(observations, run, source):
                            "returned the tensor itself" if layout.contiguous else "copied")
 
 
+def _contracts(observations, run, source):
+    """In the functions called from the finding's line: a layout guard the contract pass
+    learned that ran on a tensor failing it (or raised a contiguity error), or a raw read, a
+    custom op or a Triton launch that got a non-contiguous tensor."""
+    guards = dict(source.guards)
+    for obs in observations:
+        receiver = obs.receiver
+        if obs.error and CONTIGUITY_ERROR.search(obs.error_message or ""):
+            yield _on_tensor(run.case, obs, receiver, True,
+                             f"{obs.op} raised: {obs.error_message}")
+        elif obs.op in LAYOUT_QUERIES and obs.line in guards and receiver is not None:
+            layout, kind = receiver.layout, guards[obs.line]
+            fails = not layout.contiguous if kind != "inner" else \
+                bool(layout.strides) and layout.strides[-1] != 1 and layout.numel > 1
+            yield Evidence(run.case, obs, layout, fails, not fails,
+                           f"the guard at line {obs.line} " + ("fails" if fails else "passes"))
+        elif obs.op in RAW_MEMORY and receiver is not None:
+            yield _on_tensor(run.case, obs, receiver, not receiver.layout.contiguous,
+                             f"{obs.op} at line {obs.line}")
+        elif obs.op.startswith(("torch.ops.", "triton:")):
+            for argument in obs.arguments:
+                yield _on_tensor(run.case, obs, argument, not argument.layout.contiguous,
+                                 f"{obs.op} {argument.name} at line {obs.line}")
+
+
 def _layout_errors(observations, run, source):
     for obs in observations:
         if obs.error and LAYOUT_ERROR.search(obs.error_message or ""):
@@ -291,6 +319,10 @@ CLAIMS: dict[str, Claim] = {claim.code: claim for claim in (
     Claim("CTG112", "torch.save of a tensor whose storage is larger than the tensor", _saves),
     Claim("CTG113", "`.contiguous()` on a contiguous tensor (it returned the tensor itself)",
           _redundant_contiguous, misses=False),
+    # misses=False: the hazard in the callee is reported at one call of the chain (the one
+    # that made the layout), not at every call it passes through
+    Claim("CTG114", "in the callee: a layout guard failed, or a raw read, custom op or Triton "
+          "launch got a non-contiguous tensor", _contracts, misses=False, through_calls=True),
 )}
 
 # Layout errors on lines that no rule flagged at all, whatever the op.

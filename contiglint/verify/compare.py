@@ -46,6 +46,21 @@ def by_line(run: FileRun) -> LineObservations:
     return lines
 
 
+def by_caller(run: FileRun) -> LineObservations:
+    """line -> [(case run, the observations made in functions called from that line)]."""
+    lines: LineObservations = defaultdict(list)
+    for case in run.cases:
+        per_line: dict[int, list] = defaultdict(list)
+        for obs in case.observations:
+            if obs.file != run.path:
+                continue
+            for line in {site.line for site in obs.called_from if site.file == run.path}:
+                per_line[line].append(obs)
+        for line, observations in per_line.items():
+            lines[line].append((case, observations))
+    return lines
+
+
 def gather(claim: Claim, entries: Iterable[tuple[CaseRun, list]],
            source: SourceFacts) -> list[Evidence]:
     return [evidence for case, observations in entries
@@ -59,12 +74,13 @@ def evidence_text(evidence: Evidence) -> str:
 
 
 def judge(path: str, finding: Finding, lines: LineObservations,
-          source: SourceFacts) -> Verdict:
+          source: SourceFacts, callees: Optional[LineObservations] = None) -> Verdict:
     claim = CLAIMS.get(finding.code)
     if claim is None:
         return Verdict(path, finding.line, finding.code, NOT_RUN, finding.message,
                        "the verifier has no runtime check for this rule")
-    evidence = gather(claim, lines.get(finding.line, ()), source)
+    read = callees if claim.through_calls and callees is not None else lines
+    evidence = gather(claim, read.get(finding.line, ()), source)
     if not evidence:
         return Verdict(path, finding.line, finding.code, NOT_RUN, finding.message,
                        f"no case reached this line with an op the check reads "
@@ -128,11 +144,11 @@ def compare(path: str, text: str, run: Optional[FileRun]) -> list[Verdict]:
     if run is None or run.error:
         return verdicts + [Verdict(path, 0, "run", ERROR, "",
                                    run.error if run else "the program was not run")]
-    lines, source = by_line(run), SourceFacts.of(text)
+    lines, callees, source = by_line(run), by_caller(run), SourceFacts.of(text)
     seen: set[tuple[int, str]] = set()
     for finding in findings:
         if (finding.line, finding.code) not in seen:
             seen.add((finding.line, finding.code))
-            verdicts.append(judge(path, finding, lines, source))
+            verdicts.append(judge(path, finding, lines, source, callees))
     known = {rule.code for rule in all_rules()}
     return verdicts + misses(path, flagged, lines, known, source) + case_failures(run)

@@ -41,6 +41,8 @@ class Observation(NamedTuple):
     error: Optional[str] = None
     error_message: Optional[str] = None
     defined_in: Optional[str] = None  # "module" kind: file defining the module's class
+    # the user frames that called `site`'s function, innermost first (Tracer(callers=True))
+    called_from: tuple[Site, ...] = ()
 
     @property
     def file(self) -> str:

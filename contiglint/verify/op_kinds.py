@@ -63,16 +63,23 @@ def copied(observation: Observation) -> bool:
 class SourceFacts:
     """What the checks need from the program text: the lines whose statement drops the value
     of its expression (`x.contiguous().add_(1)` as a statement, `f(x)[0] = v`), so that an
-    in-place write into a temporary there is lost."""
+    in-place write into a temporary there is lost; the layout guards of its functions."""
 
     discarded: frozenset = frozenset()
+    # line -> kind ("full", "inner", "stride") of each layout guard the contract pass learned
+    # (`assert x.is_contiguous()`, `torch._check(...)`, `if x.stride(-1) != 1: raise`)
+    guards: tuple[tuple[int, str], ...] = ()
 
     @staticmethod
     def of(text: str) -> "SourceFacts":
+        from contiglint.layout.contracts import summarize
+
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError):
             return SourceFacts()
+        guards = tuple(sorted((line, kind) for line, (kind, _) in
+                              summarize(tree, "fixture", "<fixture>").guards.items()))
         lines: set[int] = set()
         for node in ast.walk(tree):
             dropped = isinstance(node, ast.Expr) or (
@@ -82,4 +89,4 @@ class SourceFacts:
                                   else [node.target])))
             if dropped:
                 lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-        return SourceFacts(frozenset(lines))
+        return SourceFacts(frozenset(lines), guards)

@@ -4,13 +4,16 @@ A torch function mode observes calls that go through `__torch_function__` dispat
 buffer registration, `nn.Parameter` construction, `torch.jit.trace` and the `torch.distributed`
 collectives are plain Python and never reach it; `Tensor.data_ptr` and `untyped_storage` reach
 it on recent torch but are listed in `get_ignored_functions()` on some versions, so they are
-wrapped only when the mode would miss them. Every replaced attribute is put back on exit,
+wrapped only when the mode would miss them. Functions of compiled extension modules outside
+the library directories (a project's `_C`, a `cpp_extension.load` build) are wrapped too: a
+kernel there is the commonest contiguity boundary. Every replaced attribute is put back on exit,
 including removing an attribute that was inherited rather than set on the class. `torch.save`
 is wrapped too, so that the fixture verifier sees what a save stores.
 """
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from typing import Any, Callable
 
@@ -30,8 +33,10 @@ COLLECTIVES = (
 class EntryPatches:
     """Installs the wrappers; `restore()` undoes exactly what `install()` did, in reverse."""
 
-    def __init__(self, intercept: Intercept) -> None:
+    def __init__(self, intercept: Intercept,
+                 is_user_file: Callable[[str], bool] = lambda path: False) -> None:
         self._intercept = intercept
+        self._is_user_file = is_user_file
         self._saved: list[tuple[Any, str, bool, Any]] = []
 
     def install(self) -> None:
@@ -49,6 +54,7 @@ class EntryPatches:
             if getattr(torch.Tensor, name) in ignored:
                 self._wrap(torch.Tensor, name, f"Tensor.{name}")
         self._wrap_boundaries()
+        self._wrap_extensions()
         if torch.distributed.is_available():
             import torch.distributed.distributed_c10d as c10d
             for name in COLLECTIVES:
@@ -94,6 +100,42 @@ class EntryPatches:
                                  kwargs)
 
             self._replace(JITFunction, "run", run)
+
+    def _wrap_extensions(self) -> None:
+        """Compiled extension modules outside the library directories: those the user's
+        project ships (`from . import _C`) and those `torch.utils.cpp_extension.load` /
+        `load_inline` build (in the user's build directory or torch's extension cache). Their
+        functions are wrapped as entry points labelled `ext:<module>.<function>`: those loaded
+        before the watch now, those loaded while it runs as they are executed (both an import
+        and cpp_extension's direct load go through `ExtensionFileLoader.exec_module`)."""
+        from importlib.machinery import ExtensionFileLoader
+
+        for module in list(sys.modules.values()):
+            self._wrap_extension_module(module)
+        original = ExtensionFileLoader.exec_module
+        patches = self
+
+        @functools.wraps(original)
+        def exec_module(loader, module):
+            original(loader, module)
+            if patches._saved:  # still installed
+                patches._wrap_extension_module(module)
+
+        self._replace(ExtensionFileLoader, "exec_module", exec_module)
+
+    def _wrap_extension_module(self, module: Any) -> None:
+        import importlib.machinery
+        import types
+
+        path = getattr(module, "__file__", None)
+        if not isinstance(path, str) or not path.endswith(
+                tuple(importlib.machinery.EXTENSION_SUFFIXES)) or \
+                not self._is_user_file(os.path.abspath(path)):
+            return
+        name = getattr(module, "__name__", "extension")
+        for attribute, value in list(vars(module).items()):
+            if isinstance(value, types.BuiltinFunctionType) and not attribute.startswith("__"):
+                self._wrap(module, attribute, f"ext:{name}.{attribute}")
 
     def restore(self) -> None:
         while self._saved:

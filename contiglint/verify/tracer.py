@@ -100,6 +100,8 @@ class Tracer:
     on_observation: called with each Observation as it is made (e.g. to aggregate);
         keep=False then avoids storing them, so memory stays bounded on long runs.
     track_origins: remember where non-contiguous results were made, for `Argument.origin`.
+    callers: also record, per observation, the user frames that called the function holding
+        its site (`Observation.called_from`; the fixture verifier's CTG114 check reads it).
     select: a predicate on op names; when given, only selected ops become Observations, and
         the others only feed origin tracking (a contiguity check of the result), which keeps a
         consumer that cares about a few ops (the watcher) cheap. Entries and modules are
@@ -111,8 +113,10 @@ class Tracer:
                  ignore: Iterable[str] = METADATA_OPS,
                  on_observation: Optional[Callable[[Observation], None]] = None,
                  keep: bool = True, track_origins: bool = True, patch: bool = True,
-                 select: Optional[Callable[[str], bool]] = None) -> None:
+                 select: Optional[Callable[[str], bool]] = None,
+                 callers: bool = False) -> None:
         self._classifier = FrameClassifier(files, library)
+        self.callers = callers
         self.indirect = indirect
         self.modules = modules
         self.ignore = frozenset(ignore)
@@ -137,7 +141,7 @@ class Tracer:
         if self._mode is not None:
             raise RuntimeError("a Tracer cannot be entered twice at the same time")
         if self.patch:
-            self._patches = EntryPatches(self._intercept_entry)
+            self._patches = EntryPatches(self._intercept_entry, self._classifier.is_user_file)
             self._patches.install()
         if self.modules:
             from torch.nn.modules.module import register_module_forward_hook
@@ -296,10 +300,29 @@ class Tracer:
                                defined_in=_defining_file(type(module))))
 
     def _emit(self, observation: Observation) -> None:
+        if self.callers and observation.kind != "module":
+            observation = observation._replace(called_from=self._called_from(observation.site))
         if self.keep:
             self.observations.append(observation)
         if self.on_observation is not None:
             self.on_observation(observation)
+
+    def _called_from(self, site: Site, limit: int = 8) -> tuple[Site, ...]:
+        """The user frames that called the function holding `site`, innermost first."""
+        is_user = self._classifier.is_user
+        frame = sys._getframe(1)
+        while frame is not None and not (frame.f_lineno == site.line and is_user(frame.f_code)
+                                         and os.path.abspath(frame.f_code.co_filename)
+                                         == site.file):
+            frame = frame.f_back
+        chain = []
+        frame = frame.f_back if frame is not None else None
+        while frame is not None and len(chain) < limit:
+            if is_user(frame.f_code):
+                chain.append(Site(os.path.abspath(frame.f_code.co_filename), frame.f_lineno,
+                                  frame.f_code.co_name))
+            frame = frame.f_back
+        return tuple(chain)
 
     def _arguments(self, op: str, args: tuple, kwargs: dict) -> Iterator[Argument]:
         receiver = op.startswith("Tensor.")

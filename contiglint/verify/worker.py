@@ -103,7 +103,7 @@ def execute(module: Any, case: str, path: str, emulate: bool) -> CaseRun:
         if torch.jit.is_tracing():
             tracing.add(len(tracer.observations) - 1)
 
-    tracer = Tracer(files=[path], on_observation=note_tracing)
+    tracer = Tracer(files=[path], on_observation=note_tracing, callers=True)
     escapes = EscapeRecorder(path)
     status, error, value = RETURNED, None, None
     start = time.perf_counter()
