@@ -39,8 +39,7 @@ def test_pool_in_process_matches_serial(tmp_path):
     assert parallel.findings == serial.findings and len(serial.findings) == 8
 
 
-def test_a_run_collects_garbage_less_often_and_restores_the_callers_thresholds(tmp_path,
-                                                                              monkeypatch):
+def test_a_run_collects_garbage_less_often_and_restores_the_thresholds(tmp_path, monkeypatch):
     """`run` raises the collector's thresholds while it lints (runner.GC_THRESHOLDS) and puts
     back whatever its caller (a server, a plugin host) had set, also when it fails."""
     import gc
