@@ -2,6 +2,7 @@
 
     python benchmarks/bench.py [--repeats 3] [--pairs 3] [--torchfix-repeats 1] [--jobs N]
                                [--packages transformers,timm,torchvision] [--skip-torchfix]
+                               [--ruff-only]
 
 Corpus: fixed wheels from PyPI (`pip download --no-deps`), unpacked into benchmarks/corpus/
 (git-ignored, never committed) and reused when already there. Every tool gets exactly the
@@ -28,6 +29,8 @@ default 1 because one run takes minutes), with min and max:
   * `flake8 --select CTG` (contiglint's plugin, default rules, flake8's default jobs);
   * a bare single-process `libcst.parse_module` of every file (TorchFix's libcst), and
     `ast.parse` for reference.
+`--ruff-only` runs the ruff / contiglint pairs alone (for comparing two commits: run it from
+each checkout with the same `--corpus`).
 Wall seconds come from `time.perf_counter` around the subprocess; CPU seconds and peak memory
 from `os.wait4`, whose rusage on Linux covers the process and every descendant it reaped (the
 pool workers), with `ru_maxrss` the largest *single* process among them: that is the
@@ -277,6 +280,9 @@ def main() -> int:
     parser.add_argument("--skip-torchfix", action="store_true")
     parser.add_argument("--skip-flake8", action="store_true")
     parser.add_argument("--skip-linearity", action="store_true")
+    parser.add_argument("--ruff-only", action="store_true",
+                        help="measure only the ruff / contiglint cold -jN pairs (the issue 16 "
+                             "target), e.g. to compare two commits in one run each")
     parser.add_argument("--torchfix-packages", metavar="NAMES",
                         help="run TorchFix on this subset only (it is ~40x slower than "
                              "contiglint); the speedup then compares both on that subset")
@@ -320,6 +326,11 @@ def bench(args: argparse.Namespace) -> int:
     run = lambda key, label, argv, n=args.repeats, **kw: results.__setitem__(  # noqa: E731
         key, measure(label, argv, n, args.timeout, **kw))
     every = parsed_all(len(files))
+    if args.ruff_only:
+        ruff_pairs(args, corpus, files, lint + ["--no-cache", f"-j{args.jobs}",
+                                                *map(str, trees)], env, results, concise=False)
+        report_pairs(results, args.jobs)
+        return 0
 
     run("ast", "ast.parse, 1 process",
         [sys.executable, "-c", PARSE_SCRIPT, "ast", str(listing)], check=every)
@@ -361,7 +372,7 @@ def bench(args: argparse.Namespace) -> int:
 
 
 def ruff_pairs(args: argparse.Namespace, corpus: Path, files: list[str], cold: list[str],
-               env: dict, results: dict[str, Timing]) -> None:
+               env: dict, results: dict[str, Timing], concise: bool = True) -> None:
     """ruff and contiglint cold -jN in alternating pairs; per-pair ratios in results."""
     ruff = str(Path(tool_python(corpus, "ruff", RUFF)).parent / "ruff")
     output = corpus / "ruff-output.txt"
@@ -383,12 +394,12 @@ def ruff_pairs(args: argparse.Namespace, corpus: Path, files: list[str], cold: l
         for timing, command, environment, check, before in order:
             measure(timing.label, command, 1, args.timeout, env=environment, check=check,
                     before=before, timing=timing)
-    # for reference: one line per diagnostic instead of ruff's default source snippets
-    concise = argv[:-len(files) - 2] + ["--output-format", "concise", *argv[-len(files) - 2:]]
-    results["ruff_concise"] = measure("ruff, concise output (reference)", concise,
-                                      args.repeats, args.timeout, check=written,
-                                      before=lambda: output.unlink(missing_ok=True))
-    theirs.findings = line_count(output)  # one line per diagnostic
+    if concise:  # for reference: one line per diagnostic instead of ruff's source snippets
+        short = argv[:-len(files) - 2] + ["--output-format", "concise", *argv[-len(files) - 2:]]
+        results["ruff_concise"] = measure("ruff, concise output (reference)", short,
+                                          args.repeats, args.timeout, check=written,
+                                          before=lambda: output.unlink(missing_ok=True))
+        theirs.findings = line_count(output)  # one line per diagnostic
     results["ruff_ratio"] = [a / b for a, b in zip(ours.wall, theirs.wall)]
     results["ruff_cpu_ratio"] = [a / b for a, b in zip(ours.cpu, theirs.cpu)]
 
@@ -413,6 +424,28 @@ def run_flake8(corpus: Path, trees: list[Path], env: dict, run) -> None:
     run("flake8", "flake8 --select CTG",
         [sys.executable, "-m", "flake8", "--config", str(flake8_cfg), "--select", "CTG",
          "--exit-zero", *map(str, trees)], env=env, check=ran_contiglint)
+
+
+def report_pairs(results: dict, jobs: int) -> None:
+    """The paired rows alone (--ruff-only)."""
+    print(f"\n{'measurement':38} {'wall s':>8} {'min-max':>12} {'CPU s':>8} {'CPU min-max':>12} "
+          f"{'max RSS':>8}")
+    for key in ("ruff", "coldN"):
+        timing = results[key]
+        print(f"{timing.label:38} {timing.median:8.2f} {timing.spread:>12} "
+              f"{timing.cpu_median:8.2f} {min(timing.cpu):5.2f}-{max(timing.cpu):<6.2f} "
+              f"{timing.rss_mb:6.0f}MB")
+    counts = per_code(results["coldN"].output)
+    print("findings per code:", ", ".join(f"{c} {n}" for c, n in sorted(counts.items()))
+          or "none")
+    ratios, cpu_ratios = results["ruff_ratio"], results["ruff_cpu_ratio"]
+    print("contiglint cold -j%d / ruff, per pair: wall %s; CPU %s" % (
+        jobs, " ".join(f"{r:.2f}" for r in ratios), " ".join(f"{r:.2f}" for r in cpu_ratios)))
+    median = statistics.median(ratios)
+    print(f"cold -j{jobs} <= ruff --select ALL (median of {len(ratios)} pairs): wall "
+          f"{median:.2f}x ({min(ratios):.2f}-{max(ratios):.2f}), CPU "
+          f"{statistics.median(cpu_ratios):.2f}x ({min(cpu_ratios):.2f}-{max(cpu_ratios):.2f})"
+          f"  {'PASS' if median <= 1.0 else 'FAIL'}")
 
 
 def report(results: dict, files: int, skipped: int, jobs: int) -> None:

@@ -8,10 +8,12 @@ never analysed; the cache remembers that result too, so a warm run does not pars
 from __future__ import annotations
 
 import difflib
+import gc
 import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
@@ -82,7 +84,27 @@ def run(paths: Sequence[str], config: Config, options: RunOptions,
         progress: Optional[Progress] = None) -> RunResult:
     files, errors = discover(paths, config.exclude, config.extend_exclude, config.root,
                              config.respect_gitignore)
-    return RunResult(process_files(files, config, options, progress), errors)
+    with batch_gc():
+        return RunResult(process_files(files, config, options, progress), errors)
+
+
+# The analysis allocates millions of short-lived objects (syntax trees, abstract values) that
+# reference counting frees, and almost no reference cycles. At Python's default thresholds the
+# cyclic collector still runs thousands of times per run, and each full collection scans
+# everything alive (every module's contract summary, in the serial path): measured at ~12% of
+# a cold run's CPU. Fewer collections change no result, only when cyclic garbage is freed.
+GC_THRESHOLDS = (10_000, 10, 10)
+
+
+@contextmanager
+def batch_gc():
+    """Collect cyclic garbage less often while a batch of files is processed."""
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def process_files(files: Sequence[str], config: Config, options: RunOptions,
@@ -215,6 +237,8 @@ def _init_worker(config: Config, options: RunOptions) -> None:
     # name between `mkstemp` and the cleanup.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_state = (config, options)
+    gc.freeze()  # what the worker imported lives as long as it does: never scanned again
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _process_in_worker(path: str, project: Optional[ProjectContracts] = None) -> FileOutcome:

@@ -39,6 +39,32 @@ def test_pool_in_process_matches_serial(tmp_path):
     assert parallel.findings == serial.findings and len(serial.findings) == 8
 
 
+def test_a_run_collects_garbage_less_often_and_restores_the_thresholds(tmp_path, monkeypatch):
+    """`run` raises the collector's thresholds while it lints (runner.GC_THRESHOLDS) and puts
+    back whatever its caller (a server, a plugin host) had set, also when it fails."""
+    import gc
+    from contiglint import runner
+    make_tree(tmp_path, 4)
+    seen = []
+    real = runner.process_files
+    monkeypatch.setattr(runner, "process_files",
+                        lambda *a, **k: seen.append(gc.get_threshold()) or real(*a, **k))
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(500, 7, 3)
+        result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
+        assert gc.get_threshold() == (500, 7, 3)
+        monkeypatch.setattr(runner, "process_files", lambda *a, **k: 1 / 0)
+        try:
+            run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
+        except ZeroDivisionError:
+            pass
+        assert gc.get_threshold() == (500, 7, 3)
+    finally:
+        gc.set_threshold(*before)
+    assert seen == [runner.GC_THRESHOLDS] and len(result.findings) == 2
+
+
 def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeypatch):
     # The prefilter skips the analysis of text that cannot hold a finding, but a file that
     # does not parse is still reported, once, with its position.

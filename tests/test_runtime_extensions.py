@@ -46,7 +46,7 @@ ext = load_inline({NAME!r}, cpp_sources={SOURCE!r}, functions=["weighted_sum"],
 
 
 @pytest.fixture(scope="module")
-def build_dir(request) -> Path:
+def build_dir(request, tmp_path_factory) -> Path:
     from torch.utils import cpp_extension
 
     if shutil.which(os.environ.get("CXX", "c++")) is None:
@@ -55,7 +55,9 @@ def build_dir(request) -> Path:
         cpp_extension.verify_ninja_availability()
     except RuntimeError:
         pytest.skip("no ninja")
-    folder = Path(request.config.cache.mkdir("contiglint-extension"))
+    cache = getattr(request.config, "cache", None)  # None under `-p no:cacheprovider`
+    folder = Path(cache.mkdir("contiglint-extension")) if cache is not None else \
+        tmp_path_factory.mktemp("contiglint-extension")
     env = {**environment(), "CTG_EXT_DIR": str(folder)}
     subprocess.run([sys.executable, "-c", LOAD], env=env, check=True, timeout=600,
                    capture_output=True)

@@ -32,6 +32,7 @@ from typing import Iterator, Optional
 
 from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.compiled import kernel_signature
+from contiglint.layout.index import ModuleIndex, child_nodes
 from contiglint.layout.names import ImportMap
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -179,12 +180,15 @@ def module_name(path: str, root: Optional[str] = None) -> str:
 class Names:
     """Local names -> qualified names, relative imports included."""
 
-    def __init__(self, tree: ast.Module, module: str, is_package: bool) -> None:
-        self.imports = ImportMap(tree)
+    def __init__(self, tree: ast.Module, module: str, is_package: bool,
+                 index: Optional[ModuleIndex] = None) -> None:
+        """`index`: the module's shared walk, when the caller has one."""
+        imports = (index or ModuleIndex(tree)).imports
+        self.imports = ImportMap(tree, imports)
         self.local: dict[str, str] = {}
         self.relative: list[str] = []
         package = module if is_package else module.rpartition(".")[0]
-        for node in ast.walk(tree):
+        for node in imports:
             if isinstance(node, ast.ImportFrom) and node.level:
                 base = package.split(".") if package else []
                 base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
@@ -233,17 +237,19 @@ def function_keys(tree: ast.Module, module: str) -> Iterator[tuple[str, ast.AST,
 
 # --- the summary pass --------------------------------------------------------------------------
 def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False,
-              checkers: frozenset[str] = frozenset()) -> ModuleSummary:
-    """`checkers`: names of check functions imported from other modules (runtime use)."""
+              checkers: frozenset[str] = frozenset(),
+              index: Optional[ModuleIndex] = None) -> ModuleSummary:
+    """`checkers`: names of check functions imported from other modules (runtime use);
+    `index`: the module's shared walk, when the caller has one (else it is made here)."""
     summary = ModuleSummary(module, path)
-    names = Names(tree, module, is_package)
+    index = index or ModuleIndex(tree)
+    names = Names(tree, module, is_package, index)
     summary.imported_modules = tuple(names.relative)
     kernels = {node.name: kernel_signature(node, names.imports) for node in tree.body
                if isinstance(node, FunctionNode) and
                any("jit" in ast.unparse(d) for d in node.decorator_list)}
-    extensions = _extensions(tree, names)
-    classes = {f"{module}.{node.name}": node for node in ast.walk(tree)
-               if isinstance(node, ast.ClassDef)}
+    extensions = _extensions(index, names)
+    classes = {f"{module}.{node.name}": node for node in index.classes}
     checkers = check_functions(tree) | checkers
     for key, node, cls in function_keys(tree, module):
         if node.name in kernels and key == f"{module}.{node.name}":
@@ -256,7 +262,7 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
         summary.launches.update(function.launches)
         for line, pairs in function.cross_strides.items():
             summary.cross_strides.setdefault(line, []).extend(pairs)
-    summary.ops = _custom_ops(tree, module, names)
+    summary.ops = _custom_ops(tree, index, module, names)
     summary.checkers = check_functions(tree)
     summary.extensions = {name: contiguous for name, contiguous in extensions.items()}
     return summary
@@ -283,11 +289,11 @@ def check_functions(tree: ast.Module) -> frozenset[str]:
     return frozenset(found)
 
 
-def _extensions(tree: ast.Module, names: Names) -> dict[str, bool]:
+def _extensions(index: ModuleIndex, names: Names) -> dict[str, bool]:
     """Local names bound to extension modules -> whether the module's code passes them
     `.contiguous()` tensors somewhere (then their contract is taken as "contiguous")."""
     found: dict[str, bool] = {}
-    for node in ast.walk(tree):
+    for node in index.bindings:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
                 names.qualname(node.value.func) in catalogue.EXTENSION_LOADERS:
             for target in node.targets:
@@ -301,7 +307,7 @@ def _extensions(tree: ast.Module, names: Names) -> dict[str, bool]:
                     found[alias.asname or alias.name.split(".")[0]] = False
     if not found:
         return found
-    for function in ast.walk(tree):
+    for function in index.nodes:
         if not isinstance(function, FunctionNode):
             continue
         calls = [c for c in ast.walk(function) if isinstance(c, ast.Call)]
@@ -320,19 +326,21 @@ def _root_name(node: ast.expr) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) else None
 
 
-def _custom_ops(tree: ast.Module, module: str, names: Names) -> dict[str, str]:
+def _custom_ops(tree: ast.Module, index: ModuleIndex, module: str,
+                names: Names) -> dict[str, str]:
     """`torch.library` definitions: "ns.op" -> the qualified name of its implementation."""
     ops: dict[str, str] = {}
     libraries: dict[str, str] = {}  # local name -> namespace of `Library("ns", ...)`
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+    for node in index.assigns:
+        if isinstance(node.value, ast.Call) and \
                 (names.qualname(node.value.func) or "").endswith("library.Library") and \
                 node.value.args and isinstance(node.value.args[0], ast.Constant):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     libraries[target.id] = str(node.value.args[0].value)
-    functions = {n.name: key for key, n, _ in function_keys(tree, module)}
-    for key, node, _ in function_keys(tree, module):
+    keys = list(function_keys(tree, module))
+    functions = {n.name: key for key, n, _ in keys}
+    for key, node, _ in keys:
         for decorator in node.decorator_list:
             if isinstance(decorator, ast.Call) and decorator.args and \
                     names.qualname(decorator.func) in catalogue.LIBRARY_DEFINERS and \
@@ -341,8 +349,8 @@ def _custom_ops(tree: ast.Module, module: str, names: Names) -> dict[str, str]:
                     "::" in decorator.args[0].value:
                 ops.setdefault(decorator.args[0].value.replace("::", ".").split(".default")[0],
                                key)
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+    for node in index.calls:
+        if not (isinstance(node.func, ast.Attribute) and
                 node.func.attr == "impl" and len(node.args) >= 2):
             continue
         name, impl = node.args[0], node.args[1]
@@ -369,6 +377,7 @@ class _FunctionPass:
         self.saved, self._saved_at = self._saved_tensors() if cls and node.name == "backward" \
             else ((), None)
         self.tensor_params.update(self.saved)
+        self.own = _own_nodes(node)  # read by each of the passes below
         self.rebound = self._first_rebindings()
         self.contract = FunctionContract(key, self.params, self.keywords, saved=self.saved)
         self.local_functions = {n.name: f"{key}.<locals>.{n.name}" for n in node.body
@@ -393,7 +402,7 @@ class _FunctionPass:
 
     def _first_rebindings(self) -> dict[str, int]:
         first: dict[str, int] = {}
-        for node in _own_nodes(self.node):
+        for node in self.own:
             if node is self._saved_at:
                 continue
             targets = []
@@ -406,7 +415,7 @@ class _FunctionPass:
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 targets = [node.optional_vars]
             for target in targets:
-                for name in ast.walk(target):
+                for name in (target,) if target.__class__ is ast.Name else ast.walk(target):
                     if isinstance(name, ast.Name) and name.id in self.tensor_params:
                         line = getattr(node, "lineno", None) or name.lineno
                         first[name.id] = min(first.get(name.id, line), line)
@@ -433,7 +442,7 @@ class _FunctionPass:
 
     def run(self) -> FunctionContract:
         written = self._written_params()
-        for node in _own_nodes(self.node):
+        for node in self.own:
             if isinstance(node, ast.Assert):
                 self._guard(node.test, node, negated=False)
             elif isinstance(node, ast.If) and node.body and isinstance(node.body[0], ast.Raise):
@@ -446,7 +455,7 @@ class _FunctionPass:
 
     def _written_params(self) -> set[str]:
         written = set()
-        for node in _own_nodes(self.node):
+        for node in self.own:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     node.func.attr.endswith("_") and not node.func.attr.startswith("_"):
                 name = self.live(node.func.value)
@@ -744,15 +753,24 @@ def _stronger(new: str, old: str) -> bool:
     return order[new] > order[old]
 
 
-def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of a function body, without those of nested functions and classes."""
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _own_nodes(function: ast.AST) -> list[ast.AST]:
+    """The nodes of a function body that can have children, depth first in source order,
+    without those of nested functions and classes (childless ones, such as contexts and
+    operators, are never what the passes look for)."""
+    out: list[ast.AST] = []
     stack = list(reversed(function.body))
+    append, pop, extend, nested = out.append, stack.pop, stack.extend, _NESTED
     while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        node = pop()
+        append(node)
+        if not isinstance(node, nested):
+            children = child_nodes(node)
+            if children:
+                extend(reversed(children))
+    return out
 
 
 _PARENTS: dict[int, tuple[ast.AST, dict[int, ast.AST]]] = {}
@@ -902,16 +920,18 @@ def text_digest(text: str) -> str:
 
 def module_contracts(tree: ast.Module, module: str, path: str, is_package: bool,
                      project: Optional[ProjectContracts],
-                     digest_of: str = "") -> ProjectContracts:
+                     digest_of: str = "",
+                     index: Optional[ModuleIndex] = None) -> ProjectContracts:
     """The contracts the flow pass of one module sees: its own, resolved together with those
     the project run computed for the other modules. `digest_of`: the `text_digest` of the
     module's text; the project run's own summary of it (`project.own`) is reused when it was
-    made from the same text (a check run), and recomputed otherwise (a fix run's rewrites)."""
+    made from the same text (a check run), and recomputed otherwise (a fix run's rewrites).
+    `index`: the module's shared walk."""
     own = project.own if project is not None and project.own is not None and \
         project.own.module == module and project.own.path == path and \
         project.own_digest == digest_of else None
     if own is None:
-        own = summarize(tree, module, path, is_package)
+        own = summarize(tree, module, path, is_package, index=index)
     resolved = resolve([own])
     if project is None:
         return resolved

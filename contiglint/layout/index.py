@@ -86,6 +86,27 @@ def walk(tree: ast.AST) -> tuple[list[ast.AST], list[int]]:
     return nodes, parents
 
 
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """The children of `node` that can have children, in `ast.iter_child_nodes` order."""
+    cls = node.__class__
+    try:
+        fields = _FIELDS[cls]
+    except KeyError:
+        fields = _FIELDS[cls] = _branching_fields(cls)
+    if fields is None:
+        return list(ast.iter_child_nodes(node))
+    children: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if value is None:
+            continue
+        if value.__class__ is list:
+            children.extend(item for item in value if item is not None)
+        else:
+            children.append(value)
+    return children
+
+
 class ModuleIndex:
     """The shared walk of one module (see the module docstring)."""
 
@@ -95,6 +116,8 @@ class ModuleIndex:
         self.calls_of: dict[str, list[ast.Call]] = {}  # `name(...)` calls by name
         self.imports: list[ast.AST] = []
         self.assigns: list[ast.Assign] = []
+        self.bindings: list[ast.AST] = []  # Assign, Import and ImportFrom, in walk order
+        self.classes: list[ast.ClassDef] = []
         stores, layout_queries = [], []
         for index, node in enumerate(self.nodes):
             kind = type(node)
@@ -114,8 +137,12 @@ class ModuleIndex:
                     stores.append(index)
             elif kind is ast.Assign:
                 self.assigns.append(node)
+                self.bindings.append(node)
             elif kind is ast.Import or kind is ast.ImportFrom:
                 self.imports.append(node)
+                self.bindings.append(node)
+            elif kind is ast.ClassDef:
+                self.classes.append(node)
         self._storing = self._ancestors(stores, parents)
         self._querying = self._ancestors(layout_queries, parents)
 

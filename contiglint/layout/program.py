@@ -69,9 +69,11 @@ class Program:
         self.path = path
         self.module = module_name(path) if path not in ("-", "") else "__main__"
         package = path.endswith("__init__.py")
-        self.relative = Names(tree, self.module, package).local  # `from .k import f` -> k.f
+        # `from .k import f` -> k.f
+        self.relative = Names(tree, self.module, package, self.index).local
         digest = text_digest(source.text) if project is not None and project.own else ""
-        self.contracts = module_contracts(tree, self.module, path, package, project, digest)
+        self.contracts = module_contracts(tree, self.module, path, package, project, digest,
+                                          self.index)
         self.node_contracts: dict[int, FunctionContract] = {
             id(node): self.contracts.functions[key]
             for key, node, _ in function_keys(tree, self.module)
