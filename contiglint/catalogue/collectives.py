@@ -122,5 +122,18 @@ def hazard(op: str, argument: Union[int, str], backend: str = "any") -> Optional
     return (effect, found.writes) if effect else None
 
 
+def written_tensors() -> dict[str, tuple[int, str]]:
+    """Per op, the (position, keyword) of the single tensor it writes its result into."""
+    return {op: (s.position, s.keyword) for op, slots in COLLECTIVES.items() for s in slots
+            if s.writes and not s.is_list}
+
+
+def gloo_safe(op: str) -> bool:
+    """A collective that handles a non-contiguous tensor in every argument on gloo (what a
+    CPU run can show); False for ops the table does not know."""
+    slots = COLLECTIVES.get(op.rsplit(".", 1)[-1])
+    return slots is not None and not any(s.gloo for s in slots)
+
+
 def keywords() -> frozenset[str]:
     return frozenset(s.keyword for slots in COLLECTIVES.values() for s in slots)

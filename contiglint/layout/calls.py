@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from contiglint.catalogue import dtypes
+from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.collectives import keywords as collective_keywords
 from contiglint.layout import ops
 from contiglint.layout.geometry import Geometry
@@ -35,17 +37,10 @@ from contiglint.layout.values import (
     Value,
 )
 
-DTYPES = frozenset(f"torch.{name}" for name in (
-    "float", "float32", "float64", "double", "float16", "half", "bfloat16", "int", "int8",
-    "int16", "int32", "int64", "long", "short", "uint8", "bool", "complex64", "complex128",
-    "cfloat", "cdouble", "float8_e4m3fn", "float8_e5m2", "uint16", "uint32", "uint64"))
-ELEMENT_SIZE = {"float": 4, "float32": 4, "float64": 8, "double": 8, "float16": 2, "half": 2,
-                "bfloat16": 2, "int": 4, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
-                "long": 8, "short": 2, "uint8": 1, "bool": 1, "complex64": 8, "complex128": 16}
-COPY_IF_NEEDED = frozenset({"contiguous", "reshape", "flatten", "to", "float", "half", "double",
-                            "bfloat16", "type", "cuda", "cpu", "reshape_as", "ravel"})
-SHAPE_CONSUMERS = frozenset({"view", "reshape", "expand", "flatten", "unflatten", "view_as",
-                             "reshape_as", "expand_as"})
+DTYPES = dtypes.DTYPES
+ELEMENT_SIZE = dtypes.ELEMENT_SIZE
+COPY_IF_NEEDED = catalogue.COPIES_IF_NEEDED
+SHAPE_CONSUMERS = catalogue.SHAPE_ARGUMENTS
 COLLECTIVE_KEYWORDS = collective_keywords()
 BUILTIN_SEQUENCES = frozenset({"list", "tuple", "sorted", "reversed"})
 CONTAINERS = frozenset(f"torch.nn.{name}" for name in (

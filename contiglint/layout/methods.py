@@ -12,10 +12,8 @@ from contiglint.layout.calls import (
     ELEMENT_SIZE,
     SHAPE_CONSUMERS,
 )
-from contiglint.layout.sinks import (
-    METHOD_SINKS,
-    is_inplace_method,
-)
+from contiglint.catalogue.inplace import is_inplace as is_inplace_method
+from contiglint.layout.sinks import METHOD_SINKS
 from contiglint.layout.geometry import Geometry
 from contiglint.layout.sizes import literal, symbol
 from contiglint.layout.transfer import Call
@@ -230,8 +228,7 @@ class MethodMixin:
                                                                "rank")) else None
 
 
-CONVERSIONS = {"float": 4, "double": 8, "half": 2, "bfloat16": 2, "int": 4, "long": 8,
-               "short": 2, "bool": 1, "byte": 1, "char": 1}
+CONVERSIONS = {name: ELEMENT_SIZE[dtype] for name, dtype in ops.CONVERSION_DTYPES.items()}
 
 
 def source_itemsize(receiver: ast.expr) -> int:

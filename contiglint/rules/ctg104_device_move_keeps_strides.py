@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import ops as catalogue
 from contiglint.findings import Edit, Fix, Position
 from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Kind, Tensor
@@ -12,10 +13,9 @@ from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import _module, innermost_statement, parent_of
 
-MOVES = frozenset({"to", "cuda", "cpu"})
+MOVES = catalogue.DEVICE_MOVES
 # methods that keep a permuted layout: a chain of them carries the moved tensor on unchanged
-CARRIERS = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "type",
-                      "detach", "requires_grad_", "clone", "pin_memory"})
+CARRIERS = catalogue.KEEPS_LAYOUT
 
 
 class DeviceMoveKeepsStrides(Rule):

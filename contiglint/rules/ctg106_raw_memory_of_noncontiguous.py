@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import contracts
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
 from contiglint.layout.sizes import is_one
@@ -17,9 +18,7 @@ from contiglint.rules.statements import (
 )
 
 # uses of a pointer or a storage that never read its elements: identity, alignment, size
-IDENTITY_ATTRIBUTES = frozenset({"data_ptr", "nbytes", "size", "resize_", "element_size",
-                                 "device", "_cdata", "is_shared", "share_memory_", "filename",
-                                 "is_pinned", "pin_memory", "_free_weak_ref", "_weak_ref"})
+IDENTITY_ATTRIBUTES = contracts.IDENTITY_ATTRIBUTES
 CONSEQUENCE = {
     Kind.PERMUTED: "its memory order is not its logical order",
     Kind.STRIDED: "a read of numel() elements picks up elements outside the view",

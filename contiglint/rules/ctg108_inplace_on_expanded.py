@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import inplace
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Kind, Origin
@@ -13,10 +14,8 @@ from contiglint.rules.messages import called_from, related
 
 E1 = ("'unsupported operation: more than one element of the written-to tensor refers to a "
       "single memory location'")
-FILLS = frozenset({"fill_", "zero_"})
-DEPRECATED_WRITES = frozenset({"masked_fill_", "index_put_", "index_fill_"})
-METADATA_ONLY = frozenset({"unsqueeze_", "squeeze_", "transpose_", "t_", "swapaxes_",
-                           "swapdims_", "as_strided_", "rename_", "detach_"})
+FILLS = inplace.FILLS
+DEPRECATED_WRITES = inplace.DEPRECATED_WRITES
 AUGMENTED = {"Add": "+=", "Sub": "-=", "Mult": "*=", "Div": "/=", "FloorDiv": "//=", "Mod": "%=",
              "Pow": "**=", "MatMult": "@=", "BitAnd": "&=", "BitOr": "|=", "BitXor": "^=",
              "LShift": "<<=", "RShift": ">>="}
@@ -83,7 +82,7 @@ class InplaceOnExpanded(Rule):
         if tensor is None or tensor.kind is not Kind.BROADCAST:
             return
         op = sink.op.strip(".()")
-        if op in METADATA_ONLY:
+        if inplace.inplace_kind(op) == "metadata":
             return
         overlap = _overlap(tensor.origin)
         if overlap == "none" or (overlap == "unknown" and not ctx.strict):
