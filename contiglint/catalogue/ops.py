@@ -238,6 +238,19 @@ TABLE: tuple[Entry, ...] = (
 # Tensor attributes among the methods above (`x.T`, `x.real`): read without a call
 ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag", "data"})
 
+# Tensor attributes that are not tensors
+NOT_TENSOR_ATTRIBUTES = frozenset({
+    "device", "dtype", "ndim", "is_cuda", "requires_grad", "is_leaf", "layout", "names",
+    "itemsize", "nbytes", "is_sparse", "is_quantized", "is_meta", "name", "grad_fn",
+    "grad_dtype", "is_cpu", "is_ipu", "is_maia", "is_mkldnn", "is_mps", "is_mtia", "is_nested",
+    "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu", "output_nr", "retains_grad", "volatile"})
+GRADIENT = "grad"  # `x.grad`: another tensor, of unknown layout
+
+# torch functions (by short name) that return no tensor, besides the `is_...` predicates
+NOT_TENSOR_FUNCTIONS = frozenset({"numel", "get_rank", "get_world_size"})
+# the sizes: `x.shape`, `x.size()` (the model evaluates them to the tensor's sizes)
+SHAPE_QUERIES = frozenset({"shape", "size"})
+
 # --- facts about single spellings (short names: method, or a function's last component) --------
 # a view when the layout allows one (or the tensor itself when nothing changes), else a copy
 COPIES_IF_NEEDED = frozenset({"contiguous", "reshape", "flatten", "to", "float", "half",

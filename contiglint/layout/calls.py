@@ -10,7 +10,7 @@ import ast
 from dataclasses import replace
 
 from contiglint.catalogue import dtypes
-from contiglint.catalogue import ops as catalogue
+from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.catalogue.collectives import keywords as collective_keywords
 from contiglint.layout import ops
 from contiglint.layout.geometry import Geometry
@@ -42,6 +42,7 @@ ELEMENT_SIZE = dtypes.ELEMENT_SIZE
 COPY_IF_NEEDED = catalogue.COPIES_IF_NEEDED
 SHAPE_CONSUMERS = catalogue.SHAPE_ARGUMENTS
 COLLECTIVE_KEYWORDS = collective_keywords()
+PARAMETERS = frozenset(sinks.BY_KIND["parameter"].functions)  # nn.Parameter, nn.Buffer
 BUILTIN_SEQUENCES = frozenset({"list", "tuple", "sorted", "reversed"})
 CONTAINERS = frozenset(f"torch.nn.{name}" for name in (
     "ModuleList", "ModuleDict", "Sequential", "modules.container.ModuleList",
@@ -221,8 +222,7 @@ class CallMixin:
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
         if out is not None and is_torch(qualname):  # `torch.add(a, b, out=t)` writes into t
             self.emit_inplace(node, out, kwargs["out"], f"{qualname}(out=)")
-        if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
-                        "torch.nn.parameter.Buffer"):
+        if qualname in PARAMETERS:
             data = args[0] if args else kwargs.get("data", OPAQUE)
             return data if isinstance(data, Tensor) else UNKNOWN_TENSOR
         if qualname in CONTAINERS:
@@ -251,7 +251,7 @@ class CallMixin:
             return NOT_TENSOR
         if is_torch(qualname):
             last = qualname.rsplit(".", 1)[-1]
-            if last.startswith("is_") or last in ("numel", "get_rank", "get_world_size"):
+            if last.startswith("is_") or last in catalogue.NOT_TENSOR_FUNCTIONS:
                 return NOT_TENSOR
             return UNKNOWN_TENSOR if qualname.count(".") <= 3 else OPAQUE
         return OPAQUE
