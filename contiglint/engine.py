@@ -13,9 +13,9 @@ from typing import Optional
 from contiglint import noqa
 from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.contracts import ProjectContracts
-from contiglint.layout.program import analyze_module
+from contiglint.layout.program import Program
 from contiglint.rules import all_rules
-from contiglint.rules.base import Rule, RuleContext
+from contiglint.rules.base import ParsedModule, Rule, RuleContext
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
 
@@ -101,7 +101,8 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     source = SourceMap(text)
     result = LintResult()
     try:
-        sinks = analyze_module(tree, source, path, project)
+        program = Program(tree, source, path, project)
+        sinks = program.run()
     except RecursionError:
         result.errors.append(SourceError(
             path, 1, 1, "too deeply nested to analyze (an expression or elif chain hundreds "
@@ -114,8 +115,9 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     for sink in sinks:
         by_kind.setdefault(sink.kind, []).append(sink)
     seen: set[tuple] = set()
+    module = ParsedModule(tree, program.names)
     for rule in rules:
-        context = RuleContext(path, source, settings, rule.code, tuple(sinks))
+        context = RuleContext(path, source, settings, rule.code, module, tuple(sinks))
         try:
             for kind in sorted(rule.sinks):
                 for sink in by_kind.get(kind, ()):

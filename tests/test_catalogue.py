@@ -306,3 +306,42 @@ def test_the_probe_tells_layouts_apart():
     assert probe("torch.linalg.qr") == "non-contiguous x"  # column-major factors
     assert probe("is_contiguous") == "no-tensor x"
     assert probe("torch.index_select") == "raises"
+
+
+# --- rules read the parsed module from their context ------------------------------------------
+MODULE_LEVEL = """\
+import torch
+
+x = torch.randn(4, 6).t()
+dist_ready = x.data_ptr()
+torch.zeros(3, 1).expand(3, 4).add_(1)
+"""
+
+
+def test_rules_neither_parse_the_source_again_nor_walk_the_tree(monkeypatch):
+    """Module-level sinks with statement fixes: the source is parsed once (by the engine), and
+    no rule walks the module to find a sink's statement."""
+    import ast
+
+    parsed, walked = [], []
+    real_parse, real_walk = ast.parse, ast.walk
+    monkeypatch.setattr(ast, "parse", lambda *a, **k: parsed.append(1) or real_parse(*a, **k))
+    result = lint_source(MODULE_LEVEL, "m.py", Settings())
+    assert {f.code for f in result.findings} >= {"CTG106", "CTG108"}
+    assert any(f.fix is not None for f in result.findings)  # found their statements
+    assert len(parsed) == 1
+
+    from contiglint.rules import statements
+
+    tree = real_parse(MODULE_LEVEL)
+    from contiglint.rules.base import ParsedModule
+
+    module = ParsedModule(tree)
+    module.parent(tree)  # the parent map: the one walk
+    monkeypatch.setattr(ast, "walk", lambda node: walked.append(node) or real_walk(node))
+    call = tree.body[2].value
+    ctx = type("Ctx", (), {"module": module})()
+    assert statements.innermost_statement(call, None, ctx) is tree.body[2]
+    assert statements.innermost_statement(call, tree.body[2], ctx) is None  # not below it
+    assert statements.parent_of(call.func, tree.body[2], ctx) is call
+    assert not walked

@@ -81,7 +81,7 @@ class RawMemoryOfNonContiguous(Rule):
                 yield self.report_kernel(sink, tensor, ctx)
             return
         statement = innermost_statement(sink.node, sink.function, ctx)
-        if self.identity_use(sink, statement):
+        if self.identity_use(sink, statement, ctx):
             return
         if ctx.reportable(tensor):
             yield self.report_memory(sink, tensor, ctx)
@@ -96,10 +96,10 @@ class RawMemoryOfNonContiguous(Rule):
                          related(sink, source))
 
     @staticmethod
-    def identity_use(sink: Sink, statement: Optional[ast.stmt]) -> bool:
+    def identity_use(sink: Sink, statement: Optional[ast.stmt], ctx: RuleContext) -> bool:
         """`a.data_ptr() == b.data_ptr()`, `t.data_ptr() % 16`, `seen[t.data_ptr()]`,
         `t.untyped_storage().nbytes()`: no element is read."""
-        parent = parent_of(sink.node, statement)
+        parent = parent_of(sink.node, statement, ctx)
         if isinstance(parent, ast.Compare) or isinstance(parent, ast.BinOp) and \
                 isinstance(parent.op, ast.Mod):
             return True
