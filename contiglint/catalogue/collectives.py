@@ -14,7 +14,7 @@ sources (pytorch/pytorch, torch/csrc/distributed/c10d/) and, for gloo, measured 
   tensor in P2P operations") and NCCL then moves `numel()` elements from `data_ptr()` in memory
   order. `gather`, `scatter` and `_reduce_scatter_base` pass `data_ptr()` on without a
   contiguity check.
-* ProcessGroupGloo.cpp (measured, torch-layout-facts.md F): allreduce, broadcast, reduce,
+* ProcessGroupGloo.cpp (measured, docs/layout-facts.md): allreduce, broadcast, reduce,
   reduce_scatter and scatter work on `numel()` elements from `data_ptr()` (wrong values,
   writes outside the view); allgather, gather, alltoall, `_allgather_base` and
   `_reduce_scatter_base` flatten or copy and are correct; `alltoall_base` raises for a

@@ -2,7 +2,7 @@
 
 Each check reads one `Observation` (plus a little memory of recent copies and module outputs)
 and says whether a non-contiguous tensor reached a layout-sensitive op, and at what cost. The
-thresholds follow torch-layout-facts.md: channels_last tensors are a deliberate layout, not a
+thresholds follow docs/layout-facts.md: channels_last tensors are a deliberate layout, not a
 hazard, for buffers, device moves and module outputs; gathers handle non-contiguous inputs
 correctly on gloo, so only the collectives that corrupt or raise are reported.
 """

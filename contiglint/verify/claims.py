@@ -8,7 +8,7 @@ per finding: confirmed (some run showed the hazard), refuted (every run contradi
 model), unconfirmed (the tensor was as claimed but the harm did not show on these inputs), not
 run; and per unflagged line: missed (a run showed the hazard of a rule with `misses=True`).
 
-The semantics follow the rule catalogue and torch-layout-facts.md; only what torch shows
+The semantics follow the rule catalogue and docs/layout-facts.md; only what torch shows
 directly counts (a raised error, a stride, a storage address), never the model's own opinion.
 """
 from __future__ import annotations
