@@ -248,6 +248,11 @@ GRADIENT = "grad"  # `x.grad`: another tensor, of unknown layout
 
 # torch functions (by short name) that return no tensor, besides the `is_...` predicates
 NOT_TENSOR_FUNCTIONS = frozenset({"numel", "get_rank", "get_world_size"})
+# nn.Module methods that return the module itself (`model.to(device)`, `model.eval()`)
+MODULE_RETURNS_SELF = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "half",
+                                 "requires_grad_"})
+# Tensor methods that no other common type has (`str.split` exists, so `split` is not one)
+TENSOR_ONLY_METHODS = ("narrow", "select", "chunk", "unbind", "tensor_split", "diagonal")
 # the sizes: `x.shape`, `x.size()` (the model evaluates them to the tensor's sizes)
 SHAPE_QUERIES = frozenset({"shape", "size"})
 

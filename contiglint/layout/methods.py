@@ -12,6 +12,7 @@ from contiglint.layout.calls import (
     ELEMENT_SIZE,
     SHAPE_CONSUMERS,
 )
+from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
 from contiglint.layout.sinks import METHOD_SINKS
 from contiglint.layout.geometry import Geometry
@@ -46,8 +47,7 @@ class MethodMixin:
         if isinstance(receiver, Function):
             return OPAQUE
         if isinstance(receiver, Ref):
-            if receiver.instance and name in ("to", "cuda", "cpu", "train", "eval", "float",
-                                              "half", "requires_grad_"):
+            if receiver.instance and name in catalogue.MODULE_RETURNS_SELF:
                 return receiver
             if receiver.instance and name == "forward":
                 return self.call_module(node, receiver.qualname, args, kwargs, receiver.width,
@@ -75,7 +75,7 @@ class MethodMixin:
                 self.rebind(func.value, updated)
             return OPAQUE
         if isinstance(receiver, Seq) and receiver.chained:
-            if name in ("to", "cuda", "cpu", "train", "eval", "float", "half", "requires_grad_"):
+            if name in catalogue.MODULE_RETURNS_SELF:
                 return receiver
             if name == "forward":
                 return self.call_value(node, receiver, args, kwargs)
@@ -135,7 +135,7 @@ class MethodMixin:
                 if self.env is not None:
                     self.env[f"self.{label}"] = args[1]
             return Const(None)
-        if name in ("to", "cuda", "cpu", "train", "eval", "float", "half", "requires_grad_"):
+        if name in catalogue.MODULE_RETURNS_SELF:
             return receiver
         return OPAQUE
 
