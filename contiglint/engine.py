@@ -13,7 +13,7 @@ from typing import Optional
 from contiglint import noqa
 from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.contracts import ProjectContracts
-from contiglint.layout.program import Program
+from contiglint.layout.program import analyze_module
 from contiglint.rules import all_rules
 from contiglint.rules.base import ParsedModule, Rule, RuleContext
 from contiglint.settings import Settings
@@ -101,8 +101,7 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     source = SourceMap(text)
     result = LintResult()
     try:
-        program = Program(tree, source, path, project)
-        sinks = program.run()
+        sinks = analyze_module(tree, source, path, project)
     except RecursionError:
         result.errors.append(SourceError(
             path, 1, 1, "too deeply nested to analyze (an expression or elif chain hundreds "
@@ -115,7 +114,7 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     for sink in sinks:
         by_kind.setdefault(sink.kind, []).append(sink)
     seen: set[tuple] = set()
-    module = ParsedModule(tree, program.names)
+    module = ParsedModule(tree)
     for rule in rules:
         context = RuleContext(path, source, settings, rule.code, module, tuple(sinks))
         try:

@@ -345,3 +345,13 @@ def test_rules_neither_parse_the_source_again_nor_walk_the_tree(monkeypatch):
     assert statements.innermost_statement(call, tree.body[2], ctx) is None  # not below it
     assert statements.parent_of(call.func, tree.body[2], ctx) is call
     assert not walked
+
+
+def test_the_parsed_module_resolves_imports():
+    import ast
+
+    from contiglint.rules.base import ParsedModule
+
+    tree = ast.parse("import torch.nn.functional as F\ny = F.gelu\n")
+    module = ParsedModule(tree)
+    assert module.names.qualname(tree.body[1].value) == "torch.nn.functional.gelu"

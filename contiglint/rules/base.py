@@ -105,9 +105,16 @@ class ParsedModule:
 
     def __init__(self, tree: ast.Module, names: Optional[ImportMap] = None) -> None:
         self.tree = tree
-        self.names = names if names is not None else ImportMap(tree)
+        self._names = names
         self._parents: Optional[dict[int, ast.AST]] = None
         self._calls: Optional[dict[tuple[int, int], ast.Call]] = None
+
+    @property
+    def names(self) -> ImportMap:
+        """The module's import map (built on first use: most modules have no finding)."""
+        if self._names is None:
+            self._names = ImportMap(self.tree)
+        return self._names
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
         if self._parents is None:
