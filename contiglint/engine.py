@@ -15,7 +15,7 @@ from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.contracts import ProjectContracts
 from contiglint.layout.program import analyze_module
 from contiglint.rules import all_rules
-from contiglint.rules.base import Rule, RuleContext
+from contiglint.rules.base import ParsedModule, Rule, RuleContext
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
 
@@ -114,8 +114,9 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     for sink in sinks:
         by_kind.setdefault(sink.kind, []).append(sink)
     seen: set[tuple] = set()
+    module = ParsedModule(tree)
     for rule in rules:
-        context = RuleContext(path, source, settings, rule.code, tuple(sinks))
+        context = RuleContext(path, source, settings, rule.code, module, tuple(sinks))
         try:
             for kind in sorted(rule.sinks):
                 for sink in by_kind.get(kind, ()):

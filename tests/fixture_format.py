@@ -1,4 +1,4 @@
-"""The fixture format shared by the static tests and the verifier (see DESIGN.md).
+"""The fixture format shared by the static tests and the verifier (see docs/design.md).
 
 A fixture is a runnable module under fixtures/<CODE>/; a line that must be flagged ends with a
 comment `# expect: CTG101` (several codes: `# expect: CTG101, CTG104`); every other line must not

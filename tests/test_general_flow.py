@@ -16,7 +16,7 @@ from torch import nn
 from contiglint.layout import ops
 from contiglint.layout.calls import module_parameter
 from contiglint.layout.geometry import Geometry
-from contiglint.layout.sinks import INPLACE_ACTIVATIONS
+from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS
 from contiglint.layout.sizes import literal, symbol
 from contiglint.layout.transfer import Call
 from contiglint.layout.values import CONTIGUOUS, IntVal, Kind, Ref, Seq, Tensor

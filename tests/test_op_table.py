@@ -105,7 +105,8 @@ def test_zz_summary_of_what_ran():
 def test_tensor_inplace_methods_are_torch_tensor_methods():
     """The in-place method list is torch's own: every name is a Tensor method ending in `_`,
     and every such method of torch.Tensor is listed (or exempt on purpose)."""
-    from contiglint.layout.sinks import INPLACE_EXEMPT, TENSOR_INPLACE_METHODS
+    from contiglint.catalogue.inplace import NOT_WRITES as INPLACE_EXEMPT
+    from contiglint.catalogue.inplace import TENSOR_METHODS as TENSOR_INPLACE_METHODS
 
     torch_names = {n for n in dir(torch.Tensor) if n.endswith("_") and not n.startswith("_")}
     assert TENSOR_INPLACE_METHODS <= torch_names

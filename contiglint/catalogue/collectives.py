@@ -14,7 +14,7 @@ sources (pytorch/pytorch, torch/csrc/distributed/c10d/) and, for gloo, measured 
   tensor in P2P operations") and NCCL then moves `numel()` elements from `data_ptr()` in memory
   order. `gather`, `scatter` and `_reduce_scatter_base` pass `data_ptr()` on without a
   contiguity check.
-* ProcessGroupGloo.cpp (measured, torch-layout-facts.md F): allreduce, broadcast, reduce,
+* ProcessGroupGloo.cpp (measured, docs/layout-facts.md): allreduce, broadcast, reduce,
   reduce_scatter and scatter work on `numel()` elements from `data_ptr()` (wrong values,
   writes outside the view); allgather, gather, alltoall, `_allgather_base` and
   `_reduce_scatter_base` flatten or copy and are correct; `alltoall_base` raises for a
@@ -120,6 +120,19 @@ def hazard(op: str, argument: Union[int, str], backend: str = "any") -> Optional
         return None
     effect = found.effect(backend)
     return (effect, found.writes) if effect else None
+
+
+def written_tensors() -> dict[str, tuple[int, str]]:
+    """Per op, the (position, keyword) of the single tensor it writes its result into."""
+    return {op: (s.position, s.keyword) for op, slots in COLLECTIVES.items() for s in slots
+            if s.writes and not s.is_list}
+
+
+def gloo_safe(op: str) -> bool:
+    """A collective that handles a non-contiguous tensor in every argument on gloo (what a
+    CPU run can show); False for ops the table does not know."""
+    slots = COLLECTIVES.get(op.rsplit(".", 1)[-1])
+    return slots is not None and not any(s.gloo for s in slots)
 
 
 def keywords() -> frozenset[str]:

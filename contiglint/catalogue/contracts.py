@@ -56,9 +56,10 @@ RAW_READERS = frozenset({"torch.frombuffer", "numpy.frombuffer", "numpy.ctypesli
                          "ctypes.string_at"})
 RAW_METHODS = frozenset({"data_ptr", "untyped_storage", "storage", "_storage"})
 RAW_ATTRIBUTES = frozenset({"__cuda_array_interface__", "ctypes"})
-IDENTITY_ATTRIBUTES = frozenset({"nbytes", "size", "element_size", "device", "_cdata",
-                                 "is_shared", "share_memory_", "filename", "is_pinned",
-                                 "data_ptr", "resize_"})
+# uses of a pointer or a storage that never read its elements: identity, alignment, size
+IDENTITY_ATTRIBUTES = frozenset({"data_ptr", "nbytes", "size", "resize_", "element_size",
+                                 "device", "_cdata", "is_shared", "share_memory_", "filename",
+                                 "is_pinned", "pin_memory", "_free_weak_ref", "_weak_ref"})
 # factories whose result is always contiguous (a shape in, a dense row-major tensor out); the
 # `*_like` factories keep their input's strides and are not listed
 CONTIGUOUS_ALLOCATORS = frozenset({"torch.empty", "torch.zeros", "torch.ones", "torch.full",

@@ -9,17 +9,15 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from contiglint.catalogue import dtypes
+from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.catalogue.collectives import keywords as collective_keywords
 from contiglint.layout import ops
 from contiglint.layout.geometry import Geometry
 from contiglint.layout.names import is_foreign, is_torch
 from contiglint.layout.sizes import literal
-from contiglint.layout.sinks import (
-    FUNCTION_SINKS,
-    INPLACE_ACTIVATIONS,
-    CallSite,
-    is_inplace_method,
-)
+from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
+from contiglint.layout.sinks import FUNCTION_SINKS, CallSite
 from contiglint.layout.transfer import Call
 from contiglint.layout.values import (
     NOT_TENSOR,
@@ -38,18 +36,12 @@ from contiglint.layout.values import (
     Value,
 )
 
-DTYPES = frozenset(f"torch.{name}" for name in (
-    "float", "float32", "float64", "double", "float16", "half", "bfloat16", "int", "int8",
-    "int16", "int32", "int64", "long", "short", "uint8", "bool", "complex64", "complex128",
-    "cfloat", "cdouble", "float8_e4m3fn", "float8_e5m2", "uint16", "uint32", "uint64"))
-ELEMENT_SIZE = {"float": 4, "float32": 4, "float64": 8, "double": 8, "float16": 2, "half": 2,
-                "bfloat16": 2, "int": 4, "int8": 1, "int16": 2, "int32": 4, "int64": 8,
-                "long": 8, "short": 2, "uint8": 1, "bool": 1, "complex64": 8, "complex128": 16}
-COPY_IF_NEEDED = frozenset({"contiguous", "reshape", "flatten", "to", "float", "half", "double",
-                            "bfloat16", "type", "cuda", "cpu", "reshape_as", "ravel"})
-SHAPE_CONSUMERS = frozenset({"view", "reshape", "expand", "flatten", "unflatten", "view_as",
-                             "reshape_as", "expand_as"})
+DTYPES = dtypes.DTYPES
+ELEMENT_SIZE = dtypes.ELEMENT_SIZE
+COPY_IF_NEEDED = catalogue.COPIES_IF_NEEDED
+SHAPE_CONSUMERS = catalogue.SHAPE_ARGUMENTS
 COLLECTIVE_KEYWORDS = collective_keywords()
+PARAMETERS = frozenset(sinks.BY_KIND["parameter"].functions)  # nn.Parameter, nn.Buffer
 BUILTIN_SEQUENCES = frozenset({"list", "tuple", "sorted", "reversed"})
 CONTAINERS = frozenset(f"torch.nn.{name}" for name in (
     "ModuleList", "ModuleDict", "Sequential", "modules.container.ModuleList",
@@ -254,8 +246,7 @@ class CallMixin:
             self.emit_inplace(node, written, args[0], how)
             if isinstance(args[0], Tensor):
                 return args[0]  # the input itself, written
-        if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
-                        "torch.nn.parameter.Buffer"):
+        if qualname in PARAMETERS:
             data = args[0] if args else kwargs.get("data", OPAQUE)
             return data if isinstance(data, Tensor) else UNKNOWN_TENSOR
         if qualname in CONTAINERS:
@@ -284,7 +275,7 @@ class CallMixin:
             return NOT_TENSOR
         if is_torch(qualname):
             last = qualname.rsplit(".", 1)[-1]
-            if last.startswith("is_") or last in ("numel", "get_rank", "get_world_size"):
+            if last.startswith("is_") or last in catalogue.NOT_TENSOR_FUNCTIONS:
                 return NOT_TENSOR
             return UNKNOWN_TENSOR if qualname.count(".") <= 3 else OPAQUE
         return OPAQUE

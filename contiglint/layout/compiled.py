@@ -12,7 +12,9 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
-TRACERS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "torch.jit._trace.trace"})
+from contiglint.catalogue import sinks
+
+TRACERS = sinks.JIT_TRACERS
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 

@@ -5,6 +5,7 @@ import ast
 import operator
 from typing import Callable, Optional
 
+from contiglint.catalogue import ops as catalogue
 from contiglint.layout import ops
 from contiglint.layout.calls import module_parameter
 from contiglint.layout.indexing import Index
@@ -29,9 +30,7 @@ from contiglint.layout.values import (
     join,
 )
 
-TENSOR_ATTRIBUTES_NOT_TENSOR = frozenset({
-    "device", "dtype", "ndim", "is_cuda", "requires_grad", "is_leaf", "layout", "names",
-    "itemsize", "nbytes", "is_sparse", "is_quantized", "is_meta"})
+TENSOR_ATTRIBUTES_NOT_TENSOR = catalogue.NOT_TENSOR_ATTRIBUTES
 
 
 def handler_for(frame: type, prefix: str, node: type) -> Optional[Callable]:

@@ -14,9 +14,11 @@ import ast
 import re
 from typing import Optional
 
+from contiglint.catalogue import sinks
+
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
-LAYOUT_QUERIES = ("is_contiguous", "stride")
-REGISTRATIONS = ("register_buffer", "register_parameter")
+LAYOUT_QUERIES = sinks.LAYOUT_QUERIES
+REGISTRATIONS = sinks.REGISTRATIONS
 
 
 # The node types that can have children, as the grammar (ASDL) names them in each node class's

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from contiglint.layout.sinks import is_inplace_function
+from contiglint.catalogue.inplace import named_inplace as is_inplace_function
 
 ANYTHING = "*"  # the loop may mutate any tensor it can reach
 PARAMETER_UPDATES = frozenset({"step", "backward", "zero_grad", "load_state_dict"})

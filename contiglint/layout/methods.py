@@ -12,10 +12,9 @@ from contiglint.layout.calls import (
     ELEMENT_SIZE,
     SHAPE_CONSUMERS,
 )
-from contiglint.layout.sinks import (
-    METHOD_SINKS,
-    is_inplace_method,
-)
+from contiglint.catalogue import ops as catalogue
+from contiglint.catalogue.inplace import is_inplace as is_inplace_method
+from contiglint.layout.sinks import METHOD_SINKS
 from contiglint.layout.geometry import Geometry
 from contiglint.layout.sizes import literal, symbol
 from contiglint.layout.transfer import Call
@@ -58,8 +57,7 @@ class MethodMixin:
         if isinstance(receiver, Function):
             return OPAQUE
         if isinstance(receiver, Ref):
-            if receiver.instance and name in ("to", "cuda", "cpu", "train", "eval", "float",
-                                              "half", "requires_grad_"):
+            if receiver.instance and name in catalogue.MODULE_RETURNS_SELF:
                 return receiver
             if receiver.instance and name == "forward":
                 return self.call_module(node, receiver.qualname, args, kwargs, receiver.width,
@@ -87,7 +85,7 @@ class MethodMixin:
                 self.rebind(func.value, updated)
             return OPAQUE
         if isinstance(receiver, Seq) and receiver.chained:
-            if name in ("to", "cuda", "cpu", "train", "eval", "float", "half", "requires_grad_"):
+            if name in catalogue.MODULE_RETURNS_SELF:
                 return receiver
             if name == "forward":
                 return self.call_value(node, receiver, args, kwargs)
@@ -164,7 +162,7 @@ class MethodMixin:
                 if self.env is not None:
                     self.env[f"self.{label}"] = args[1]
             return Const(None)
-        if name in ("to", "cuda", "cpu", "train", "eval", "float", "half", "requires_grad_"):
+        if name in catalogue.MODULE_RETURNS_SELF:
             return receiver
         return OPAQUE
 
@@ -306,8 +304,7 @@ class MethodMixin:
                                                                "rank")) else None
 
 
-CONVERSIONS = {"float": 4, "double": 8, "half": 2, "bfloat16": 2, "int": 4, "long": 8,
-               "short": 2, "bool": 1, "byte": 1, "char": 1}
+CONVERSIONS = {name: ELEMENT_SIZE[dtype] for name, dtype in ops.CONVERSION_DTYPES.items()}
 
 
 def source_itemsize(receiver: ast.expr) -> int:

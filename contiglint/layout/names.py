@@ -1,7 +1,7 @@
 """Resolve names to what they are: `th.transpose`, `F.gelu`, `nn.Linear` -> qualified names.
 
 One pass over the module's imports replaces scope and qualified-name metadata, which dominate
-the cost of a LibCST-based linter (see DESIGN.md). Imports anywhere in the file count: local
+the cost of a LibCST-based linter (see docs/design.md). Imports anywhere in the file count: local
 `import torch.nn.functional as F` inside a function is common in model code.
 """
 from __future__ import annotations

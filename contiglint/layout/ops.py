@@ -1,15 +1,14 @@
-"""THE table: how each PyTorch op transforms layout.
+"""How each PyTorch op transforms layout: the catalogue's op table with its transfers.
 
-One entry per op (or family of ops that behave the same), listing its spellings as a Tensor
-method (`transpose`), as a function (`torch.transpose`, `torch.nn.functional.gelu`) or as an
-`nn` module class called on a tensor (`torch.nn.GELU`). `effect` says in one word what the entry
-does to contiguity; `transfer` computes it exactly (see views.py / transfer.py). The table test
+The facts about each op (its spellings, `effect`, whether it is a view, what it keeps) live in
+`contiglint/catalogue/ops.py`; this module maps each entry's `transfer` name to the function
+that computes the result exactly (here, in views.py or in transfer.py). The table test
 (tests/test_op_table.py) runs every entry under torch on generated shapes and fails when an
 entry lies; an entry it cannot run says why in `untested`.
 
-Every claim here was measured on torch 2.13 (see ../shared/torch-layout-facts.md and the
-table test); several intuitions are wrong: clone() keeps a transposed layout, softmax and
-layer_norm return contiguous tensors, sort keeps the input's order, einsum can permute.
+Every claim here was measured on torch 2.13 (see docs/layout-facts.md and the table test);
+several intuitions are wrong: clone() keeps a transposed layout, softmax and layer_norm
+return contiguous tensors, sort keeps the input's order, einsum can permute.
 """
 from __future__ import annotations
 
@@ -18,6 +17,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Literal, Optional
 
+from contiglint.catalogue import dtypes
+from contiglint.catalogue import ops as catalogue
 from contiglint.layout import indexing
 from contiglint.layout import transfer as tr
 from contiglint.layout import views as vw
@@ -54,12 +55,8 @@ class Op:
             object.__setattr__(self, "transfer", _keeping_dtype(self.transfer))
 
 
-CONVERSION_DTYPES = {"float": "float32", "double": "float64", "half": "float16",
-                     "bfloat16": "bfloat16", "int": "int32", "long": "int64", "short": "int16",
-                     "bool": "bool", "byte": "uint8", "char": "int8"}
-DTYPE_NAMES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
-               "int": "int32", "short": "int16", "cfloat": "complex64",
-               "cdouble": "complex128"}
+CONVERSION_DTYPES = dtypes.CONVERSIONS
+DTYPE_NAMES = dtypes.ALIASES
 
 
 def dtype_of(value) -> Optional[str]:
@@ -88,21 +85,6 @@ def _keeping_dtype(transfer: Transfer) -> Transfer:
     apply.__name__ = getattr(transfer, "__name__", "transfer")
     apply.__doc__ = getattr(transfer, "__doc__", None)
     return apply
-
-
-T, F, NN = "torch.", "torch.nn.functional.", "torch.nn."
-
-
-def _fn(*names: str) -> tuple[str, ...]:
-    return tuple(T + n for n in names)
-
-
-def _f(*names: str) -> tuple[str, ...]:
-    return tuple(F + n for n in names)
-
-
-def _nn(*names: str) -> tuple[str, ...]:
-    return tuple(NN + n for n in names)
 
 
 def _contiguous(call: Call) -> Value:
@@ -178,23 +160,8 @@ def _dropout(call: Call) -> Value:
     return tr.preserve(call)
 
 
-RANK_KEEPING = frozenset({
-    "roll", "index_select", "gather", "take_along_dim", "masked_fill", "masked_scatter",
-    "index_fill", "index_add", "index_copy", "scatter", "scatter_add", "tril", "triu", "cumsum",
-    "cumprod", "softmax", "log_softmax", "softmin", "gumbel_softmax", "layer_norm", "rms_norm",
-    "linear", "bilinear", "Linear", "Bilinear", "LazyLinear", "Softmax", "LogSoftmax",
-    "LayerNorm", "topk", "cross", "rrelu", "logsigmoid", "LogSigmoid",
-})
-
-
-# ... and of those, the ones whose result has the input's very shape (sizes carry through, so a
-# size-1 head count or batch still hides a later transpose)
-SHAPE_KEEPING = frozenset({
-    "roll", "masked_fill", "masked_scatter", "index_fill", "index_add", "index_copy", "scatter",
-    "scatter_add", "tril", "triu", "cumsum", "cumprod", "softmax", "log_softmax", "softmin",
-    "gumbel_softmax", "layer_norm", "rms_norm", "Softmax", "LogSoftmax", "LayerNorm", "rrelu",
-    "logsigmoid", "LogSigmoid",
-})
+RANK_KEEPING = catalogue.KEEPS_RANK
+SHAPE_KEEPING = catalogue.KEEPS_SHAPE  # (sizes carry through: size-1 dims stay visible)
 
 
 def _fresh_copy(call: Call) -> Value:
@@ -508,203 +475,66 @@ def _squeeze_like(call: Call) -> Value:
     return vw.squeeze(call)
 
 
-TABLE: tuple[Op, ...] = (
-    # --- permutations: dense, non-contiguous views ------------------------------------------
-    Op(("transpose", "swapaxes", "swapdims"), _fn("transpose", "swapaxes", "swapdims"),
-       "breaks", vw.transpose),
-    Op(("t",), _fn("t"), "breaks", vw.t),
-    Op(("T",), (), "breaks", vw.t),
-    Op(("mT", "mH", "adjoint"), _fn("adjoint"), "breaks", vw.matrix_transpose),
-    Op(("H",), (), "breaks", vw.t),  # 2-D only: the conjugate transpose (a lazy conj bit)
-    Op(("permute",), _fn("permute"), "breaks", vw.permute),
-    Op(("movedim", "moveaxis"), _fn("movedim", "moveaxis"), "breaks", vw.movedim),
-    # --- slicing views ------------------------------------------------------------------------
-    Op(("narrow",), _fn("narrow"), "breaks", vw.narrow),
-    Op(("select",), _fn("select"), "breaks", vw.select),
-    Op(("unbind",), _fn("unbind"), "breaks", vw.unbind),
-    Op(("split", "chunk", "tensor_split", "split_with_sizes", "hsplit", "vsplit", "dsplit"),
-       _fn("split", "chunk", "tensor_split", "split_with_sizes", "hsplit", "vsplit", "dsplit"),
-       "breaks", vw.split),
-    Op(("diagonal",), _fn("diagonal"), "breaks", vw.diagonal),
-    Op(("real", "imag"), _fn("real", "imag"), "breaks", vw.real_part),  # complex inputs
-    Op((), _fn("view_as_real"), "preserves", vw.view_as_real),
-    Op((), _fn("view_as_complex"), "preserves", vw.view_as_complex),
-    Op(("indices", "values", "crow_indices", "col_indices"), (), "restores", _sparse_part),
-    # --- overlapping views -------------------------------------------------------------------
-    Op(("expand",), (), "breaks", vw.expand),
-    Op(("expand_as",), (), "breaks", vw.expand_as),
-    Op((), _fn("broadcast_to"), "breaks", vw.expand),
-    Op((), _fn("broadcast_tensors", "meshgrid"), "breaks", _expand_tensors),
-    Op(("unfold",), (), "breaks", vw.unfold),
-    Op(("as_strided",), _fn("as_strided"), "depends", _as_strided),
-    # --- views that follow their input ---------------------------------------------------------
-    Op(("unsqueeze",), _fn("unsqueeze"), "preserves", vw.unsqueeze),
-    Op(("squeeze",), _fn("squeeze"), "preserves", _squeeze_like),
-    Op(("view",), (), "depends", vw.view),
-    Op(("view_as",), (), "depends", vw.view_as),
-    Op(("reshape",), _fn("reshape"), "depends", vw.reshape),
-    Op(("reshape_as",), (), "depends", partial(vw.view_as, copy_if_needed=True)),
-    Op(("flatten",), _fn("flatten"), "depends", vw.flatten, modules=_nn("Flatten")),
-    Op(("unflatten",), _fn("unflatten"), "depends", vw.unflatten),
-    Op(("detach", "requires_grad_", "data", "detach_", "retain_grad", "positive", "conj"),
-       _fn("detach", "positive", "conj"), "preserves", tr.identity),  # measured: x.conj() is x
-    Op((), _fn("fft.fft", "fft.ifft", "fft.rfft", "fft.irfft", "fft.hfft", "fft.ihfft"),
-       "unknown", _fft),
-    Op(("resolve_conj", "resolve_neg"), _fn("resolve_conj", "resolve_neg"), "preserves",
-       _resolve),
-    # --- new tensors in the input's layout (preserve_format) ----------------------------------
-    Op(("clone",), _fn("clone"), "preserves", _clone),
-    Op(("to", "cuda", "cpu", "float", "double", "half", "bfloat16", "int", "long", "short",
-        "bool", "byte", "char", "type", "type_as", "pin_memory", "xpu", "conj_physical"),
-       (), "preserves", _convert),
-    Op(("flip", "fliplr", "flipud", "msort", "argsort"), _fn("flip", "fliplr", "flipud", "argsort"),
-       "preserves", tr.preserve),
-    Op((), _fn("sort"), "preserves", tr.tuple_of(tr.preserve)),
-    Op(("abs", "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
-        "sigmoid", "tanh", "relu", "sin", "cos", "tan", "sign", "sgn", "round", "floor", "ceil",
-        "trunc", "frac", "reciprocal", "square", "clamp", "clip", "clamp_min", "clamp_max",
-        "nan_to_num", "erf", "erfinv", "logit", "isnan", "isinf", "isfinite", "logical_not",
-        "bitwise_not", "angle", "digamma", "lgamma",
-        "sinh", "cosh", "asin", "acos", "atan", "neg"),
-       _fn("abs", "neg", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "relu", "sin", "cos",
-           "sign", "round", "floor", "ceil", "reciprocal", "square", "clamp", "clip",
-           "nan_to_num", "erf", "isnan", "logical_not"),
-       "preserves", tr.preserve),
-    Op(("add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "fmod", "pow",
-        "maximum", "minimum", "fmax", "fmin", "atan2", "lerp", "addcmul", "addcdiv", "eq", "ne",
-        "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and",
-        "bitwise_or", "bitwise_xor", "hypot", "copysign", "xlogy", "subtract",
-        "multiply", "divide"),
-       _fn("add", "sub", "mul", "div", "true_divide", "pow", "maximum", "minimum", "atan2",
-           "lerp", "addcmul", "addcdiv", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
-           "logical_or", "remainder", "fmod", "subtract", "multiply", "divide", "rsub"),
-       "preserves", tr.elementwise),
-    Op((), _fn("where"), "preserves", tr.elementwise),
-    Op(("where",), (), "preserves", lambda call: tr.elementwise(Call(  # x.where(c, y) is
-        call.name, call.arg(0, "condition") or UNKNOWN_TENSOR, [call.this] + call.args[1:],
-        {}, call.origin))),  # torch.where(c, x, y): the condition leads (measured)
-    Op((), _f("relu", "relu6", "gelu", "silu", "mish", "elu", "selu", "celu", "leaky_relu",
-              "hardtanh", "hardswish", "hardsigmoid", "sigmoid", "tanh", "softplus",
-              "softsign", "tanhshrink", "normalize", "threshold"),
-       "preserves", tr.preserve,
-       modules=_nn("ReLU", "ReLU6", "GELU", "SiLU", "Mish", "ELU", "SELU", "CELU", "LeakyReLU",
-                   "Hardtanh", "Hardswish", "Hardsigmoid", "Sigmoid", "Tanh", "Softplus",
-                   "Softsign", "Tanhshrink", "Threshold")),
-    Op((), _f("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-              "feature_alpha_dropout"), "preserves", _dropout,
-       modules=_nn("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout")),
-    Op((), (), "preserves", tr.identity, modules=_nn("Identity")),
-    Op((), _f("glu"), "preserves",  # halves a dim: the input's layout, other sizes
-       lambda call: dataclasses.replace(tr.preserve(call), geometry=None)),
-    Op((), _fn("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like",
-               "randint_like", "zeros_like"), "preserves", tr.preserve),
-    Op((), _f("scaled_dot_product_attention"), "preserves", _first_query),
-    Op((), _fn("einsum"), "depends", _einsum),
-    # --- always contiguous: copies and fresh allocations -------------------------------------
-    Op(("contiguous",), (), "restores", _contiguous),
-    Op(("roll", "repeat", "tile", "repeat_interleave", "index_select", "gather", "masked_select",
-        "take", "take_along_dim", "masked_fill", "masked_scatter", "index_add", "index_copy",
-        "scatter", "scatter_add", "tril", "triu", "cumsum",
-        "cumprod", "softmax", "log_softmax", "new_tensor",
-        "outer", "cross", "kron"),
-       _fn("roll", "tile", "repeat_interleave", "index_select", "gather", "masked_select", "take",
-           "take_along_dim", "tril", "triu", "cumsum", "cumprod", "softmax",
-           "log_softmax", "outer", "kron", "masked_fill", "cdist"),
-       "restores", _fresh_copy),
-    # clone() then index_fill_: the input's dense layout (measured on transposed and
-    # channels_last inputs; index_add/index_copy/scatter/masked_fill return contiguous)
-    Op(("index_fill",), _fn("index_fill"), "preserves", tr.preserve),
-    Op(("nonzero",), _fn("nonzero"), "breaks", _nonzero),
-    Op(("matmul", "mm", "bmm", "mv", "dot", "baddbmm", "addmm", "addbmm", "inner"),
-       _fn("matmul", "mm", "bmm", "mv", "dot", "baddbmm", "addmm", "inner", "tensordot"),
-       "restores", tr.fresh),  # the rank follows the operands (mv, dot, broadcast matmul)
-    Op((), _f("linear", "bilinear", "softmax", "log_softmax", "softmin", "layer_norm",
-              "rrelu", "logsigmoid", "embedding", "one_hot", "unfold", "fold", "cross_entropy",
-              "mse_loss",
-              "l1_loss", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-              "cosine_similarity", "pairwise_distance", "kl_div", "smooth_l1_loss",
-              "huber_loss", "gumbel_softmax", "grid_sample", "affine_grid"),
-       "restores", _fresh_copy,
-       modules=_nn("Linear", "Bilinear", "LazyLinear", "Softmax", "LogSoftmax", "LayerNorm",
-                   "Embedding", "Unfold", "Fold", "CrossEntropyLoss", "MSELoss", "LogSigmoid")),
-    Op((), _f("rms_norm", "local_response_norm"), "depends", _composite_norm,
-       modules=_nn("RMSNorm", "LocalResponseNorm")),
-    Op((), _fn("cat", "concat", "concatenate"), "restores", _cat),
-    Op((), _fn("stack", "hstack", "vstack", "dstack", "column_stack", "row_stack"), "restores",
-       _stack),
-    Op(("sum", "mean", "prod", "amax", "amin", "norm", "argmax", "argmin", "std",
-        "var", "logsumexp", "all", "any", "nansum", "nanmean", "count_nonzero"),
-       _fn("sum", "mean", "prod", "amax", "amin", "norm", "argmax", "argmin",
-           "std", "var", "logsumexp", "all", "any", "count_nonzero"),
-       "restores", tr.reduction),
-    Op(("new_zeros", "new_ones", "new_empty", "new_full"), (), "restores", tr.factory),
-    Op((), _fn("zeros", "ones", "empty", "rand", "randn"), "restores",
-       lambda call: with_factory_dtype(call.name, call, tr.function_factory(call)),
-       untested="factories: sizes from literal arguments; executed by the factory cases"),
-    Op((), _fn("full", "randint"), "restores", tr.sized_factory,
-       untested="factories: the size is the tuple argument; executed by the factory cases"),
-    Op((), _fn("arange", "linspace", "logspace", "randperm"), "restores", tr.vector_factory,
-       untested="1-D factories whose arguments are values, not sizes"),
-    Op((), _fn("eye", "tril_indices", "triu_indices"), "restores", tr.matrix_factory,
-       untested="2-D factories whose arguments are values, not sizes"),
-    Op((), _fn("Tensor", "FloatTensor", "LongTensor", "IntTensor", "BoolTensor",
-               "scalar_tensor"), "restores", tr.fresh,
-       untested="legacy constructors copy their data into a new contiguous tensor"),
-    Op((), _fn("polar", "complex"), "preserves", tr.elementwise),
-    Op((), _fn("bernoulli", "multinomial", "normal", "poisson"), "unknown", tr.unknown_tensor,
-       untested="sampling ops; layout follows arguments the model does not track"),
-    Op((), _fn("tensor", "as_tensor", "asarray", "from_numpy", "empty_strided"), "depends",
-       _from_data, untested="numpy inputs; measured: torch.tensor/as_tensor/from_numpy(a.T) "
-                            "keep the array's strides, empty_strided takes them as given"),
-    # --- channels_last-aware: contiguous unless the input (or weight) is channels_last -------
-    Op((), _f("conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-              "conv_transpose3d"), "depends", tr.convolution,
-       modules=_nn("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
-                   "ConvTranspose3d", "LazyConv2d")),
-    Op((), _f("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
-              "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-              "adaptive_max_pool2d", "lp_pool2d", "pad", "interpolate", "upsample",
-              "pixel_shuffle", "pixel_unshuffle", "batch_norm", "group_norm", "instance_norm"),
-       "depends", tr.keep_channels_last,
-       modules=_nn("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
-                   "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
-                   "AdaptiveMaxPool2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm",
-                   "InstanceNorm2d", "Upsample", "PixelShuffle", "PixelUnshuffle",
-                   "ZeroPad2d", "ReflectionPad2d", "ReplicationPad2d", "ConstantPad2d",
-                   "SyncBatchNorm")),
-    Op((), (), "depends", tr.recurrent, modules=_nn("LSTM", "GRU", "RNN"),
-       untested="module outputs; measured: batch_first=True gives strides (H, B*H, 1)"),
-    Op((), (), "depends", _encoder, modules=_nn("TransformerEncoderLayer",
-                                                 "TransformerEncoder")),
-    Op((), (), "depends", tr.multihead_attention, modules=_nn("MultiheadAttention"),
-       untested="module outputs; measured: batch_first=True gives a transposed output"),
-    Op(("topk", "kthvalue"), _fn("topk", "kthvalue"), "restores",
-       tr.tuple_of(_fresh_copy)),
-    Op((), _fn("max", "min", "median", "mode"), "restores", tr.reduction_pair),
-    Op(("max", "min", "median", "mode"), (), "restores", tr.reduction_pair),
-    Op(("sort",), (), "preserves", tr.tuple_of(tr.preserve)),
-    Op((), _fn("stft"), "breaks", _stft,
-       untested="signal op; measured: (freq, frames) with strides (1, freq)"),
-    # --- not tensors ---------------------------------------------------------------------------
-    Op(("numpy", "tolist", "item", "dim", "ndimension", "numel", "nelement", "element_size",
-        "stride", "storage_offset", "is_contiguous", "data_ptr", "get_device",
-        "untyped_storage"),
-       (), "not-a-tensor", tr.not_tensor,
-       untested="returns no tensor"),
-)
+def _where_method(call: Call) -> Value:
+    """`x.where(c, y)` is `torch.where(c, x, y)`: the condition leads (measured)."""
+    return tr.elementwise(Call(call.name, call.arg(0, "condition") or UNKNOWN_TENSOR,
+                               [call.this] + call.args[1:], {}, call.origin))
 
+
+def _glu(call: Call) -> Value:
+    """glu halves a dim: the input's layout, other sizes."""
+    return dataclasses.replace(tr.preserve(call), geometry=None)
+
+
+def _function_factory(call: Call) -> Value:
+    return with_factory_dtype(call.name, call, tr.function_factory(call))
+
+
+TRANSFERS: dict[str, Transfer] = {
+    "transpose": vw.transpose, "t": vw.t, "matrix_transpose": vw.matrix_transpose,
+    "permute": vw.permute, "movedim": vw.movedim, "narrow": vw.narrow, "select": vw.select,
+    "unbind": vw.unbind, "split": vw.split, "diagonal": vw.diagonal, "real_part": vw.real_part,
+    "view_as_real": vw.view_as_real, "view_as_complex": vw.view_as_complex,
+    "sparse_part": _sparse_part, "expand": vw.expand, "expand_as": vw.expand_as,
+    "expand_tensors": _expand_tensors, "unfold": vw.unfold, "as_strided": _as_strided,
+    "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": vw.view,
+    "view_as": vw.view_as, "reshape": vw.reshape,
+    "reshape_as": partial(vw.view_as, copy_if_needed=True), "flatten": vw.flatten,
+    "unflatten": vw.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
+    "preserve": tr.preserve, "sort": tr.tuple_of(tr.preserve), "elementwise": tr.elementwise,
+    "where_method": _where_method, "dropout": _dropout, "glu": _glu,
+    "first_query": _first_query, "einsum": _einsum, "contiguous": _contiguous,
+    "fresh_copy": _fresh_copy, "nonzero": _nonzero, "fresh": tr.fresh,
+    "composite_norm": _composite_norm, "cat": _cat, "stack": _stack,
+    "reduction": tr.reduction, "reduction_pair": tr.reduction_pair, "factory": tr.factory,
+    "function_factory": _function_factory, "sized_factory": tr.sized_factory,
+    "vector_factory": tr.vector_factory, "matrix_factory": tr.matrix_factory,
+    "sampling": tr.unknown_tensor, "from_data": _from_data, "convolution": tr.convolution,
+    "keep_channels_last": tr.keep_channels_last, "recurrent": tr.recurrent,
+    "encoder": _encoder, "multihead_attention": tr.multihead_attention,
+    "topk": tr.tuple_of(_fresh_copy), "stft": _stft, "not_tensor": tr.not_tensor,
+    "fft": _fft, "resolve": _resolve,
+}
+
+
+def _op(entry: catalogue.Entry) -> Op:
+    if entry.transfer not in TRANSFERS:
+        raise catalogue.CatalogueError(f"no layout transfer named {entry.transfer!r} (the "
+                                       f"catalogue entry of {entry.spellings[0]!r})")
+    return Op(entry.methods, entry.functions, entry.effect, TRANSFERS[entry.transfer],
+              entry.modules, entry.untested)
+
+
+TABLE: tuple[Op, ...] = tuple(_op(entry) for entry in catalogue.TABLE)
 _METHODS: dict[str, Op] = {}
 _FUNCTIONS: dict[str, Op] = {}
 _MODULES: dict[str, Op] = {}
-for _op in TABLE:
-    for _name in _op.methods:
-        _METHODS.setdefault(_name, _op)
-    for _name in _op.functions:
-        _FUNCTIONS.setdefault(_name, _op)
-    for _name in _op.modules:
-        _MODULES.setdefault(_name, _op)
+for _entry, _op_ in zip(catalogue.TABLE, TABLE):
+    _METHODS.update(dict.fromkeys(_entry.methods, _op_))
+    _FUNCTIONS.update(dict.fromkeys(_entry.functions, _op_))
+    _MODULES.update(dict.fromkeys(_entry.modules, _op_))
 
-ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "real", "imag", "data"})
+ATTRIBUTES = catalogue.ATTRIBUTES
 
 
 def method(name: str) -> Optional[Op]:
@@ -725,8 +555,7 @@ def index(tensor: Tensor, items, origin) -> Tensor:
         result.dtype is None else result
 
 
-FLOAT_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.rand",
-                             "torch.randn", "torch.full"})
+FLOAT_FACTORIES = dtypes.FLOAT_FACTORIES
 
 
 def with_factory_dtype(name: str, call: Call, result: Value) -> Value:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 
 from contiglint.findings import Finding, Fix, Position, Related
+from contiglint.layout.names import ImportMap
 from contiglint.layout.values import Kind
 from contiglint.rules import precision
 from contiglint.settings import Settings
@@ -96,12 +97,75 @@ class Rule:
             precision.section(cls.code)
 
 
+class ParsedModule:
+    """The module as the rules see it: the syntax tree the flow pass analysed, its import map,
+    and, built on first use and shared by every rule, each node's parent and the calls by
+    position. Rules find a sink's statement or the call at an origin here instead of parsing
+    the source again or walking the tree."""
+
+    def __init__(self, tree: ast.Module, names: Optional[ImportMap] = None) -> None:
+        self.tree = tree
+        self._names = names
+        self._parents: Optional[dict[int, ast.AST]] = None
+        self._calls: Optional[dict[tuple[int, int], ast.Call]] = None
+
+    @property
+    def names(self) -> ImportMap:
+        """The module's import map (built on first use: most modules have no finding)."""
+        if self._names is None:
+            self._names = ImportMap(self.tree)
+        return self._names
+
+    def parent(self, node: ast.AST) -> Optional[ast.AST]:
+        if self._parents is None:
+            self._parents = {id(child): node for node in ast.walk(self.tree)
+                             for child in ast.iter_child_nodes(node)}
+        return self._parents.get(id(node))
+
+    def ancestors(self, node: ast.AST) -> Iterable[ast.AST]:
+        parent = self.parent(node)
+        while parent is not None:
+            yield parent
+            parent = self.parent(parent)
+
+    def contains(self, outer: ast.AST, node: ast.AST) -> bool:
+        return node is outer or any(a is outer for a in self.ancestors(node))
+
+    def statement(self, node: ast.AST, within: Optional[ast.AST] = None) -> Optional[ast.stmt]:
+        """The innermost statement holding `node` (`node` itself if it is one), below
+        `within` (the module when None); None when `node` is not in the tree."""
+        root = within if within is not None else self.tree
+        if self.parent(node) is None:
+            return None
+        for candidate in (node, *self.ancestors(node)):
+            if candidate is root:
+                return None
+            if isinstance(candidate, ast.stmt):
+                return candidate if self.contains(root, candidate) else None
+        return None
+
+    def call_at(self, line: int, column: int, source: SourceMap) -> Optional[ast.Call]:
+        """The call that starts at (line, column), or whose method name does (one column to
+        the left: the `.` of `.expand(`), as origins name them."""
+        if self._calls is None:
+            self._calls = {}
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.Call):
+                    if isinstance(node.func, ast.Attribute):
+                        name, _ = source.attribute_name(node.func)
+                        self._calls.setdefault((name.line, max(name.column - 1, 1)), node)
+                    start = source.start(node)
+                    self._calls.setdefault((start.line, start.column), node)
+        return self._calls.get((line, column))
+
+
 @dataclass
 class RuleContext:
     path: str
     source: SourceMap
     settings: Settings
     code: str
+    module: ParsedModule  # the tree the flow pass analysed, and its import map
     sinks: tuple = ()  # every sink of the module: one site may be reached in several contexts
 
     @property

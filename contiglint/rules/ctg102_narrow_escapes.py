@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Kind, Origin
@@ -12,9 +13,9 @@ from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import needs_parentheses
 from contiglint.rules.tensor_evidence import surely_tensor
 
-CONSUMERS = frozenset({"cat", "stack", "concat", "concatenate", "hstack", "vstack", "dstack",
-                       "column_stack", "row_stack", "pad_sequence"})
-STATE_CONSTRUCTORS = ("Parameter", "Buffer")  # CTG103 reports those
+CONSUMERS = catalogue.JOINS
+# nn.Parameter, nn.Buffer: CTG103 reports those
+STATE_CONSTRUCTORS = frozenset(f.rsplit(".", 1)[-1] for f in sinks.BY_KIND["parameter"].functions)
 
 
 class NarrowEscapes(Rule):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import ops as catalogue
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Kind
@@ -12,11 +13,8 @@ from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import needs_parentheses
 
 # view ops whose result shares the storage of their input: the input may be referenced elsewhere
-VIEW_METHODS = frozenset({"t", "T", "mT", "H", "mH", "transpose", "swapaxes", "swapdims",
-                          "permute", "movedim", "moveaxis", "narrow", "select", "expand",
-                          "expand_as", "diagonal", "unfold", "as_strided", "view", "view_as",
-                          "reshape", "flatten", "squeeze", "unsqueeze", "detach", "data",
-                          "real", "imag", "adjoint"})
+# (or may: reshape and flatten return views where the layout allows)
+VIEW_METHODS = catalogue.VIEW_METHODS | catalogue.VIEW_ATTRIBUTES | catalogue.SHAPE_CHANGING
 
 
 class NonContiguousBufferOrParameter(Rule):

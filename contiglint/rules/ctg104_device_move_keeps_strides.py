@@ -5,17 +5,17 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import ops as catalogue
 from contiglint.findings import Edit, Fix, Position
 from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
-from contiglint.rules.statements import _module, innermost_statement, parent_of
+from contiglint.rules.statements import innermost_statement, parent_of
 
-MOVES = frozenset({"to", "cuda", "cpu"})
+MOVES = catalogue.DEVICE_MOVES
 # methods that keep a permuted layout: a chain of them carries the moved tensor on unchanged
-CARRIERS = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "type",
-                      "detach", "requires_grad_", "clone", "pin_memory"})
+CARRIERS = catalogue.KEEPS_LAYOUT
 
 
 class DeviceMoveKeepsStrides(Rule):
@@ -116,9 +116,9 @@ def consumed_in_place(call: ast.Call, sink: Sink, ctx: RuleContext) -> bool:
     statement = innermost_statement(call, sink.function, ctx)
     node = call
     while True:
-        parent = parent_of(node, statement)
+        parent = parent_of(node, statement, ctx)
         if isinstance(parent, ast.Attribute) and parent.value is node:
-            grand = parent_of(parent, statement)
+            grand = parent_of(parent, statement, ctx)
             if parent.attr == "numpy":
                 return False
             if parent.attr in CARRIERS and isinstance(grand, ast.Call) and grand.func is parent:
@@ -143,7 +143,7 @@ def torch_alias(ctx: RuleContext) -> Optional[str]:
     if cached is not False:
         return cached
     alias = None
-    for node in _module(ctx).body:
+    for node in ctx.module.tree.body:
         if isinstance(node, ast.Import):
             for name in node.names:
                 if name.name == "torch":

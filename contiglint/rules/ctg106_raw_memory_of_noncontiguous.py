@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import contracts
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
 from contiglint.layout.sizes import is_one
@@ -17,9 +18,7 @@ from contiglint.rules.statements import (
 )
 
 # uses of a pointer or a storage that never read its elements: identity, alignment, size
-IDENTITY_ATTRIBUTES = frozenset({"data_ptr", "nbytes", "size", "resize_", "element_size",
-                                 "device", "_cdata", "is_shared", "share_memory_", "filename",
-                                 "is_pinned", "pin_memory", "_free_weak_ref", "_weak_ref"})
+IDENTITY_ATTRIBUTES = contracts.IDENTITY_ATTRIBUTES
 CONSEQUENCE = {
     Kind.PERMUTED: "its memory order is not its logical order",
     Kind.STRIDED: "a read of numel() elements picks up elements outside the view",
@@ -82,7 +81,7 @@ class RawMemoryOfNonContiguous(Rule):
                 yield self.report_kernel(sink, tensor, ctx)
             return
         statement = innermost_statement(sink.node, sink.function, ctx)
-        if self.identity_use(sink, statement):
+        if self.identity_use(sink, statement, ctx):
             return
         if ctx.reportable(tensor):
             yield self.report_memory(sink, tensor, ctx)
@@ -97,10 +96,10 @@ class RawMemoryOfNonContiguous(Rule):
                          related(sink, source))
 
     @staticmethod
-    def identity_use(sink: Sink, statement: Optional[ast.stmt]) -> bool:
+    def identity_use(sink: Sink, statement: Optional[ast.stmt], ctx: RuleContext) -> bool:
         """`a.data_ptr() == b.data_ptr()`, `t.data_ptr() % 16`, `seen[t.data_ptr()]`,
         `t.untyped_storage().nbytes()`: no element is read."""
-        parent = parent_of(sink.node, statement)
+        parent = parent_of(sink.node, statement, ctx)
         if isinstance(parent, ast.Compare) or isinstance(parent, ast.BinOp) and \
                 isinstance(parent.op, ast.Mod):
             return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import inplace
 from contiglint.findings import Fix
 from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Kind, Origin
@@ -13,10 +14,8 @@ from contiglint.rules.messages import called_from, related
 
 E1 = ("'unsupported operation: more than one element of the written-to tensor refers to a "
       "single memory location'")
-FILLS = frozenset({"fill_", "zero_"})
-DEPRECATED_WRITES = frozenset({"masked_fill_", "index_put_", "index_fill_"})
-METADATA_ONLY = frozenset({"unsqueeze_", "squeeze_", "transpose_", "t_", "swapaxes_",
-                           "swapdims_", "as_strided_", "rename_", "detach_"})
+FILLS = inplace.FILLS
+DEPRECATED_WRITES = inplace.DEPRECATED_WRITES
 AUGMENTED = {"Add": "+=", "Sub": "-=", "Mult": "*=", "Div": "/=", "FloorDiv": "//=", "Mod": "%=",
              "Pow": "**=", "MatMult": "@=", "BitAnd": "&=", "BitOr": "|=", "BitXor": "^=",
              "LShift": "<<=", "RShift": ">>="}
@@ -83,9 +82,9 @@ class InplaceOnExpanded(Rule):
         if tensor is None or tensor.kind is not Kind.BROADCAST:
             return
         op = sink.op.strip(".()")
-        if op in METADATA_ONLY:
+        if inplace.inplace_kind(op) == "metadata":
             return
-        overlap = _overlap(tensor.origin)
+        overlap = _overlap(tensor.origin, ctx)
         if overlap == "none" or (overlap == "unknown" and not ctx.strict):
             return
         what = self.describe_write(sink, op)
@@ -125,7 +124,9 @@ class InplaceOnExpanded(Rule):
         origin = sink.tensor.origin
         if origin is None or not isinstance(sink.target, (ast.Name, ast.Attribute)):
             return None
-        call = _call_at(sink.function, origin, ctx) if sink.function is not None else None
+        call = _origin_call(origin, ctx) if sink.function is not None else None
+        if call is not None and not ctx.module.contains(sink.function, call):
+            call = None  # made in another function
         if call is None or _returns_sequence(call):  # made elsewhere: cloning there would copy
             return None
         return Fix("unsafe", (ctx.source.insert_after(call, ".clone()"),),
@@ -139,14 +140,14 @@ def _made_by(origin: Optional[Origin]) -> str:
         else "expanded"
 
 
-def _overlap(origin: Optional[Origin]) -> str:
+def _overlap(origin: Optional[Origin], ctx: RuleContext) -> str:
     """"broadcast": stride-0 dims (`expand`, `broadcast_to`...), torch detects the overlap;
     "windows": `unfold` with step < size or `as_strided` with repeated non-zero strides,
     torch detects nothing; "unknown": an `unfold` whose literals do not show the overlap;
     "none": an `unfold` whose literals show that the windows do not overlap."""
     if origin is None:
         return "broadcast"
-    call = _parse_call(origin.op)
+    call = _origin_call(origin, ctx)
     if "unfold" in origin.op:
         if call is None or len(call.args) < 3:
             return "unknown"
@@ -162,33 +163,13 @@ def _overlap(origin: Optional[Origin]) -> str:
     return "broadcast"
 
 
-def _parse_call(text: str) -> Optional[ast.Call]:
-    try:
-        node = ast.parse(("x" + text) if text.startswith(".") else text, mode="eval").body
-    except SyntaxError:
-        return None
-    return node if isinstance(node, ast.Call) else None
+def _origin_call(origin: Origin, ctx: RuleContext) -> Optional[ast.Call]:
+    """The call that made the tensor, found in the module by its position."""
+    return ctx.module.call_at(origin.line, origin.column, ctx.source) if ctx.module else None
 
 
 def _literal(node: ast.expr) -> Optional[int]:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
-
-
-def _call_at(scope: ast.AST, origin: Origin, ctx: RuleContext) -> Optional[ast.Call]:
-    """The call in `scope` whose origin is `origin` (the `.expand` of a method call, the
-    start of a function call)."""
-    for node in ast.walk(scope):
-        if not isinstance(node, ast.Call) or node.lineno > origin.line or \
-                node.end_lineno < origin.line:
-            continue
-        start = ctx.source.start(node)
-        if (start.line, start.column) == (origin.line, origin.column):
-            return node
-        if isinstance(node.func, ast.Attribute):
-            name, _ = ctx.source.attribute_name(node.func)
-            if (name.line, max(name.column - 1, 1)) == (origin.line, origin.column):
-                return node
-    return None
 
 
 def _returns_sequence(call: ast.Call) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
+from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.findings import Edit, Fix, Position
 from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Kind
@@ -11,10 +12,10 @@ from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, related
 
 # the result feeds an op that needs NCHW memory order: the conversion is the point
-NEEDS_NCHW = frozenset({"view", "view_as", "data_ptr", "untyped_storage", "storage", "numpy"})
+NEEDS_NCHW = sinks.NEEDS_NCHW
 # an explicit reorder (`tokens.permute(0, 3, 1, 2)`: NHWC data viewed as NCHW) is
 # channels_last in memory by accident; `.contiguous()` there is the intended conversion
-REORDERS = ("permute", "movedim", "moveaxis", "transpose", "swapaxes", "swapdims")
+REORDERS = catalogue.REORDERS
 NCHW_SINKS = frozenset({"view", "raw_memory", "kernel_launch", "trace", "collective",
                         "parameter", "buffer"})
 

@@ -5,8 +5,10 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix
-from contiglint.layout.calls import COPY_IF_NEEDED
-from contiglint.layout.sinks import Sink, is_inplace_method
+from contiglint.catalogue import collectives
+from contiglint.catalogue import ops as catalogue
+from contiglint.catalogue.inplace import is_inplace as is_inplace_method
+from contiglint.layout.sinks import Sink
 from contiglint.layout.values import Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -15,21 +17,14 @@ from contiglint.rules.statements import (
 )
 
 # a copy exactly when the layout does not allow a view
-LAYOUT_COPIES = frozenset({"contiguous", "reshape", "reshape_as", "flatten", "ravel"})
+LAYOUT_COPIES = catalogue.LAYOUT_COPIES
 # a copy exactly when the dtype or device changes (the layout plays no part)
-CONVERSION_COPIES = frozenset({"to", "float", "half", "double", "bfloat16", "type", "cuda",
-                               "cpu"})
-SHAPE_CHANGING = frozenset({"reshape", "reshape_as", "flatten", "ravel"})
-VIEW_METHODS = frozenset({"view", "view_as", "narrow", "select", "transpose", "permute", "t",
-                          "unsqueeze", "squeeze", "unflatten", "diagonal", "movedim", "moveaxis",
-                          "swapaxes", "swapdims", "detach", "expand", "expand_as", "unfold",
-                          "as_strided", "view_as_real", "view_as_complex"})
-VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "data", "real", "imag"})
+CONVERSION_COPIES = catalogue.COPIES_IF_NEEDED - catalogue.LAYOUT_COPIES
+SHAPE_CHANGING = catalogue.SHAPE_CHANGING
+VIEW_METHODS = catalogue.VIEW_METHODS
+VIEW_ATTRIBUTES = catalogue.VIEW_ATTRIBUTES
 # collectives that write their result into the tensor at this position
-WRITTEN = {"all_reduce": (0, "tensor"), "broadcast": (0, "tensor"), "reduce": (0, "tensor"),
-           "recv": (0, "tensor"), "irecv": (0, "tensor"), "reduce_scatter": (0, "output"),
-           "reduce_scatter_tensor": (0, "output"), "all_gather_into_tensor": (0, "output_tensor"),
-           "scatter": (0, "tensor"), "all_to_all_single": (0, "output")}
+WRITTEN = collectives.written_tensors()
 
 
 class InplaceOnTemporaryCopy(Rule):
@@ -69,7 +64,7 @@ class InplaceOnTemporaryCopy(Rule):
     summary = "in-place write into a `.contiguous()`/`.reshape()`/`.to()` temporary is lost"
     sinks = frozenset({"inplace", "collective"})
     # a write into a temporary needs a copy-if-needed call; in-place writes are everywhere
-    tokens = frozenset("." + name + "(" for name in COPY_IF_NEEDED)
+    tokens = frozenset("." + name + "(" for name in catalogue.COPIES_IF_NEEDED)
     fix_safety = "unsafe"
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:

@@ -26,13 +26,7 @@ SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 def innermost_statement(node: ast.AST, function: Optional[ast.AST],
                         ctx: RuleContext) -> Optional[ast.stmt]:
     """The innermost statement holding `node` (in `function`, or in the module)."""
-    root = function if function is not None else _module(ctx)
-    found = None
-    for candidate in ast.walk(root):
-        if isinstance(candidate, ast.stmt) and candidate is not root and _holds(candidate, node):
-            if found is None or _holds(found, candidate):
-                found = candidate
-    return found
+    return ctx.module.statement(node, function)
 
 
 def enclosing_statement(node: ast.AST, function: Optional[ast.AST], ctx: RuleContext,
@@ -47,7 +41,7 @@ def enclosing_statement(node: ast.AST, function: Optional[ast.AST], ctx: RuleCon
     if not simple and isinstance(found, (ast.While, ast.FunctionDef, ast.AsyncFunctionDef,
                                          ast.ClassDef, ast.Try)):
         return None
-    if any(isinstance(n, SCOPES) and _holds(n, node) for n in ast.walk(found)):
+    if any(isinstance(n, SCOPES) for n in _between(ctx, node, found)):
         return None
     line = ctx.source.line(found.lineno)
     indent = ctx.source.indentation(found.lineno)
@@ -116,29 +110,23 @@ def _words(ctx: RuleContext) -> frozenset[str]:
     return words
 
 
-def _holds(outer: ast.AST, inner: ast.AST) -> bool:
-    return (outer.lineno, outer.col_offset) <= (inner.lineno, inner.col_offset) and \
-        (inner.end_lineno, inner.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)
+def _between(ctx: RuleContext, node: ast.AST, statement: ast.stmt) -> list[ast.AST]:
+    """`node` and its ancestors below `statement`."""
+    found = [node]
+    for ancestor in ctx.module.ancestors(node):
+        if ancestor is statement:
+            break
+        found.append(ancestor)
+    return found
 
 
-def _module(ctx: RuleContext) -> ast.Module:
-    """Module-level sinks have no enclosing function: parse once per source, only then."""
-    tree = getattr(ctx.source, "_contiglint_module", None)
-    if tree is None:
-        tree = ast.parse(ctx.source.text)
-        ctx.source._contiglint_module = tree
-    return tree
-
-
-def parent_of(node: ast.AST, statement: Optional[ast.AST]) -> Optional[ast.AST]:
+def parent_of(node: ast.AST, statement: Optional[ast.AST],
+              ctx: RuleContext) -> Optional[ast.AST]:
     """The node directly holding `node` inside `statement` (None when not found)."""
-    if statement is None:
+    parent = ctx.module.parent(node)
+    if statement is None or parent is None:
         return None
-    for candidate in ast.walk(statement):
-        for child in ast.iter_child_nodes(candidate):
-            if child is node:
-                return candidate
-    return None
+    return parent if ctx.module.contains(statement, parent) else None
 
 
 def needs_parentheses(expression: ast.expr) -> bool:

@@ -2,7 +2,7 @@
 
 Each check reads one `Observation` (plus a little memory of recent copies and module outputs)
 and says whether a non-contiguous tensor reached a layout-sensitive op, and at what cost. The
-thresholds follow torch-layout-facts.md: channels_last tensors are a deliberate layout, not a
+thresholds follow docs/layout-facts.md: channels_last tensors are a deliberate layout, not a
 hazard, for buffers, device moves and module outputs; gathers handle non-contiguous inputs
 correctly on gloo, so only the collectives that corrupt or raise are reported.
 """
@@ -13,30 +13,25 @@ import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional
 
-from contiglint.catalogue import collectives
+from contiglint.catalogue import collectives, ops, sinks
 from contiglint.catalogue.contracts import EXTENSION_EFFECT, KNOWN
+from contiglint.catalogue.inplace import is_inplace, writes_data
 from contiglint.runtime.contracts import RuntimeContracts
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.frames import Site
 from contiglint.verify.layout_summary import TensorLayout, summarize
 
-COPYING_OPS = frozenset({
-    "Tensor.reshape", "torch.reshape", "Tensor.reshape_as", "Tensor.flatten", "torch.flatten",
-    "Tensor.ravel", "torch.ravel", "Tensor.contiguous",
-})
-EXPLICIT_COPIES = frozenset({"Tensor.contiguous"})
-RESHAPES = frozenset({"Tensor.reshape", "torch.reshape", "Tensor.reshape_as"})
+# ops that copy only when the layout forbids a view (the conversions copy for a dtype/device)
+COPYING_OPS = ops.runtime_names(ops.LAYOUT_COPIES)
+EXPLICIT_COPIES = sinks.runtime("contiguous_call")
+RESHAPES = frozenset(op for op in COPYING_OPS if op.rsplit(".", 1)[-1].startswith("reshape"))
 # What the static CTG101 fix says of the `.reshape` it writes, so both modes say the same.
 RESHAPE_NOTE = "reshape copies where .view() would raise: the CTG101 fix, correct but not free"
-VIEW_OPS = frozenset({"Tensor.view", "Tensor.view_as"})
-RAW_MEMORY_OPS = frozenset({"Tensor.data_ptr", "Tensor.untyped_storage", "Tensor.storage"})
-DEVICE_MOVES = frozenset({"Tensor.to", "Tensor.cuda", "Tensor.cpu"})
-REGISTRATIONS = frozenset({"nn.Module.register_buffer", "nn.Parameter"})
-LAYOUT_CHECKS = frozenset({"Tensor.is_contiguous", "Tensor.stride"})
-_INPLACE_DUNDERS = frozenset({
-    "__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
-    "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
-})
+VIEW_OPS = sinks.runtime("view")
+RAW_MEMORY_OPS = sinks.runtime("raw_memory")
+DEVICE_MOVES = sinks.runtime("device_move")
+REGISTRATIONS = sinks.runtime("buffer") | sinks.runtime("parameter")
+LAYOUT_CHECKS = sinks.runtime("layout_branch")
 
 
 @dataclass(frozen=True)
@@ -52,13 +47,6 @@ class Hazard:
     origin: Optional[Site] = None
     note: str = ""
     chain: tuple[Site, ...] = ()  # the user frames that called `site`'s function, innermost first
-
-
-def is_inplace(op: str) -> bool:
-    if not op.startswith("Tensor."):
-        return False
-    name = op[len("Tensor."):]
-    return name in _INPLACE_DUNDERS or (name.endswith("_") and not name.endswith("__"))
 
 
 def watched_op(op: str) -> bool:
@@ -227,7 +215,9 @@ class HazardFinder:
         return self._copies.get((layout.data_ptr, layout.shape)) == obs.site
 
     def _inplace(self, obs: Observation, receiver: Argument) -> Iterator[Hazard]:
-        if receiver.layout.overlapping:
+        """CTG108 for a write of elements into overlapping memory (a layout change such as
+        `transpose_` writes none), CTG111 for any in-place change of a copy that is lost."""
+        if receiver.layout.overlapping and writes_data(obs.op):
             yield Hazard("CTG108", obs.site, obs.op, receiver.layout, origin=receiver.origin,
                          note=obs.error_message or "")
         elif self._wrote_into_copy(obs, receiver.layout):

@@ -8,7 +8,7 @@ per finding: confirmed (some run showed the hazard), refuted (every run contradi
 model), unconfirmed (the tensor was as claimed but the harm did not show on these inputs), not
 run; and per unflagged line: missed (a run showed the hazard of a rule with `misses=True`).
 
-The semantics follow the rule catalogue and torch-layout-facts.md; only what torch shows
+The semantics follow the rule catalogue and docs/layout-facts.md; only what torch shows
 directly counts (a raised error, a stride, a storage address), never the model's own opinion.
 """
 from __future__ import annotations
@@ -20,8 +20,9 @@ from contiglint.verify.layout_summary import TensorLayout
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.op_kinds import (CONTIGUITY_ERROR, DEVICE_MOVES, LAYOUT_ERROR,
                                         LAYOUT_QUERIES, MAYBE_COPIES, OVERLAP_ERROR, RAW_MEMORY,
-                                        REGISTRATIONS, SAFE_COLLECTIVES, TRACERS, VIEW_ERROR,
-                                        VIEWS, SourceFacts, copied, is_inplace)
+                                        REGISTRATIONS, TRACERS, VIEW_ERROR,
+                                        VIEWS, SourceFacts, copied, gloo_hazard,
+                                        is_inplace)
 from contiglint.verify.records import CaseRun
 
 __all__ = ["CLAIMS", "ANY_LAYOUT_ERROR", "Claim", "Evidence", "LAYOUT_ERROR", "SourceFacts",
@@ -159,7 +160,7 @@ def _raw_memory(observations, run, source):
 def _collectives(observations, run, source):
     for obs in observations:
         name = _collective(obs.op)
-        if name is None or name in SAFE_COLLECTIVES:
+        if name is None or not gloo_hazard(name):
             continue
         raised = bool(obs.error) and bool(CONTIGUITY_ERROR.search(obs.error_message or ""))
         for argument in obs.arguments:
@@ -206,7 +207,7 @@ def _writes_into_copies(observations, run, source):
         name = _collective(obs.op)
         if is_inplace(obs.op):
             targets = [obs.receiver] if obs.receiver is not None else []
-        elif name is not None and name not in SAFE_COLLECTIVES:
+        elif name is not None and gloo_hazard(name):
             targets = list(obs.arguments)
         else:
             targets = [a for a in obs.arguments if a.name == "out"]  # torch.op(..., out=t)

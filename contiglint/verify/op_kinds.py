@@ -8,6 +8,9 @@ import ast
 import re
 from dataclasses import dataclass
 
+from contiglint.catalogue import ops, sinks
+from contiglint.catalogue.collectives import COLLECTIVES, gloo_safe
+from contiglint.catalogue.inplace import writes_data
 from contiglint.verify.observation import Observation
 
 VIEW_ERROR = re.compile(r"view size is not compatible|must be 1 to view|spans across two "
@@ -17,39 +20,23 @@ CONTIGUITY_ERROR = re.compile(r"(has to|must) be contiguous|Tensors must be cont
 LAYOUT_ERROR = re.compile("|".join(p.pattern for p in (VIEW_ERROR, OVERLAP_ERROR,
                                                        CONTIGUITY_ERROR)))
 
-VIEWS = frozenset({"Tensor.view", "Tensor.view_as"})
-RAW_MEMORY = frozenset({"Tensor.data_ptr", "Tensor.untyped_storage", "Tensor.storage",
-                        "Tensor._storage", "Tensor.numpy"})
-DEVICE_MOVES = frozenset({"Tensor.to", "Tensor.cuda", "Tensor.cpu"})
-REGISTRATIONS = frozenset({"nn.Module.register_buffer", "nn.Parameter"})
-LAYOUT_QUERIES = frozenset({"Tensor.is_contiguous", "Tensor.stride"})
-TRACERS = frozenset({"torch.jit.trace", "torch.jit.trace_module", "torch.export.export",
-                     "torch.onnx.export"})
+VIEWS = sinks.runtime("view")
+RAW_MEMORY = sinks.runtime("raw_memory") | {f"Tensor.{m}" for m in sinks.BUFFER_EXPORTS}
+DEVICE_MOVES = sinks.runtime("device_move")
+REGISTRATIONS = sinks.runtime("buffer") | sinks.runtime("parameter")
+LAYOUT_QUERIES = sinks.runtime("layout_branch")
+TRACERS = sinks.runtime("trace")
 # ops that return a view (or self) when they can and a copy otherwise (CTG111)
-MAYBE_COPIES = frozenset({"Tensor.contiguous", "Tensor.reshape", "torch.reshape",
-                          "Tensor.reshape_as", "Tensor.flatten", "torch.flatten", "Tensor.ravel",
-                          "torch.ravel", "Tensor.to", "Tensor.float", "Tensor.half",
-                          "Tensor.double", "Tensor.bfloat16", "Tensor.type", "Tensor.cuda",
-                          "Tensor.cpu"})
-# gloo handles non-contiguous tensors correctly in these (torch-layout-facts.md F)
-SAFE_COLLECTIVES = frozenset({"all_gather", "all_gather_into_tensor", "gather", "all_to_all",
-                              "_all_gather_base", "all_gather_single", "batch_isend_irecv",
-                              "reduce_scatter_tensor"})
-_INPLACE_DUNDERS = frozenset({
-    "__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
-    "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__",
-    "__imatmul__"})
-_NOT_WRITES = frozenset({"requires_grad_", "retain_grad", "share_memory_", "detach_",
-                         "record_stream", "set_", "resize_", "unsqueeze_", "squeeze_",
-                         "transpose_", "t_", "as_strided_", "rename_", "swapaxes_", "swapdims_"})
+MAYBE_COPIES = ops.runtime_names(ops.COPIES_IF_NEEDED)
 
 
-def is_inplace(op: str) -> bool:
-    if not op.startswith("Tensor."):
-        return False
-    name = op[len("Tensor."):]
-    return name in _INPLACE_DUNDERS or (
-        name.endswith("_") and not name.startswith("_") and name not in _NOT_WRITES)
+def gloo_hazard(name: str) -> bool:
+    """A collective (by its short name) that fails or corrupts a non-contiguous tensor on gloo,
+    which a CPU run can show: what the static CTG107 reports that the verifier can confirm."""
+    return name in COLLECTIVES and not gloo_safe(name)
+
+
+is_inplace = writes_data  # the checks ask whether an op wrote the tensor's elements
 
 
 def copied(observation: Observation) -> bool:

@@ -1,5 +1,5 @@
 """A classifier head written for NCHW: after switching the model to channels_last, the conv
-output is channels_last and .view(n, -1) raises (torch-layout-facts rule 3)."""
+output is channels_last and .view(n, -1) raises (docs/layout-facts.md)."""
 import torch
 from torch import nn
 

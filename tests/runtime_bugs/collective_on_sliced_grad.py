@@ -1,5 +1,5 @@
 """Gradient bucketing that all-reduces a column slice of a flat gradient matrix. With gloo and
-two ranks this reduces the wrong elements and corrupts the neighbours (torch-layout-facts F);
+two ranks this reduces the wrong elements and corrupts the neighbours (docs/layout-facts.md);
 here a one-rank gloo group runs the very same call in a second."""
 import os
 import tempfile
