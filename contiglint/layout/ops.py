@@ -133,6 +133,9 @@ def _convert(call: Call) -> Value:
             return tensor  # no conversion: the tensor itself
         return dataclasses.replace(tr.densify(tensor), dtype=target)
     result = _convert_layout(call)
+    if isinstance(result, Tensor) and result is not tensor and result.kind is Kind.PERMUTED \
+            and call.name in ("to", "cuda", "cpu"):
+        result = dataclasses.replace(result, kept_by=call.origin)  # a copy keeps the strides
     return dataclasses.replace(result, dtype=target) if isinstance(result, Tensor) and \
         target is not None else result
 
