@@ -141,7 +141,8 @@ def attention(draw, form, name):
 
 EINSUM = {"ij->ji": 1, "ij->ij": 1, "ijk->kij": 1, "ijk->ikj": 1, "ii->i": 1, "ij,jk->ik": 2,
           "ij,jk->ki": 2, "ij,kj->ik": 2, "bij,bjk->bik": 2, "bij,bjk->jbk": 2, "i,j->ij": 2,
-          "ij,ij->ij": 2, "bij,bkj->bik": 2}
+          "ij,ij->ij": 2, "bij,bkj->bik": 2, "ij,bjk->bik": 2, "bld,bod->bol": 2,
+          "bij,bjk->kib": 2, "bijd,bjd->bdi": 2, "bldsk,bokl->bolsd": 2}
 
 
 def einsum(draw, form, name):

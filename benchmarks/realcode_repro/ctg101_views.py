@@ -76,9 +76,11 @@ def seamless_input_ids():
     return tuple(input_ids.view(-1, input_ids.size(-1)).shape)  # the shape it already has
 
 
-def univnet_local_conv():
-    # transformers/models/univnet: UnivNetLvcBlock.location_variable_convolution
-    batch, in_channels, out_channels, kernel_size, dilation, hop_size = 2, 4, 8, 3, 1, 5
+def univnet_local_conv(dilation=1):
+    # transformers/models/univnet: UnivNetLvcBlock.location_variable_convolution; its only
+    # call passes no dilation (default 1). einsum's output layout depends on whether the
+    # window letter `d` (of size dilation) is 1: with 1 the view succeeds, with 3 it raises
+    batch, in_channels, out_channels, kernel_size, hop_size = 2, 4, 8, 3, 5
     kernel_length = 3
     hidden_states = torch.randn(batch, in_channels, kernel_length * hop_size)
     kernel = torch.randn(batch, in_channels, out_channels, kernel_size, kernel_length)
@@ -114,4 +116,7 @@ if __name__ == "__main__":
     outcome("transformers phi4_multimodal modeling_phi4_multimodal.py:876 batch=2",
             lambda: phi4_unfold_tensor(2, 8))
     outcome("transformers seamless_m4t_v2 modeling_seamless_m4t_v2.py:1772", seamless_input_ids)
-    outcome("transformers univnet modeling_univnet.py:329", univnet_local_conv)
+    outcome("transformers univnet modeling_univnet.py:329 (the call: dilation=1)",
+            univnet_local_conv)
+    outcome("transformers univnet modeling_univnet.py:329 (dilation=3, not passed)",
+            lambda: univnet_local_conv(3))

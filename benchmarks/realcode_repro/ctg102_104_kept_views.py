@@ -83,7 +83,36 @@ def rgb_to_id_on_moved_masks():
     return f"ids {tuple(ids.shape)}"
 
 
+def permuted_copy_into_grid_sample_and_conv():
+    # glm4v/glm4v_moe/glm_image pos-embed: permuted weight .to(float32) -> F.grid_sample;
+    # qwen3_omni_moe talker codes .transpose(1, 2).to(device) -> slices and masked_fill before
+    # the decoder; torchrec stride_per_key_per_rank .T.cpu() -> column indexing
+    weight = torch.randn(16, 8)
+    grid_in = weight.view(4, 4, 8).permute(2, 0, 1).unsqueeze(0).to("cpu", torch.float32)
+    grid = torch.rand(1, 5, 1, 2) * 2 - 1
+    same = torch.equal(F.grid_sample(grid_in, grid, align_corners=False),
+                       F.grid_sample(grid_in.contiguous(), grid, align_corners=False))
+    codes = torch.randint(0, 9, (2, 6, 4)).transpose(1, 2).to("cpu")
+    masked = codes.masked_fill(torch.zeros(2, 1, 6, dtype=torch.bool), 0)[..., 1:3]
+    columns = torch.arange(6).view(2, 3).T.cpu()[:, torch.tensor([0, 1])]
+    return f"grid_sample equal to contiguous: {same}, codes {tuple(masked.shape)}, " \
+        f"columns {tuple(columns.shape)}"
+
+
+def reformer_first_hidden_state_pins_duplicate():
+    # reformer _ReversibleFunction.forward: hidden_states, attn_output = chunk(cat([h, h]), 2)
+    # and all_hidden_states.append(hidden_states) when output_hidden_states: the kept half
+    # pins the doubled buffer for as long as the caller keeps the outputs
+    h = torch.randn(2, 8, 16)
+    half, _ = torch.chunk(torch.cat([h, h], dim=-1), 2, dim=-1)
+    return (f"kept half holds {half.untyped_storage().nbytes()} bytes for "
+            f"{half.numel() * half.element_size()} bytes of data")
+
+
 if __name__ == "__main__":
+    outcome("CTG104 permuted copy -> grid_sample/masked_fill/indexing",
+            permuted_copy_into_grid_sample_and_conv)
+    outcome("CTG102 reformer first hidden state", reformer_first_hidden_state_pins_duplicate)
     outcome("CTG102 sliding-window cache slices", sliding_window_cache)
     outcome("CTG102 cache crop slices", cache_crop)
     outcome("CTG102 image crops appended", image_patches_stacked)

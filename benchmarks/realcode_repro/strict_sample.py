@@ -37,7 +37,35 @@ def fresh_buffers():
     return f"all contiguous: {all(t.is_contiguous() for t in made)}"
 
 
+def hiera_unroll():
+    # transformers hiera HieraEmbeddings unroll: each round views, permutes, then reshapes; the
+    # reshape of the permuted tensor copies, so the next round's view gets a contiguous tensor
+    import math
+    batch_size, hidden_size, size, schedule = 2, 4, [8, 8], [[2, 2], [2, 2]]
+    hidden_states = torch.randn(batch_size, 64, hidden_size)
+    seq_len = hidden_states.shape[1]
+    mask_unit_shape = [1] * len(size)
+    for strides in schedule:
+        hidden_states = hidden_states.view(
+            batch_size, *strides, seq_len // math.prod(strides), *mask_unit_shape, hidden_size)
+        hidden_states = hidden_states.permute(0, 3, 1, 4, 2, 5, 6)
+        for i in range(len(size)):
+            mask_unit_shape[i] *= strides[i]
+        hidden_states = hidden_states.reshape(batch_size, -1, *mask_unit_shape, hidden_size)
+        seq_len = hidden_states.shape[1]
+    return tuple(hidden_states.view(batch_size, seq_len, *mask_unit_shape, hidden_size).shape)
+
+
+def split_heads_of_a_chunk():
+    # transformers qwen3_next: torch.chunk(q_proj(x).view(B, T, -1, 2 * D), 2, dim=-1)[0]
+    # .view(B, T, -1, D): the view keeps the cut last dim as it is
+    q, _ = torch.chunk(torch.randn(2, 5, 24).view(2, 5, -1, 8), 2, dim=-1)
+    return tuple(q.view(2, 5, -1, 4).shape)
+
+
 if __name__ == "__main__":
+    outcome("transformers hiera unroll (strict sample 2)", hiera_unroll)
+    outcome("transformers qwen3_next split heads (strict sample 5)", split_heads_of_a_chunk)
     outcome("strict CTG101 split of a cut dim", split_of_a_cut_dim)
     outcome("strict CTG101 size-1 dims on a column", size_one_dims_on_a_column)
     outcome("strict CTG101 same-shape view", same_shape_view_of_a_column)

@@ -11,6 +11,7 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
+from contiglint.layout import conditions
 from contiglint.layout.calls import CallMixin
 from contiglint.layout.contract_sinks import ContractMixin
 from contiglint.layout.expressions import ExpressionMixin, handler_for
@@ -88,6 +89,9 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         self.loop_heads: list[list[Env]] = []
         self.self_class: Optional[str] = None
         self.copy_sources: dict[int, Value] = {}  # id(copy-if-needed call) -> its receiver
+        self.splits: dict[str, conditions.Split] = {}  # see conditions.py
+        self.assigned: dict[str, int] = {}  # name or attribute key -> assignments so far
+        self.blocks: list[list] = []  # [statement list, index] of each block being run
 
     # --- entry and exit -------------------------------------------------------------------------
     def bind_parameters(self, bound: Optional[Value], args: list[Value],
@@ -160,9 +164,17 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
 
     # --- statements -------------------------------------------------------------------------------
     def run_block(self, body: list[ast.stmt]) -> None:
-        for statement in body:
+        self.blocks.append([body, 0])
+        try:
+            self._run_statements(body)
+        finally:
+            self.blocks.pop()
+
+    def _run_statements(self, body: list[ast.stmt]) -> None:
+        for index, statement in enumerate(body):
             if self.env is None:
                 return
+            self.blocks[-1][1] = index
             try:
                 handler = self._stmt_handlers[statement.__class__]
             except KeyError:
@@ -176,11 +188,16 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
                         self.evaluate(child)
 
     def branch(self, body: list[ast.stmt], env: Env) -> Env:
-        saved = self.env
+        saved, splits = self.env, self.splits
         self.env = None if env is None else dict(env)
+        self.splits = dict(splits)  # what the branch learns of conditions stays in it
         self.run_block(body)
-        out, self.env = self.env, saved
+        out, self.env, self.splits = self.env, saved, splits
         return out
+
+    def count_assignment(self, name: Optional[str]) -> None:
+        if name is not None:
+            self.assigned[name] = self.assigned.get(name, 0) + 1
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.evaluate(node.value)
@@ -234,9 +251,56 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
             truth = stride_truth(node.test, lambda name: self.env.get(name))
         self.emit_layout_branch(node.test)
         yes, no = self.refine(node.test, self.env)
+        condition = conditions.condition_of(node.test) if truth is None else None
+        split = self.splits.get(condition.key) if condition is not None else None
+        if split is not None and conditions.valid(split, self.assigned) and yes is not None:
+            truth = conditions.truth(condition, split)  # correlated with an earlier `if`
+            body, index = self.blocks[-1] if self.blocks else (None, 0)
+            replayed = None
+            if truth is None and split.where is not None and split.where[0] == id(body) \
+                    and split.where[1] < index and split.paths is not None:
+                replayed = self.replay(body[split.where[1] + 1:index], split.paths)
+            if replayed is not None:
+                yes, no = conditions.sides(condition, split, replayed)
+                truth = True if no is None else False if yes is None else None
+            else:
+                yes, no = dict(yes), dict(no)
+                conditions.restore(condition, split, yes, True, self.assigned)
+                conditions.restore(condition, split, no, False, self.assigned)
+        before = [self.assigned.get(n, 0) for n in condition.names] if condition else None
         after_yes = self.branch(node.body, yes) if truth is not False else None
         after_no = self.branch(node.orelse, no) if truth is not True else None
         self.env = join_envs(after_yes, after_no)
+        if condition is not None and self.env is not None and \
+                before == [self.assigned.get(n, 0) for n in condition.names]:
+            recorded = conditions.record(condition, after_yes, after_no, self.env,
+                                         self.assigned)
+            if recorded is not None:
+                body, index = self.blocks[-1] if self.blocks else (None, 0)
+                self.splits[condition.key] = replace(recorded, where=(id(body), index))
+
+    def replay(self, statements: list[ast.stmt], paths: tuple) -> Optional[tuple[Env, Env]]:
+        """Run `statements` again on each of two environments, reporting nothing and leaving
+        the frame as it was: what each path holds when it reaches the next statement."""
+        saved = (self.env, self.splits, self.assigned, len(self.returns), len(self.yields),
+                 self.program.recording, [len(e) for e in self.loop_exits],
+                 [len(h) for h in self.loop_heads])
+        self.program.recording = False
+        out = []
+        try:
+            for env in paths:
+                self.env, self.splits, self.assigned = dict(env), {}, dict(saved[2])
+                self.run_block(statements)
+                out.append(self.env)
+        finally:
+            self.env, self.splits, self.assigned = saved[:3]
+            del self.returns[saved[3]:], self.yields[saved[4]:]
+            self.program.recording = saved[5]
+            for kept, exits in zip(saved[6], self.loop_exits):
+                del exits[kept:]
+            for kept, heads in zip(saved[7], self.loop_heads):
+                del heads[kept:]
+        return out[0], out[1]
 
     def stmt_Assert(self, node: ast.Assert) -> None:
         """Past `assert x.is_contiguous()` (or a stride check) the code runs only where the
@@ -256,23 +320,29 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         count = self.literal_range(node)
         if count is not None:
             self.loops.append(node)
+            splits = self.splits
             for index in range(count):  # `for _ in range(2)`: two transposes cancel out
                 if self.env is None:
                     break
+                self.splits = dict(splits)
                 self.assign(node.target, IntVal(literal(index)), None)
                 self.run_block(node.body)
             self.loops.pop()
+            self.splits = splits
             self.run_block(node.orelse)
             return
         items = iterated.items if isinstance(iterated, Seq) else None
         if items is not None and 0 < len(items) <= 8 and not self.jumps(node):
             self.loops.append(node)  # `for block in self.blocks:` each block in its turn
+            splits = self.splits
             for item in items:
                 if self.env is None:
                     break
+                self.splits = dict(splits)
                 self.assign(node.target, item, None)
                 self.run_block(node.body)
             self.loops.pop()
+            self.splits = splits
             self.run_block(node.orelse)
             return
         element = self.iterate(iterated)
@@ -339,8 +409,10 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         self.loops.append(node)
         self.loop_exits.append([])
         self.loop_heads.append([])
+        splits = self.splits
         for _ in range(LOOP_ROUNDS):
             self.env = dict(current)
+            self.splits = dict(splits)  # what one round learns of conditions stays in it
             bind()
             self.run_block(node.body)
             heads = [self.env] + self.loop_heads[-1]
@@ -355,6 +427,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         self.loop_heads.pop()
         self.loops.pop()
         self.env = current
+        self.splits = splits
         self.run_block(node.orelse)
         for env in exits:
             self.env = join_envs(self.env, env)
@@ -444,6 +517,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
     # --- assignment ---------------------------------------------------------------------------
     def assign(self, target: ast.expr, value: Value, source: Optional[ast.expr]) -> None:
         if isinstance(target, ast.Name):
+            self.count_assignment(target.id)
             self.env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target.elts, value)
@@ -452,6 +526,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         elif isinstance(target, ast.Attribute):
             owner = self.evaluate(target.value)
             key = self.attribute_key(target)
+            self.count_assignment(key or ast.unparse(target))
             if key is not None:
                 self.env[key] = value
             if isinstance(owner, Instance):
@@ -485,9 +560,11 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         if self.env is None:
             return
         if isinstance(target, ast.Name):
+            self.count_assignment(target.id)
             self.env[target.id] = value
         elif isinstance(target, ast.Attribute):
             key = self.attribute_key(target)
+            self.count_assignment(key or ast.unparse(target))
             if key is not None:
                 self.env[key] = value
             owner = self.evaluate(target.value)

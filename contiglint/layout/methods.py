@@ -275,7 +275,7 @@ class MethodMixin:
             else:
                 target = Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
                     if func.attr == "view" else _other_sizes(args)
-                detail.update(verdict=view_verdict(tensor, target),
+                detail.update(verdict=view_verdict(tensor, target, ast.unparse(func.value)),
                               target_rank=len(target) if target is not None else None)
         elif kind == "device_move":
             detail.update(device=self.moves_device(node, func.attr, args, kwargs),

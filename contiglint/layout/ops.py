@@ -115,6 +115,9 @@ def _convert(call: Call) -> Value:
             return tensor  # no conversion: the tensor itself
         return dataclasses.replace(tr.densify(tensor), dtype=target)
     result = _convert_layout(call)
+    if isinstance(result, Tensor) and result is not tensor and result.kind is Kind.PERMUTED \
+            and call.name in ("to", "cuda", "cpu"):
+        result = dataclasses.replace(result, kept_by=call.origin)  # a copy keeps the strides
     return dataclasses.replace(result, dtype=target) if isinstance(result, Tensor) and \
         target is not None else result
 
@@ -319,18 +322,71 @@ def _einsum(call: Call) -> Value:
                 IntVal(literal(operands[0].index(c))) for c in output))], {}, call.origin))
     elif len(operands) == 2:
         lhs, rhs = operands
-        batch = [c for c in lhs if c in rhs and c in output]
-        natural = batch + [c for c in lhs if c in output and c not in batch] + \
-            [c for c in rhs if c in output and c not in lhs]
-        swapped = batch + [c for c in rhs if c in output and c not in lhs] + \
-            [c for c in lhs if c in output and c not in batch]
-        if swapped == list(output):
-            natural = swapped  # torch swaps the operands (measured: 'ij,jk->ki' contiguous)
+        if any(c in rhs and c not in output for c in lhs):
+            natural = _contraction_order(lhs, rhs, output, sizes)
+            if natural is None:
+                return Tensor(Kind.UNKNOWN, min_rank=len(output))
+        elif any(c not in output for c in lhs + rhs):
+            return Tensor(Kind.UNKNOWN, min_rank=len(output))  # a letter summed in one operand
+            # first: the product's layout follows that reduction's output
+        else:  # no contraction: a broadcast product of the two
+            batch = [c for c in lhs if c in rhs and c in output]
+            natural = batch + [c for c in lhs if c in output and c not in batch] + \
+                [c for c in rhs if c in output and c not in lhs]
+            swapped = batch + [c for c in rhs if c in output and c not in lhs] + \
+                [c for c in lhs if c in output and c not in batch]
+            if swapped == list(output):
+                natural = swapped
     else:
         return UNKNOWN_TENSOR
     memory = Geometry.contiguous([sizes.get(c) for c in natural])
     geometry = Geometry(tuple(memory.axes[natural.index(c)] for c in output), memory.memory)
     return Tensor.of(geometry, call.origin)
+
+
+def _contraction_order(lhs: str, rhs: str, output: str, sizes: dict) -> Optional[list[str]]:
+    """The memory order (outermost first) of a two-operand einsum that contracts, as torch's
+    `sumproduct_pair` lays out its bmm: output letters in both operands, then those only in
+    the left, then the others, each group in output order. The two last groups swap when
+    every one of the others comes before every left-only letter in the output, unless some
+    input letter is neither kept nor contracted by both (summed in one operand only, or of
+    size 1): it sits after the output as one of the others, and nothing swaps.
+
+    A letter of size 1 counts as in neither operand, so its size can flip the swap. When a
+    size that may be 1 (unknown or symbolic) changes the order of the letters of size > 1,
+    the layout depends on runtime sizes and None is returned (`'bildsk,biokl->bolsd'` with
+    `d` of size 1 or not). Contracted letters are taken to be > 1 unless literally 1 (a
+    contraction over size 1 is a broadcast product, laid out otherwise: None too)."""
+    letters = set(lhs) | set(rhs)
+
+    def order(ones: frozenset) -> Optional[list[str]]:
+        summed = [c for c in lhs if c in rhs and c not in output and c not in ones]
+        if not summed:
+            return None
+        trailing = any(c not in output and c not in summed for c in letters)
+        both = [c for c in output if c in lhs and c in rhs and c not in ones]
+        left = [c for c in output if c in lhs and c not in rhs and c not in ones]
+        right = [c for c in output if c not in both and c not in left]
+        if left and right and not trailing and \
+                output.index(right[-1]) < output.index(left[0]):
+            left, right = right, left
+        return both + left + right
+
+    def maybe_one(size) -> bool:
+        return size is None or (size[0] == 1 and bool(size[1]))
+
+    ones = frozenset(c for c in letters if sizes.get(c) == ONE)
+    unsure = [c for c in output if c not in ones and maybe_one(sizes.get(c))]
+    base = order(ones)
+    if base is None or len(unsure) > 10:
+        return None
+    for chosen in range(1, 1 << len(unsure)):
+        extra = frozenset(c for i, c in enumerate(unsure) if chosen >> i & 1)
+        other = order(ones | extra)
+        if other is None or [c for c in other if c not in extra] != \
+                [c for c in base if c not in extra]:
+            return None
+    return base
 
 
 def _einsum_sizes(operands: list[str], tensors: list[Value]) -> dict:

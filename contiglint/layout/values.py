@@ -50,6 +50,7 @@ class Tensor:
     min_rank: int = 0  # a lower bound on the rank when the geometry is unknown
     assumed: Optional[Geometry] = None  # the geometry at rank `min_rank`, when that is unknown
     dtype: Optional[str] = None  # "float32", ... where the code shows it
+    kept_by: Optional[Origin] = None  # a `.to()`/`.cuda()`/`.cpu()` copy that kept the layout
 
     @staticmethod
     def of(geometry: Optional[Geometry], origin: Optional[Origin], *, kind: Optional[Kind] = None,

@@ -57,6 +57,14 @@ class NarrowEscapes(Rule):
 
     **When to ignore.** When the view aliases its base on purpose (a ring buffer written
     through the view) or the base is small and short-lived. Suppress with `# noqa: CTG102`.
+
+    **Why it is a preview rule.** On the real-code corpus none of its findings was a realised
+    hazard: the kept views were KV-cache windows and image crops read at once by ops that do
+    not care about strides, small columns of tensors that lived as long anyway, and slices of
+    the object's own state (nothing extra is pinned). The costs it names are real only when
+    the kept view is much smaller than a base that would otherwise be freed, or when a later
+    use needs row-major memory (which CTG101, CTG106 and CTG112 report where it happens). Real
+    code rarely shows the sizes that would prove the first, so the rule stays opt-in.
     """
 
     code = "CTG102"

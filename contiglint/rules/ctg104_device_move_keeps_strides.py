@@ -41,7 +41,7 @@ class DeviceMoveKeepsStrides(Rule):
         def to_tokens(images, device):
             b, c, h, w = images.shape
             x = images.permute(0, 2, 3, 1).to(device)   # CTG104: still permuted on the device
-            return x.view(b, h * w, c)                  # raises on the device tensor
+            return x.view(b, -1)                        # raises on the device tensor
 
     **Fix.** Pass `memory_format=torch.contiguous_format` to the same call:
     `patches.to(device, memory_format=torch.contiguous_format)`; `.cuda()` and `.cpu()` take
@@ -54,8 +54,17 @@ class DeviceMoveKeepsStrides(Rule):
     the move is not expected to produce a contiguous tensor. A `.to(dtype)` alone is not a
     device move and is not flagged, nor is a move whose result goes straight into another op
     (`a @ b.t().to(a.device)`): only moves whose result is kept (bound, stored, returned, or
-    turned into a NumPy array) are reported. It runs by default as a warning: on real model
-    code most moved tensors feed stride-agnostic ops, so the finding is true but seldom a bug.
+    turned into a NumPy array) are reported.
+
+    **Where it matters, a default run says so anyway.** On real model code almost every moved
+    tensor feeds stride-agnostic ops (`cat`, `reshape`, convolutions, NumPy/PIL conversions),
+    so this rule is an audit of every kept copy, not a bug finder. When a kept copy reaches a
+    layout-sensitive sink (a `.view` that must merge dims, `data_ptr()`, a collective), that
+    sink's own rule reports it and names the copy among its related locations ("the copy made
+    here by `.to(device)` kept those strides"). A `.to(device).contiguous()` chain is not
+    flagged: it copies twice (the device copy, then a contiguous copy on the device), which
+    costs a transient second buffer but lets the device do the permuting copy, often the
+    faster order.
     """
 
     code = "CTG104"

@@ -21,6 +21,10 @@ def related(sink: Sink, tensor: Tensor) -> tuple[Related, ...]:
     if tensor.origin is not None:
         places.append(Related(tensor.origin.line, tensor.origin.column,
                               f"made non-contiguous here by `{tensor.origin.op}`"))
+    if tensor.kept_by is not None and tensor.noncontiguous:
+        places.append(Related(tensor.kept_by.line, tensor.kept_by.column,
+                              f"the copy made here by `{tensor.kept_by.op}` kept those strides "
+                              f"(a device or dtype copy of a permuted tensor is not contiguous)"))
     for depth, site in enumerate(reversed(sink.chain)):
         how = "passed in by this call to" if depth == 0 else "reached through this call to"
         places.append(Related(site.line, site.column, f"{how} `{callee_name(site.callee)}`"))
