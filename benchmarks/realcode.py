@@ -276,26 +276,33 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps(findings, indent=1) + "\n")
     if args.record:
-        if args.strict or args.packages or args.corpus != "tuning":
-            print("realcode: --record measures the default mode on every tuning package",
+        if args.strict or args.packages:
+            print("realcode: --record measures the default mode on every package of the corpus",
                   file=sys.stderr)
             return 2
-        record(tally(findings, judged))
+        record(args.corpus, tally(findings, judged))
     return 0
 
 
-def record(per_code: dict[str, Counter]) -> None:
-    """The measured numbers, as the data the rules' documentation and policy read."""
+def record(corpus: str, per_code: dict[str, Counter]) -> None:
+    """The measured numbers of one corpus, as the data the rules' documentation and policy
+    read (contiglint/rules/precision.py reads both corpora together)."""
     from contiglint.rules import precision
 
     rules = {code: {name: per_code[code][name]
                     for name in ("findings", "true", "false", "unsure", "unjudged")}
              for code in all_codes()}
-    corpus = (f"the {len(PINNED)} packages pinned in benchmarks/realcode.py, the set the rules "
-              f"were tuned on")
-    data = {"date": date.today().isoformat(), "corpus": corpus, "rules": rules}
+    if corpus == "tuning":
+        name, text = "tuning", (f"the {len(PINNED)} tuning packages pinned in "
+                                f"benchmarks/realcode.py")
+    else:
+        name, text = "held-out", (f"the {len(PINNED)} held-out packages pinned in "
+                                  f"benchmarks/heldout.json")
+    data = json.loads(precision.DATA.read_text(encoding="utf-8"))
+    data.setdefault("corpora", {})[name] = {"date": date.today().isoformat(), "corpus": text,
+                                           "rules": rules}
     precision.DATA.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(f"recorded in {precision.DATA.relative_to(ROOT)}")
+    print(f"recorded the {name} corpus in {precision.DATA.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

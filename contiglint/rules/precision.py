@@ -2,13 +2,16 @@
 default.
 
 The numbers live in `precision.json` next to this module, written by
-`python benchmarks/realcode.py --record` from the verdicts in `benchmarks/realcode_judged.json`
-(every finding of the rule on a pinned corpus of PyTorch packages, judged true, false or unsure
-by running the flagged path under torch). A rule runs by default only when its measured
-precision, true / judged with unsure counted against it, is at least `THRESHOLD` over at least
+`python benchmarks/realcode.py --record [--corpus heldout]` from the verdicts in
+`benchmarks/realcode_judged.json` and `benchmarks/heldout_judged.json`: every default-mode
+finding of the rule on two pinned corpora of PyTorch packages, judged true, false or unsure by
+running the flagged path under torch. The *tuning* corpus is the code the rules were tuned on;
+the *held-out* corpus is code that was measured before anyone tuned on it. Both are real code,
+so the policy reads them together: a rule runs by default only when its precision over both,
+true / judged with unsure counted against it, is at least `THRESHOLD` over at least
 `MIN_JUDGED` judged findings (or over all of them when it had fewer). A rule below that is a
 *preview* rule: opt-in, enabled only by its full code (`--extend-select CTG104`). A rule with no
-finding on the corpus keeps its design default; its documentation says it was not measured.
+finding on either corpus keeps its design default; its documentation says it was not measured.
 """
 from __future__ import annotations
 
@@ -24,6 +27,19 @@ DATA = Path(__file__).with_name("precision.json")
 
 
 @dataclass(frozen=True)
+class Counts:
+    """One corpus's verdicts on one rule's findings."""
+    findings: int = 0
+    true: int = 0
+    false: int = 0
+    unsure: int = 0
+
+    @property
+    def judged(self) -> int:
+        return self.true + self.false + self.unsure
+
+
+@dataclass(frozen=True)
 class Measured:
     code: str
     findings: int
@@ -32,6 +48,7 @@ class Measured:
     unsure: int
     date: str
     corpus: str
+    per_corpus: tuple[tuple[str, Counts], ...] = ()
 
     @property
     def judged(self) -> int:
@@ -48,14 +65,19 @@ class Measured:
 
     def describe(self) -> str:
         if not self.findings:
-            return (f"not measured: no finding on the real-code corpus ({self.corpus}, "
+            return (f"not measured: no finding on the real-code corpora ({self.corpus}, "
                     f"{self.date})")
         if not self.judged:
-            return (f"not measured: its {self.findings} findings on the real-code corpus are "
+            return (f"not measured: its {self.findings} findings on the real-code corpora are "
                     f"not judged yet ({self.corpus}, {self.date})")
+        parts = "; ".join(f"{name} {c.true} of {c.judged}" for name, c in self.per_corpus
+                          if c.findings)
         return (f"measured precision {self.precision:.0%} on real code ({self.true} true of "
-                f"{self.judged} judged findings: {self.false} false, {self.unsure} unsure), "
-                f"{self.corpus}, {self.date}")
+                f"{self.judged} judged findings: {self.false} false, {self.unsure} unsure; "
+                f"{parts}), {self.corpus}, {self.date}")
+
+
+CORPORA = ("tuning", "held-out")
 
 
 @lru_cache(maxsize=None)
@@ -64,11 +86,17 @@ def _table() -> dict:
 
 
 def measured(code: str) -> Measured:
-    table = _table()
-    counts = table["rules"].get(code, {})
-    return Measured(code, counts.get("findings", 0), counts.get("true", 0),
-                    counts.get("false", 0), counts.get("unsure", 0), table["date"],
-                    table["corpus"])
+    corpora = _table()["corpora"]
+    per_corpus = []
+    for name in CORPORA:
+        counts = corpora.get(name, {}).get("rules", {}).get(code, {})
+        per_corpus.append((name, Counts(*(counts.get(k, 0) for k in
+                                          ("findings", "true", "false", "unsure")))))
+    total = [sum(getattr(c, k) for _, c in per_corpus)
+             for k in ("findings", "true", "false", "unsure")]
+    date = max((corpora[name]["date"] for name in CORPORA if name in corpora), default="")
+    described = " and ".join(corpora[name]["corpus"] for name in CORPORA if name in corpora)
+    return Measured(code, *total, date, described, tuple(per_corpus))
 
 
 def section(code: str) -> str:
