@@ -128,7 +128,7 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
         return _serial(files, config, options, report)
     try:
         summaries = list(pool.map(_summarize_in_worker, files, chunksize=chunksize))
-        project = _project([s for s, _ in filter(None, summaries)])
+        project = _project([s for s, _ in filter(None, summaries)], files)
         outcomes = []
         for outcome in pool.map(_process_in_worker, files, _per_file(project, summaries),
                                 chunksize=chunksize):
@@ -158,7 +158,7 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
         sources = [_read(path) for path in files]
         summaries = [None if isinstance(s, SourceError) else _digested(s, options)
                      for s in sources]
-        project = _project([s for s, _ in filter(None, summaries)])
+        project = _project([s for s, _ in filter(None, summaries)], files)
     outcomes = []
     for path, source, own in zip(files, sources, _per_file(project, summaries)):
         outcomes.append(process_read(path, _read(path) if source is None else source, config,
@@ -167,9 +167,16 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
     return outcomes
 
 
-def _project(summaries: list) -> Optional[ProjectContracts]:
+def _project(summaries: list, files: Sequence[str]) -> Optional[ProjectContracts]:
     found = [s for s in summaries if s is not None]
-    return resolve(found).exported() if found else None
+    if not found:
+        return None
+    project = resolve(found).exported()
+    # Every linted file's module name, also of those that define no function (a package's
+    # `__init__.py` that only re-exports): the project's Python modules are what tell a
+    # compiled extension imported next to them apart (`is_compiled_module`).
+    project.modules = project.modules | frozenset(module_name(path) for path in files)
+    return project
 
 
 def _per_file(project: Optional[ProjectContracts], summaries: list) -> list:

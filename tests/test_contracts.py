@@ -479,3 +479,23 @@ def test_extension_calls_are_reported_in_strict_mode_or_when_the_module_makes_in
     assert {line for line, code in codes(plain) if code == "CTG114"} == set()
     assert {line for line, code in codes(plain, strict) if code == "CTG114"} == {12, 13}
     assert {line for line, code in codes(careful) if code == "CTG114"} == {16, 17}
+
+
+def test_a_package_that_only_reexports_is_python_not_a_compiled_extension(tmp_path):
+    """`pkg/color/__init__.py` defines no function and re-exports `to_gray` from a submodule:
+    its name is still one of the project's Python modules, so a call of `pkg.color.to_gray`
+    is not "a function of a compiled extension" (strict mode reported every such call), while
+    `from . import _C` with no Python file behind it still is."""
+    package = tmp_path / "pkg"
+    (package / "color").mkdir(parents=True)
+    (package / "__init__.py").write_text("def version():\n    return 1\n")
+    (package / "color" / "__init__.py").write_text("from .gray import to_gray\n")
+    (package / "color" / "gray.py").write_text("def to_gray(x):\n    return x.mean(0)\n")
+    (package / "stitch.py").write_text(
+        "import torch\nfrom pkg.color import to_gray\nfrom . import _C\n\n\n"
+        "def run(image):\n    return to_gray(image.t()), _C.blend(image.t())\n")
+    result = contiglint("check", "--strict", "--select", "CTG114", "--no-cache", "--format",
+                        "json", "--exit-zero", str(package), cwd=tmp_path)
+    findings = json.loads(result.stdout)
+    assert [(f["line"], f["column"]) for f in findings] == [(7, 46)], findings
+    assert "_C.blend" in findings[0]["message"]
