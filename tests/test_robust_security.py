@@ -62,6 +62,12 @@ def test_in_process_linting_imports_nothing_from_the_checked_tree(tmp_path, monk
 
     marker = hostile_tree(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path / "src"))  # importable, if anything tried
+    # Warm up on a harmless module first: fixing imports libcst (and its dependencies) on
+    # first use, which is the fixer's own library, not something of the checked tree.
+    harmless = ("import torch\n\n\ndef f():\n    x = torch.randn(4, 6).t()\n"
+                "    x.contiguous().add_(1)\n    return x\n")  # CTG111: a statement fix
+    lint_source(harmless, "warm.py")
+    assert fix_source(harmless, "warm.py", unsafe=True).applied == 1
     before = set(sys.modules)
     for path in sorted((tmp_path / "src").glob("*.py")):
         lint_source(path.read_text(), str(path))
