@@ -269,8 +269,9 @@ class MethodMixin:
                          None) or (kwargs["dtype"].qualname if isinstance(
                              kwargs.get("dtype"), Ref) else None)
             if dtype:
-                source = source_itemsize(func.value)
+                source = source_itemsize(func.value, tensor)
                 detail.update(dtype=dtype, unit_stride=last_dim_unit_stride(tensor),
+                              source_size=source,
                               same_size=source == ELEMENT_SIZE.get(dtype.split(".")[-1]))
             else:
                 target = Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
@@ -307,10 +308,14 @@ class MethodMixin:
 CONVERSIONS = {name: ELEMENT_SIZE[dtype] for name, dtype in ops.CONVERSION_DTYPES.items()}
 
 
-def source_itemsize(receiver: ast.expr) -> int:
-    """The element size of the tensor a `.view(dtype)` reinterprets: from a conversion in the
-    receiver itself (`t.to(torch.bfloat16)`, `t.half()`), else torch's default float32 (4);
-    dtypes are not tracked further, so a same-size bitcast is told apart only in these cases."""
+def source_itemsize(receiver: ast.expr, tensor: Tensor) -> Optional[int]:
+    """The element size of the tensor a `.view(dtype)` reinterprets: from its tracked dtype
+    (a literal `dtype=`, `.half()`, `.to(torch.bfloat16)` upstream), else from a conversion in
+    the receiver itself; None when the code does not show it. A view between dtypes of the
+    same element size never raises, so an unknown source size leaves the verdict unknown
+    rather than taking torch's default float32 (fp8 and e8m0 data are viewed as uint8)."""
+    if tensor.dtype is not None and tensor.dtype in ELEMENT_SIZE:
+        return ELEMENT_SIZE[tensor.dtype]
     if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
         name = receiver.func.attr
         if name in CONVERSIONS:
@@ -319,7 +324,7 @@ def source_itemsize(receiver: ast.expr) -> int:
             text = ast.unparse(receiver.args[0]).split(".")[-1]
             if text in ELEMENT_SIZE:
                 return ELEMENT_SIZE[text]
-    return 4
+    return None
 
 
 def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:

@@ -72,10 +72,14 @@ class ViewOnNonContiguous(Rule):
     def check_dtype_view(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         if sink.get("unit_stride") is not False or sink.get("same_size"):
             return
+        known = sink.get("source_size") is not None  # else the sizes may be equal: no error
+        if not known and not ctx.strict:
+            return
         tensor = sink.tensor
         message = (f".view({sink.get('dtype')}) on a tensor {made_by(tensor)} whose last dim is "
-                   f"not unit-stride raises when the element size differs; call .contiguous() "
-                   f"first")
+                   f"not unit-stride raises" + (" (its element size differs)" if known else
+                                                " when the element size differs") +
+                   "; call .contiguous() first")
         call = sink.node
         fix = Fix("unsafe", (ctx.source.insert_after(call.func.value, ".contiguous()"),),
                   "insert .contiguous() before .view(dtype)")
