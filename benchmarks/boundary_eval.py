@@ -28,6 +28,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SET = ROOT / "tests" / "boundary_bugs"
+sys.path.insert(0, str(ROOT))  # this checkout's contiglint, installed or not
+from contiglint.rules import all_rules  # noqa: E402
+
+# Every hazard rule, preview ones too (CTG114 and CTG106 are preview by their real-code
+# precision): the set measures what the model sees at these boundaries, as the blind sets do.
+# Rules opt-in by design (CTG113, a redundant `.contiguous()`) report no hazard.
+EVERY_RULE = ",".join(rule.code for rule in all_rules() if rule.preview or not rule.opt_in)
 
 
 def bug_line(path: Path) -> int:
@@ -58,8 +65,8 @@ def static_findings(bug: Path, program: str) -> list[dict]:
         paths = [str(work)] + ([str(support)] if support.is_dir() else [])
         result = subprocess.run(
             [sys.executable, "-m", "contiglint", "check", "--no-cache", "--format", "json",
-             "--exit-zero", *paths], capture_output=True, text=True, env=_env(bug.parent),
-            cwd=folder, timeout=300)
+             "--exit-zero", "--extend-select", EVERY_RULE, *paths], capture_output=True,
+            text=True, env=_env(bug.parent), cwd=folder, timeout=300)
         data = json.loads(result.stdout or "[]")
         findings = data if isinstance(data, list) else data.get("findings", [])
         target = str((work / program).resolve())

@@ -28,17 +28,19 @@ def environment() -> dict[str, str]:
     return env
 
 
-# The examples above trigger CTG101, a preview rule: opt-in, because its measured precision on
-# real code is below the policy of contiglint/rules/precision.py. The CLI tests exercise the
-# machinery around a finding (formats, fixes, cache, exit codes), so a lint run selects it as
-# a user's `extend-select` would, unless the test passes its own selection or `defaults=True`
-# (the tests of what runs by default).
-EXAMPLE_SELECT = ("--extend-select", "CTG101")
+# The examples above trigger CTG101, and the contract, raw-memory and in-place tests CTG114,
+# CTG106 and CTG108: preview rules, opt-in because their measured precision on real code is
+# below the policy of contiglint/rules/precision.py. The CLI tests exercise the machinery
+# around a finding (formats, fixes, cache, exit codes, projects), so a lint run selects them
+# as a user's `extend-select` would, unless the test passes its own selection or
+# `defaults=True` (the tests of what runs by default).
+EXERCISED = ("CTG101", "CTG106", "CTG108", "CTG114")
+EXAMPLE_SELECT = ("--extend-select", ",".join(EXERCISED))
 SELECTION_FLAGS = ("--select", "--extend-select", "--ignore")
 SUBCOMMANDS = ("rules", "rule", "verify", "run")
 
 
-EXAMPLE_CONFIG = Config(settings=Settings(extend_select=("CTG101",)))  # the same, in process
+EXAMPLE_CONFIG = Config(settings=Settings(extend_select=EXERCISED))  # the same, in process
 
 
 def with_example_rule(args: Sequence[str]) -> list[str]:

@@ -12,7 +12,7 @@ import torch
 from contiglint.engine import lint_source
 from contiglint.settings import Settings
 
-SETTINGS = Settings(extend_select=("CTG101",))
+SETTINGS = Settings(extend_select=("CTG101", "CTG114"))
 
 
 def lines(text: str, settings: Settings = SETTINGS) -> list[tuple[int, str]]:
@@ -79,6 +79,7 @@ def test_an_assert_on_the_layout_establishes_it():
         return kernel(data)
     """
     assert lines(text) == [(18, "CTG114")]
-    assert lines(text, Settings(extend_select=("CTG101",), strict=True)) == [(18, "CTG114")]
+    strict = Settings(extend_select=("CTG101", "CTG114"), strict=True)
+    assert lines(text, strict) == [(18, "CTG114")]
     column_major = torch.randn(8, 4).t()
     assert column_major.t().is_contiguous()  # the layout `unpack` asserts can hold

@@ -164,7 +164,8 @@ def test_registered_twice_runs_once_and_keeps_the_option(tmp_path):
         for strict in ([], ["--contiglint-strict"]):
             process = subprocess.run(
                 [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
-                 "--extend-select", "CTG101", "--format", FORMAT, "-j", jobs, *strict, *files],
+                 "--extend-select", "CTG101,CTG106", "--format", FORMAT, "-j", jobs, *strict,
+                 *files],
                 cwd=tmp_path,
                 capture_output=True, text=True, env=environment(), timeout=300)
             assert process.returncode == 1, process.stderr

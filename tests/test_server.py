@@ -349,7 +349,7 @@ def test_importers_are_linted_again_when_a_module_contracts_change(tmp_path):
     """Open buffers are linted as one project: the caller gets CTG114 once the kernel module
     is open, loses it when the kernel's guard is edited away, and gets it back when the guard
     returns; a buffer that does not import the module is not linted again."""
-    (tmp_path / "pyproject.toml").write_text("[tool.contiglint]\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.contiglint]\nextend-select = ["CTG114"]\n')
     kernels, caller, other = (tmp_path / "kernels.py", tmp_path / "model.py",
                               tmp_path / "other.py")
     for path, text in ((kernels, KERNELS), (caller, CALLER), (other, "import torch\n")):
