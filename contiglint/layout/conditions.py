@@ -31,6 +31,7 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
+from contiglint.layout.loops import chain
 from contiglint.layout.values import Tensor, Value
 
 
@@ -64,16 +65,11 @@ def condition_of(test: ast.expr) -> Optional[Condition]:
 
 def _chain(node: ast.expr) -> Optional[tuple[str, ...]]:
     """`self.cfg.flag` -> ("self", "self.cfg", "self.cfg.flag"); None for anything else."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
+    dotted = chain(node)
+    if dotted is None:
         return None
-    names = [node.id]
-    for part in reversed(parts):
-        names.append(f"{names[-1]}.{part}")
-    return tuple(names)
+    parts = dotted.split(".")
+    return tuple(".".join(parts[:n]) for n in range(1, len(parts) + 1))
 
 
 @dataclass(frozen=True)

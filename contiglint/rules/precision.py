@@ -41,14 +41,19 @@ class Counts:
 
 @dataclass(frozen=True)
 class Measured:
+    """One rule's verdicts on both corpora; the totals the policy reads are their sums."""
     code: str
-    findings: int
-    true: int
-    false: int
-    unsure: int
     date: str
     corpus: str
     per_corpus: tuple[tuple[str, Counts], ...] = ()
+
+    def _total(self, name: str) -> int:
+        return sum(getattr(counts, name) for _, counts in self.per_corpus)
+
+    findings = property(lambda self: self._total("findings"))
+    true = property(lambda self: self._total("true"))
+    false = property(lambda self: self._total("false"))
+    unsure = property(lambda self: self._total("unsure"))
 
     @property
     def judged(self) -> int:
@@ -92,11 +97,9 @@ def measured(code: str) -> Measured:
         counts = corpora.get(name, {}).get("rules", {}).get(code, {})
         per_corpus.append((name, Counts(*(counts.get(k, 0) for k in
                                           ("findings", "true", "false", "unsure")))))
-    total = [sum(getattr(c, k) for _, c in per_corpus)
-             for k in ("findings", "true", "false", "unsure")]
     date = max((corpora[name]["date"] for name in CORPORA if name in corpora), default="")
     described = " and ".join(corpora[name]["corpus"] for name in CORPORA if name in corpora)
-    return Measured(code, *total, date, described, tuple(per_corpus))
+    return Measured(code, date, described, tuple(per_corpus))
 
 
 def section(code: str) -> str:

@@ -21,8 +21,6 @@ included, so a long run can keep one on.
 from __future__ import annotations
 
 import dataclasses
-import os
-import sys
 from types import TracebackType
 from typing import Collection, Optional
 
@@ -31,7 +29,7 @@ from contiglint.runtime.escaped import blamed_site, layout_failure
 from contiglint.runtime.hazards import HazardFinder, Hazard, watched_op
 from contiglint.runtime.report import Report
 from contiglint.runtime.sampling import Sampler
-from contiglint.verify.frames import FileFilter, Site
+from contiglint.verify.frames import FileFilter
 from contiglint.verify.observation import Observation
 from contiglint.verify.tracer import Tracer
 
@@ -66,27 +64,8 @@ class Watch:
             (a.layout.shape, a.layout.strides) for a in observation.arguments)))
         for hazard in self._finder.hazards(observation):
             if not hazard.chain:
-                hazard = dataclasses.replace(hazard, chain=self.callers(hazard.site))
+                hazard = dataclasses.replace(hazard, chain=self._tracer.called_from(hazard.site))
             self.report.add(hazard)
-
-    def callers(self, site: Site, limit: int = 8) -> tuple[Site, ...]:
-        """The user frames that called the function holding `site`, innermost first, as a
-        traceback lists them (user files only)."""
-        frame = sys._getframe(1)
-        is_user = self._tracer._classifier.is_user
-        while frame is not None and not (frame.f_lineno == site.line and is_user(frame.f_code)
-                                         and os.path.abspath(frame.f_code.co_filename)
-                                         == site.file):
-            frame = frame.f_back
-        chain = []
-        frame = frame.f_back if frame is not None else None
-        while frame is not None and len(chain) < limit:
-            code = frame.f_code
-            if is_user(code):
-                chain.append(Site(os.path.abspath(code.co_filename), frame.f_lineno,
-                                  code.co_name))
-            frame = frame.f_back
-        return tuple(chain)
 
     # -- steps (sampling) ----------------------------------------------------------------------
     def _install_step_hooks(self) -> None:

@@ -301,14 +301,15 @@ class Tracer:
 
     def _emit(self, observation: Observation) -> None:
         if self.callers and observation.kind != "module":
-            observation = observation._replace(called_from=self._called_from(observation.site))
+            observation = observation._replace(called_from=self.called_from(observation.site))
         if self.keep:
             self.observations.append(observation)
         if self.on_observation is not None:
             self.on_observation(observation)
 
-    def _called_from(self, site: Site, limit: int = 8) -> tuple[Site, ...]:
-        """The user frames that called the function holding `site`, innermost first."""
+    def called_from(self, site: Site, limit: int = 8) -> tuple[Site, ...]:
+        """The user frames that called the function holding `site`, innermost first, as a
+        traceback lists them (user files only). Call it while that function runs."""
         is_user = self._classifier.is_user
         frame = sys._getframe(1)
         while frame is not None and not (frame.f_lineno == site.line and is_user(frame.f_code)
