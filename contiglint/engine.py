@@ -12,8 +12,8 @@ from typing import Optional
 
 from contiglint import expected, noqa
 from contiglint.findings import Finding, apply_fixes
-from contiglint.layout.contracts import ProjectContracts
-from contiglint.layout.program import analyze_module
+from contiglint.layout.sinks.contracts import ProjectContracts
+from contiglint.layout.flow.program import analyze_module
 from contiglint.rules import all_rules
 from contiglint.rules.base import ParsedModule, Rule, RuleContext
 from contiglint.settings import Settings

@@ -24,7 +24,7 @@ from contiglint.engine import (
 )
 from contiglint.files import SourceFile, discover, read_source, write_source
 from contiglint.findings import Finding
-from contiglint.layout.contracts import (
+from contiglint.layout.sinks.contracts import (
     ModuleSummary, ProjectContracts, module_name, resolve, summarize, text_digest,
 )
 

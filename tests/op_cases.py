@@ -14,11 +14,11 @@ from typing import Any
 
 import torch
 
-from contiglint.layout import ops
-from contiglint.layout.calls import module_output
-from contiglint.layout.sizes import literal
-from contiglint.layout.transfer import Call
-from contiglint.layout.values import Kind, Seq, Tensor
+from contiglint.layout.model import ops
+from contiglint.layout.flow.calls import module_output
+from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.values import Kind, Seq, Tensor
 from tests.op_world import ORIGIN, Twin, abstract, concrete, describe, problems, torch_function
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import torch
 from hypothesis import strategies as st
 
-from contiglint.layout.geometry import Geometry
-from contiglint.layout.sizes import literal
-from contiglint.layout.values import Kind, Tensor
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.values import Kind, Tensor
 from tests.op_cases import Case
 from tests.op_world import Twin, twins
 
@@ -174,7 +174,7 @@ def complex_part(draw, form, name):
 
 def sparse_part(draw, form, name):
     """indices()/values() of a coalesced COO tensor, crow/col_indices() of a CSR one."""
-    from contiglint.layout.values import Tensor as Abstract
+    from contiglint.layout.model.values import Tensor as Abstract
     dense = torch.randn(draw(st.integers(1, 4)), draw(st.integers(1, 4)))
     dense[dense < 0] = 0
     real = dense.to_sparse_csr() if name in ("crow_indices", "col_indices") else \

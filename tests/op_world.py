@@ -14,12 +14,12 @@ from typing import Any
 import torch
 from hypothesis import strategies as st
 
-from contiglint.layout import indexing, ops
-from contiglint.layout.geometry import Geometry
-from contiglint.layout.indexing import Index
-from contiglint.layout.sizes import literal
-from contiglint.layout.transfer import Call
-from contiglint.layout.values import Const, IntVal, Kind, Origin, Ref, Seq, Tensor
+from contiglint.layout.model import indexing, ops
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.indexing import Index
+from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.values import Const, IntVal, Kind, Origin, Ref, Seq, Tensor
 
 ORIGIN = Origin("<op under test>", 1, 1)
 

@@ -12,7 +12,7 @@ import torch
 
 from contiglint.catalogue import collectives, coverage, inplace, ops, sinks, unmodelled
 from contiglint.engine import lint_source
-from contiglint.layout import ops as layout_ops
+from contiglint.layout.model import ops as layout_ops
 from contiglint.rules import all_rules
 from contiglint.runtime.hazards import HazardFinder
 from contiglint.settings import Settings
@@ -162,7 +162,7 @@ def test_one_inplace_rule_for_the_three_sides():
 
 def test_one_element_size_table_true_to_torch():
     from contiglint.catalogue import dtypes
-    from contiglint.layout import calls, methods
+    from contiglint.layout.flow import calls, methods
 
     assert calls.ELEMENT_SIZE is dtypes.ELEMENT_SIZE
     for name, size in dtypes.ELEMENT_SIZE.items():

@@ -13,8 +13,8 @@ import random
 
 import torch
 
-from contiglint.layout.ops import _contraction_order
-from contiglint.layout.sizes import literal
+from contiglint.layout.model.ops import _contraction_order
+from contiglint.layout.model.sizes import literal
 
 
 def equations(count: int, seed: int = 12):

@@ -13,13 +13,13 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from contiglint.layout import ops
-from contiglint.layout.calls import module_parameter
-from contiglint.layout.geometry import Geometry
+from contiglint.layout.model import ops
+from contiglint.layout.flow.calls import module_parameter
+from contiglint.layout.model.geometry import Geometry
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS
-from contiglint.layout.sizes import literal, symbol
-from contiglint.layout.transfer import Call
-from contiglint.layout.values import CONTIGUOUS, IntVal, Kind, Ref, Seq, Tensor
+from contiglint.layout.model.sizes import literal, symbol
+from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.values import CONTIGUOUS, IntVal, Kind, Ref, Seq, Tensor
 
 ROOT = Path(__file__).resolve().parents[1]
 

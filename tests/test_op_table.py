@@ -1,4 +1,4 @@
-"""The op table (contiglint/layout/ops.py) against real torch.
+"""The op table (contiglint/layout/model/ops.py) against real torch.
 
 Every entry of `ops.TABLE` runs, spelling by spelling (method, attribute, function, nn module),
 on generated shapes, layouts and dtypes; each input is built twice (a torch tensor and its
@@ -16,7 +16,7 @@ import torch
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from contiglint.layout import ops
+from contiglint.layout.model import ops
 from tests.op_cases import ENTRIES_RUN, STATS, compare, run
 from tests.op_recipes_compute import RECIPES as COMPUTE
 from tests.op_recipes_nn import RECIPES as NN

@@ -82,7 +82,7 @@ def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeyp
 def test_project_check_summarizes_each_module_once(tmp_path, monkeypatch):
     """The lint phase of a project run reuses the contract summary phase 1 made of the same
     text; a fix run, whose rewritten text differs, summarizes it again."""
-    from contiglint.layout import contracts
+    from contiglint.layout.sinks import contracts
 
     made = []
     original = contracts.summarize

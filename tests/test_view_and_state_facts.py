@@ -84,10 +84,10 @@ def test_a_kept_slice_pins_its_base_and_contiguous_releases_it():
 def test_stride_of_a_contiguous_tensor_of_literal_sizes_is_torchs():
     """`x.stride(d)` is evaluated only for canonical contiguous geometries, and then it is the
     stride torch reports (so `as_strided(..., (x.stride(0), step, 1))` is literal)."""
-    from contiglint.layout.geometry import Geometry as G
-    from contiglint.layout.methods import contiguous_stride
-    from contiglint.layout.sizes import literal as lit
-    from contiglint.layout.values import IntVal, Kind as K, Tensor as T
+    from contiglint.layout.model.geometry import Geometry as G
+    from contiglint.layout.flow.methods import contiguous_stride
+    from contiglint.layout.model.sizes import literal as lit
+    from contiglint.layout.model.values import IntVal, Kind as K, Tensor as T
 
     for shape in [(3, 256), (2, 3, 4), (5,), (2, 1, 3)]:
         real = torch.empty(shape)

@@ -3,7 +3,7 @@
 One row per sink kind. `methods` are Tensor methods (the receiver is the tensor), `functions`
 qualified functions (`argument`/`keyword` is the tensor), `runtime` the names under which the
 runtime tracer reports the same ops (by default `Tensor.<method>` and the functions), so that
-the static pass (layout/sinks.py), the verifier (verify/op_kinds.py) and the runtime watcher
+the static pass (layout/sinks/records.py), the verifier (verify/op_kinds.py) and the runtime watcher
 (runtime/hazards.py) read one list. `tokens` are substrings a file holding such a sink
 contains (a cheap pre-filter for rules).
 """

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 
 from contiglint.findings import Finding, Fix, Position, Related
-from contiglint.layout.names import ImportMap
-from contiglint.layout.values import Kind
+from contiglint.layout.flow.names import ImportMap
+from contiglint.layout.model.values import Kind
 from contiglint.rules import precision
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
@@ -85,7 +85,7 @@ class Rule:
     @classmethod
     def prefilter_tokens(cls) -> frozenset[str]:
         """Substrings of which a file must hold one for this rule to fire."""
-        from contiglint.layout.sinks import tokens_for
+        from contiglint.layout.sinks.records import tokens_for
 
         return cls.tokens if cls.tokens is not None else tokens_for(cls.sinks)
 

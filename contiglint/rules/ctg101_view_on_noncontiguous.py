@@ -5,7 +5,7 @@ import ast
 from typing import Iterable
 
 from contiglint.findings import Edit, Fix
-from contiglint.layout.sinks import Sink
+from contiglint.layout.sinks.records import Sink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 

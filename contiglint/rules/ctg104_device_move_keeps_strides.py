@@ -7,8 +7,8 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import ops as catalogue
 from contiglint.findings import Edit, Fix, Position
-from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Kind, Tensor
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import innermost_statement, parent_of

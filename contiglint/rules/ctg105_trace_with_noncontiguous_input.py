@@ -5,8 +5,8 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix
-from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Seq, Tensor, Value
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import Seq, Tensor, Value
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import needs_parentheses

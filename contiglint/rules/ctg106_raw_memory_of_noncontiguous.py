@@ -6,10 +6,10 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import contracts
 from contiglint.findings import Fix
-from contiglint.layout.sinks import Sink
-from contiglint.layout.sizes import is_one
-from contiglint.layout.stride_checks import unit_last
-from contiglint.layout.values import Kind, Tensor
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.sizes import is_one
+from contiglint.layout.model.stride_checks import unit_last
+from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (

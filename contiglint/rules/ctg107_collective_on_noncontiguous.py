@@ -6,8 +6,8 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import collectives
 from contiglint.findings import Fix
-from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Seq, Tensor
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import Seq, Tensor
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import enclosing_statement, fresh_name, statement_fix

@@ -7,8 +7,8 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import inplace
 from contiglint.findings import Fix
-from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Kind, Origin
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import Kind, Origin
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, related
 

@@ -5,9 +5,9 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
-from contiglint.layout.loops import is_invariant
-from contiglint.layout.ops import ATTRIBUTES
-from contiglint.layout.sinks import Sink
+from contiglint.layout.flow.loops import is_invariant
+from contiglint.layout.model.ops import ATTRIBUTES
+from contiglint.layout.sinks.records import Sink
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import statement_fix

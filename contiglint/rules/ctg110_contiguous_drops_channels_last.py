@@ -6,8 +6,8 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.findings import Edit, Fix, Position
-from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Kind
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import Kind
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, related
 

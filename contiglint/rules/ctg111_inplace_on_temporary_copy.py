@@ -8,8 +8,8 @@ from contiglint.findings import Fix
 from contiglint.catalogue import collectives
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
-from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Tensor
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (

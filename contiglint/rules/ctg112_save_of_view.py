@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
-from contiglint.layout.sinks import Sink
+from contiglint.layout.sinks.records import Sink
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, related
 from contiglint.rules.statements import needs_parentheses

@@ -5,9 +5,9 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.findings import Edit, Fix, Position
-from contiglint.layout import ops
-from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Kind, Tensor
+from contiglint.layout.model import ops
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 
 ASSIGNING = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)

@@ -6,12 +6,12 @@ from dataclasses import replace
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
-from contiglint.layout.contract_sinks import GUARD_WORDS
-from contiglint.layout.contracts import SUMMARY_TOKENS, Requirement
-from contiglint.layout.flow import GRAD_OUTPUT
-from contiglint.layout.sinks import Sink
-from contiglint.layout.stride_checks import unit_last
-from contiglint.layout.values import Kind, Tensor
+from contiglint.layout.sinks.contract_calls import GUARD_WORDS
+from contiglint.layout.sinks.contracts import SUMMARY_TOKENS, Requirement
+from contiglint.layout.flow.frame import GRAD_OUTPUT
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.stride_checks import unit_last
+from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.ctg107_collective_on_noncontiguous import CollectiveOnNonContiguous
 from contiglint.rules.messages import called_from, made_by, related

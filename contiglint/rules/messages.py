@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from contiglint.findings import Related
-from contiglint.layout.sinks import Sink
-from contiglint.layout.values import Tensor
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import Tensor
 
 
 def made_by(tensor: Tensor) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 from contiglint.catalogue import ops as catalogue
-from contiglint.layout.values import Origin, Tensor
+from contiglint.layout.model.values import Origin, Tensor
 
 # ops that exist only on tensors (`str.split` exists, so a method `.split` needs `dim=`)
 TENSOR_ONLY = tuple(f".{name}(" for name in catalogue.TENSOR_ONLY_METHODS) + ("torch.",)

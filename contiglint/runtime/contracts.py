@@ -16,7 +16,7 @@ import sys
 import threading
 from typing import Optional
 
-from contiglint.layout.contracts import ModuleSummary, module_name, summarize
+from contiglint.layout.sinks.contracts import ModuleSummary, module_name, summarize
 
 
 class RuntimeContracts:

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Optional, Union
 
-from contiglint.layout.geometry import Geometry
-from contiglint.layout.sizes import Size
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import Size
 
 
 class Kind(Enum):

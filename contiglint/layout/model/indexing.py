@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
-from contiglint.layout.geometry import Axis, Geometry
-from contiglint.layout.sizes import ONE, Size
-from contiglint.layout.transfer import CONTIGUOUS
-from contiglint.layout.values import Kind, Origin, Tensor
-from contiglint.layout.views import _result
+from contiglint.layout.model.geometry import Axis, Geometry
+from contiglint.layout.model.sizes import ONE, Size
+from contiglint.layout.model.transfer import CONTIGUOUS
+from contiglint.layout.model.values import Kind, Origin, Tensor
+from contiglint.layout.model.views import _result
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
-from contiglint.layout.geometry import Axis, Geometry
-from contiglint.layout.sizes import ONE, Size, literal
-from contiglint.layout.values import (
+from contiglint.layout.model.geometry import Axis, Geometry
+from contiglint.layout.model.sizes import ONE, Size, literal
+from contiglint.layout.model.values import (
     CONTIGUOUS,
     NOT_TENSOR,
     OPAQUE,

@@ -11,17 +11,17 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from contiglint.layout import conditions
-from contiglint.layout.calls import CallMixin
-from contiglint.layout.contract_sinks import ContractMixin
-from contiglint.layout.expressions import ExpressionMixin, handler_for
-from contiglint.layout.methods import MethodMixin
-from contiglint.layout.sink_emission import SinkEmitterMixin
-from contiglint.layout.sinks import CallSite
-from contiglint.layout.sizes import literal, symbol
-from contiglint.layout.stride_checks import stride_truth
-from contiglint.layout.subscripts import SubscriptMixin
-from contiglint.layout.values import (
+from contiglint.layout.flow import conditions
+from contiglint.layout.flow.calls import CallMixin
+from contiglint.layout.sinks.contract_calls import ContractMixin
+from contiglint.layout.flow.expressions import ExpressionMixin, handler_for
+from contiglint.layout.flow.methods import MethodMixin
+from contiglint.layout.sinks.emission import SinkEmitterMixin
+from contiglint.layout.sinks.records import CallSite
+from contiglint.layout.model.sizes import literal, symbol
+from contiglint.layout.model.stride_checks import stride_truth
+from contiglint.layout.flow.subscripts import SubscriptMixin
+from contiglint.layout.model.values import (
     CONTIGUOUS,
     NOT_TENSOR,
     OPAQUE,

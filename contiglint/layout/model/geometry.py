@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from itertools import count, pairwise
 from typing import Literal, Optional, Sequence
 
-from contiglint.layout.sizes import ONE, Size, is_one, product
+from contiglint.layout.model.sizes import ONE, Size, is_one, product
 
 Span = Literal["full", "cut", "step", "broadcast", "new"]
 

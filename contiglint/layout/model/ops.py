@@ -19,13 +19,13 @@ from typing import Literal, Optional
 
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
-from contiglint.layout import indexing
-from contiglint.layout import transfer as tr
-from contiglint.layout import views as vw
-from contiglint.layout.geometry import Geometry
-from contiglint.layout.sizes import ONE, literal
-from contiglint.layout.transfer import Call, Transfer
-from contiglint.layout.values import (
+from contiglint.layout.model import indexing
+from contiglint.layout.model import transfer as tr
+from contiglint.layout.model import views as vw
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import ONE, literal
+from contiglint.layout.model.transfer import Call, Transfer
+from contiglint.layout.model.values import (
     CONTIGUOUS,
     UNKNOWN_TENSOR,
     Const,

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field, replace
 from typing import Iterator, Optional
 
 from contiglint.catalogue import contracts as catalogue
-from contiglint.layout.compiled import kernel_signature
-from contiglint.layout.index import ModuleIndex, child_nodes
-from contiglint.layout.names import ImportMap
+from contiglint.layout.flow.compiled import kernel_signature
+from contiglint.layout.flow.index import ModuleIndex, child_nodes
+from contiglint.layout.flow.names import ImportMap
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 SUMMARY_TOKENS = ("is_contiguous", "stride", "data_ptr", "storage", "triton", "ctypes",

@@ -31,8 +31,8 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
-from contiglint.layout.loops import chain
-from contiglint.layout.values import Tensor, Value
+from contiglint.layout.flow.loops import chain
+from contiglint.layout.model.values import Tensor, Value
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from contiglint.layout.loops import is_invariant
-from contiglint.layout.sinks import Sink
-from contiglint.layout.values import (
+from contiglint.layout.flow.loops import is_invariant
+from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import (
     OPAQUE,
     Tensor,
     Value,

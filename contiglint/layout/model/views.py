@@ -11,10 +11,10 @@ from dataclasses import replace
 from itertools import count, pairwise
 from typing import Callable, Optional
 
-from contiglint.layout.geometry import Axis, Geometry
-from contiglint.layout.sizes import ONE, WILDCARD, Size, align, is_one, literal, product
-from contiglint.layout.transfer import CONTIGUOUS, Call, fresh
-from contiglint.layout.values import (
+from contiglint.layout.model.geometry import Axis, Geometry
+from contiglint.layout.model.sizes import ONE, WILDCARD, Size, align, is_one, literal, product
+from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
+from contiglint.layout.model.values import (
     NONCONTIGUOUS,
     OPAQUE,
     UNKNOWN_TENSOR,

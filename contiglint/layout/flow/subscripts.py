@@ -5,10 +5,10 @@ import ast
 from dataclasses import replace
 from typing import Optional
 
-from contiglint.layout import ops
-from contiglint.layout.indexing import Index
-from contiglint.layout.sizes import literal, symbol
-from contiglint.layout.values import (
+from contiglint.layout.model import ops
+from contiglint.layout.model.indexing import Index
+from contiglint.layout.model.sizes import literal, symbol
+from contiglint.layout.model.values import (
     NOT_TENSOR,
     OPAQUE,
     Const,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional
 
 from contiglint.catalogue.sinks import BY_KIND, SPECS, SinkSpec
-from contiglint.layout.values import Tensor, Value
+from contiglint.layout.model.values import Tensor, Value
 
 
 @dataclass(frozen=True)

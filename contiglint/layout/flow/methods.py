@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from contiglint.layout import ops, views
-from contiglint.layout.calls import (
+from contiglint.layout.model import ops, views
+from contiglint.layout.flow.calls import (
     COPY_IF_NEEDED,
     DTYPES,
     ELEMENT_SIZE,
@@ -14,11 +14,11 @@ from contiglint.layout.calls import (
 )
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
-from contiglint.layout.sinks import METHOD_SINKS
-from contiglint.layout.geometry import Geometry
-from contiglint.layout.sizes import literal, symbol
-from contiglint.layout.transfer import Call
-from contiglint.layout.values import (
+from contiglint.layout.sinks.records import METHOD_SINKS
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import literal, symbol
+from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.values import (
     NOT_TENSOR,
     OPAQUE,
     UNKNOWN_TENSOR,
@@ -36,7 +36,7 @@ from contiglint.layout.values import (
     Value,
     join,
 )
-from contiglint.layout.views import view_verdict
+from contiglint.layout.model.views import view_verdict
 
 
 # nn.Module hook registrations: a forward hook runs as `hook(module, args, output)` after each

@@ -12,14 +12,14 @@ from dataclasses import replace
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.catalogue.collectives import keywords as collective_keywords
-from contiglint.layout import ops
-from contiglint.layout.geometry import Geometry
-from contiglint.layout.names import is_foreign, is_torch
-from contiglint.layout.sizes import literal
+from contiglint.layout.model import ops
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.flow.names import is_foreign, is_torch
+from contiglint.layout.model.sizes import literal
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
-from contiglint.layout.sinks import FUNCTION_SINKS, CallSite
-from contiglint.layout.transfer import Call
-from contiglint.layout.values import (
+from contiglint.layout.sinks.records import FUNCTION_SINKS, CallSite
+from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.values import (
     NOT_TENSOR,
     OPAQUE,
     UNKNOWN_TENSOR,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, Optional
 
-from contiglint.layout.sizes import is_one
-from contiglint.layout.values import Kind, Tensor, Value
+from contiglint.layout.model.sizes import is_one
+from contiglint.layout.model.values import Kind, Tensor, Value
 
 
 def _last(node: ast.expr, minus: int) -> bool:

@@ -13,16 +13,16 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from contiglint.layout.compiled import Kernel, kernel_signature, traced_functions
-from contiglint.layout.contracts import (
+from contiglint.layout.flow.compiled import Kernel, kernel_signature, traced_functions
+from contiglint.layout.sinks.contracts import (
     FunctionContract, Names, ProjectContracts, function_keys, module_contracts, module_name,
     text_digest,
 )
-from contiglint.layout.index import ModuleIndex
-from contiglint.layout.names import ImportMap
-from contiglint.layout.sinks import CallSite, Sink
-from contiglint.layout.sizes import literal
-from contiglint.layout.values import OPAQUE, Const, Instance, IntVal, Ref, Value, join
+from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.flow.names import ImportMap
+from contiglint.layout.sinks.records import CallSite, Sink
+from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.values import OPAQUE, Const, Instance, IntVal, Ref, Value, join
 from contiglint.source import SourceMap
 
 MAX_DEPTH = 6
@@ -123,7 +123,7 @@ class Program:
 
     # --- driving the analysis -----------------------------------------------------------------
     def run(self) -> list[Sink]:
-        from contiglint.layout.flow import Frame
+        from contiglint.layout.flow.frame import Frame
 
         self.recording = False
         module = Frame(self, None, ())
@@ -179,7 +179,7 @@ class Program:
     def call(self, key: str, bound: Optional[Value], args: list[Value], kwargs: dict[str, Value],
              site: Optional[CallSite], chain: tuple[CallSite, ...] = (),
              standalone: bool = False) -> Value:
-        from contiglint.layout.flow import Frame
+        from contiglint.layout.flow.frame import Frame
 
         node = self.functions.get(key)
         if node is None:

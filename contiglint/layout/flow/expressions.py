@@ -6,12 +6,12 @@ import operator
 from typing import Callable, Optional
 
 from contiglint.catalogue import ops as catalogue
-from contiglint.layout import ops
-from contiglint.layout.calls import module_parameter
-from contiglint.layout.indexing import Index
-from contiglint.layout.sizes import literal, multiply, symbol
-from contiglint.layout.transfer import Call
-from contiglint.layout.values import (
+from contiglint.layout.model import ops
+from contiglint.layout.flow.calls import module_parameter
+from contiglint.layout.model.indexing import Index
+from contiglint.layout.model.sizes import literal, multiply, symbol
+from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.values import (
     CONTIGUOUS,
     NOT_TENSOR,
     OPAQUE,
@@ -255,7 +255,7 @@ class ExpressionMixin:
         if isinstance(node.op, ast.MatMult):
             ranks = [v.rank for v in (left, right) if isinstance(v, Tensor)]
             if len(ranks) == 2 and None not in ranks and min(ranks) >= 2:
-                from contiglint.layout.geometry import Geometry
+                from contiglint.layout.model.geometry import Geometry
                 a, b = left.geometry.sizes, right.geometry.sizes  # (..., n, k) @ (..., k, m)
                 batch = (a if len(a) >= len(b) else b)[:-2]
                 return Tensor(CONTIGUOUS.kind, Geometry.contiguous(list(batch) + [a[-2], b[-1]]))

@@ -1,0 +1,1 @@
+"""The interpreter: abstract execution of a module's functions over the layout model."""
