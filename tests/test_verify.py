@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from contiglint.cli import main as contiglint_main  # noqa: E402
-from contiglint.layout import ops  # noqa: E402
+from contiglint.layout.model import ops  # noqa: E402
 from contiglint.verify.claims import CLAIMS  # noqa: E402
 from contiglint.verify.compare import compare  # noqa: E402
 from contiglint.verify.runner import run_programs  # noqa: E402
