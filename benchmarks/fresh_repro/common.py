@@ -2,10 +2,13 @@
 
 Scripts import the pinned package from the cached tree (`~/.cache/contiglint/fresh/trees`, or
 $CONTIGLINT_FRESH_DIR/trees) where it imports with torch alone plus the pure dependencies in
-`<cache>/deps` (installed with `pip install --no-deps --target <cache>/deps gpytorch==1.15.2
-linear_operator==0.6.1 pyre_extensions typing_inspect mypy_extensions multipledispatch
-threadpoolctl jaxtyping==0.3.2 wadler_lindig opt_einsum`); the scripts put both on sys.path
-themselves. Triton kernels cannot run on CPU: a kernel that takes no strides is emulated by
+`<cache>/deps`, installed with
+    pip install --no-deps --target <cache>/deps gpytorch==1.15.2 linear_operator==0.6.1 \
+        pyre_extensions typing_inspect mypy_extensions multipledispatch threadpoolctl \
+        jaxtyping==0.3.2 wadler_lindig opt_einsum pyro-api==0.1.2 tqdm==4.67.1 \
+        pillow==11.3.0 triton==3.9.0 einops==0.8.2
+(triton is only imported, never launched); the scripts put both on sys.path themselves, so each
+runs as `python benchmarks/fresh_repro/<script>.py` from the repository root. Triton kernels cannot run on CPU: a kernel that takes no strides is emulated by
 reading the tensor's flat storage in data_ptr order (`flat_read`).
 """
 from __future__ import annotations
