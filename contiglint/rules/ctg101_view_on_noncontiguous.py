@@ -5,7 +5,7 @@ import ast
 from typing import Iterable
 
 from contiglint.findings import Edit, Fix
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 
@@ -52,14 +52,14 @@ class ViewOnNonContiguous(Rule):
         "reshape: `.view(` -> `.reshape(` (safe); contiguous-view: insert `.contiguous()` "
         "before `.view(` (unsafe)")}
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: ViewSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
         if tensor is None or not tensor.noncontiguous:
             return
-        if sink.get("dtype"):
+        if sink.dtype:
             yield from self.check_dtype_view(sink, ctx)
             return
-        verdict = sink.get("verdict")
+        verdict = sink.verdict
         certain = verdict == "raises"
         if verdict == "ok" or (verdict == "unknown" and not ctx.strict):
             return
@@ -69,14 +69,14 @@ class ViewOnNonContiguous(Rule):
                    f"size is not compatible with input tensor's size and stride'")
         yield Report(call, message, self.fix(call, ctx), related(sink, tensor))
 
-    def check_dtype_view(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
-        if sink.get("unit_stride") is not False or sink.get("same_size"):
+    def check_dtype_view(self, sink: ViewSink, ctx: RuleContext) -> Iterable[Report]:
+        if sink.unit_stride is not False or sink.same_size:
             return
-        known = sink.get("source_size") is not None  # else the sizes may be equal: no error
+        known = sink.source_size is not None  # else the sizes may be equal: no error
         if not known and not ctx.strict:
             return
         tensor = sink.tensor
-        message = (f".view({sink.get('dtype')}) on a tensor {made_by(tensor)} whose last dim is "
+        message = (f".view({sink.dtype}) on a tensor {made_by(tensor)} whose last dim is "
                    f"not unit-stride raises" + (" (its element size differs)" if known else
                                                 " when the element size differs") +
                    "; call .contiguous() first")

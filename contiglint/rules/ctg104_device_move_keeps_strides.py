@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import ops as catalogue
 from contiglint.findings import Edit, Fix, Position
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import DeviceMoveSink, Sink
 from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -74,13 +74,13 @@ class DeviceMoveKeepsStrides(Rule):
     fix_safety = "safe"
     severity = "warning"
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: DeviceMoveSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
-        if sink.op not in MOVES or sink.get("device") is not True:
+        if sink.op not in MOVES or sink.device is not True:
             return
         if tensor is None or tensor.kind is not Kind.PERMUTED or keeps_channels_last(tensor):
             return
-        if sink.get("memory_format") is not None:
+        if sink.memory_format is not None:
             return  # the call already chooses the layout of the copy
         call = sink.node
         if dtype_only(call) or consumed_in_place(call, sink, ctx):

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from contiglint.catalogue import contracts
 from contiglint.findings import Fix
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import KernelLaunchSink, RawMemorySink, Sink
 from contiglint.layout.model.sizes import is_one
 from contiglint.layout.model.stride_checks import unit_last
 from contiglint.layout.model.values import Kind, Tensor
@@ -65,15 +65,16 @@ class RawMemoryOfNonContiguous(Rule):
     sinks = frozenset({"raw_memory", "kernel_launch"})
     fix_safety = "unsafe"
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: Union[KernelLaunchSink, RawMemorySink],
+              ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
-        if sink.get("guarded_parameter") and ctx.settings.is_enabled("CTG114", False):
+        if sink.guarded_parameter and ctx.settings.is_enabled("CTG114", False):
             return  # the function raised before on this layout: CTG114 reports the caller
-        if sink.kind == "kernel_launch":
-            if not sink.get("triton"):
+        if isinstance(sink, KernelLaunchSink):
+            if not sink.triton:
                 return
-            if sink.get("strided"):
-                if sink.get("own_strides") == 1 and tensor is not None and \
+            if sink.strided:
+                if sink.own_strides == 1 and tensor is not None and \
                         tensor.noncontiguous and rows_mergeable(tensor) is False:
                     yield self.report_partial(sink, tensor, ctx)
                 return
@@ -86,9 +87,9 @@ class RawMemoryOfNonContiguous(Rule):
         if ctx.reportable(tensor):
             yield self.report_memory(sink, tensor, ctx)
             return
-        source = sink.get("copy_of")
-        if sink.op == "data_ptr" and sink.get("copy_call") is sink.target and \
-                isinstance(source, Tensor) and source.noncontiguous:
+        source = sink.copy.source if sink.copy is not None else None
+        if sink.op == "data_ptr" and sink.copy is not None and sink.copy.call is sink.target \
+                and isinstance(source, Tensor) and source.noncontiguous:
             message = (f".data_ptr() of a temporary .contiguous() copy of a tensor "
                        f"{made_by(source)}{called_from(sink)}: the copy is freed when "
                        f".data_ptr() returns, so the pointer dangles; keep the copy in a name")
@@ -124,23 +125,23 @@ class RawMemoryOfNonContiguous(Rule):
 
     def report_kernel(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
         consequence = self.consequence(tensor)
-        parameter = sink.get("parameter")
+        parameter = sink.parameter
         message = (f"Triton kernel `{sink.op}` takes no strides, but its argument "
                    f"{f'`{parameter}` ' if parameter else ''}is a tensor "
                    f"{self.describe(tensor)}{called_from(sink)}: {consequence}")
         return Report(sink.target, message, self.bind_fix(sink, ctx, copy=True,
-                                                          back=bool(sink.get("written"))),
+                                                          back=sink.written),
                       related(sink, tensor))
 
     def report_partial(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
-        parameter = sink.get("parameter")
+        parameter = sink.parameter
         message = (f"Triton kernel `{sink.op}` gets one stride of "
                    f"{f'`{parameter}`' if parameter else 'its argument'}, so it walks the tensor "
                    f"as evenly spaced dense rows, but the tensor is {made_by(tensor)}"
                    f"{called_from(sink)}: its rows are not evenly spaced (or its last dim is not "
                    f"unit-stride); pass .contiguous() kept in a name, or all its strides")
         return Report(sink.target, message, self.bind_fix(sink, ctx, copy=True,
-                                                          back=bool(sink.get("written"))),
+                                                          back=sink.written),
                       related(sink, tensor))
 
     @staticmethod

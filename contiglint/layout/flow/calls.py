@@ -17,7 +17,14 @@ from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.flow.names import is_foreign, is_torch
 from contiglint.layout.model.sizes import literal
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
-from contiglint.layout.sinks.records import FUNCTION_SINKS, CallSite
+from contiglint.layout.sinks.records import (
+    FUNCTION_SINKS,
+    RECORDS,
+    CallSite,
+    CollectiveSink,
+    KernelLaunchSink,
+    SaveSink,
+)
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
     NOT_TENSOR,
@@ -73,7 +80,7 @@ class CallMixin:
                 for index, (argument, value) in enumerate(zip(node.args, args)):
                     if isinstance(value, Tensor):
                         param = kernel.params[index] if index < len(kernel.params) else None
-                        self.emit("kernel_launch", node, argument, value, func.value.id,
+                        self.emit(KernelLaunchSink, node, argument, value, func.value.id,
                                   parameter=param, written=param in kernel.written,
                                   strided=strided, triton=kernel.triton,
                                   own_strides=own_strides(node, argument))
@@ -337,10 +344,11 @@ class CallMixin:
         if spec.kind == "collective":
             for position, (argument, value) in enumerate(zip(node.args, args)):
                 if isinstance(value, (Tensor, Seq)) or value is OPAQUE:
-                    self.emit("collective", node, argument, value, qualname, position=position)
+                    self.emit(CollectiveSink, node, argument, value, qualname,
+                              position=position)
             for keyword in node.keywords:
                 if keyword.arg in COLLECTIVE_KEYWORDS:
-                    self.emit("collective", node, keyword.value, kwargs[keyword.arg], qualname,
+                    self.emit(CollectiveSink, node, keyword.value, kwargs[keyword.arg], qualname,
                               position=keyword.arg)
             return
         argument, value = None, None
@@ -351,7 +359,7 @@ class CallMixin:
             if keyword is not None:
                 argument, value = keyword.value, kwargs[spec.keyword]
         if argument is not None:
-            self.emit(spec.kind, node, argument, value, qualname)
+            self.emit(RECORDS[spec.kind], node, argument, value, qualname)
             if spec.kind == "save":
                 self.emit_saved_items(node, argument, value, qualname)
 
@@ -366,7 +374,7 @@ class CallMixin:
         else:
             return
         for item, item_value in items:
-            self.emit("save", node, item, item_value, qualname)
+            self.emit(SaveSink, node, item, item_value, qualname)
             self.emit_saved_items(node, item, item_value, qualname)
 
 

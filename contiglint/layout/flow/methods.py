@@ -14,7 +14,14 @@ from contiglint.layout.flow.calls import (
 )
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
-from contiglint.layout.sinks.records import METHOD_SINKS
+from contiglint.layout.sinks.records import (
+    METHOD_SINKS,
+    RECORDS,
+    ContiguousCallSink,
+    DeviceMoveSink,
+    RawMemorySink,
+    ViewSink,
+)
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.transfer import Call
@@ -154,7 +161,7 @@ class MethodMixin:
                 return result
         if name in ("register_buffer", "register_parameter") and len(args) >= 2:
             for spec in METHOD_SINKS.get(name, ()):
-                self.emit(spec.kind, node, node.args[1] if len(node.args) > 1 else None,
+                self.emit(RECORDS[spec.kind], node, node.args[1] if len(node.args) > 1 else None,
                           args[1], name)
             label = args[0].value if isinstance(args[0], Const) else None
             if isinstance(label, str):
@@ -221,7 +228,7 @@ class MethodMixin:
         if name in COPY_IF_NEEDED:
             self.copy_sources[id(node)] = tensor
         elif name == "numpy" and getattr(node, "_contiglint_raw_memory", None):
-            self.emit("raw_memory", node, func.value, tensor, node._contiglint_raw_memory)
+            self.emit(RawMemorySink, node, func.value, tensor, node._contiglint_raw_memory)
         if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
             tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
         if name in ("view", "reshape"):
@@ -263,27 +270,30 @@ class MethodMixin:
 
     def emit_method_sink(self, kind: str, node: ast.Call, func: ast.Attribute, tensor: Tensor,
                          args, kwargs) -> None:
-        detail: dict[str, object] = {}
         if kind == "view":
             dtype = next((a.qualname for a in args if isinstance(a, Ref) and a.qualname in DTYPES),
                          None) or (kwargs["dtype"].qualname if isinstance(
                              kwargs.get("dtype"), Ref) else None)
             if dtype:
                 source = source_itemsize(func.value, tensor)
-                detail.update(dtype=dtype, unit_stride=last_dim_unit_stride(tensor),
-                              source_size=source,
-                              same_size=source == ELEMENT_SIZE.get(dtype.split(".")[-1]))
+                self.emit(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,
+                          unit_stride=last_dim_unit_stride(tensor), source_size=source,
+                          same_size=source == ELEMENT_SIZE.get(dtype.split(".")[-1]))
             else:
                 target = Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
                     if func.attr == "view" else _other_sizes(args)
-                detail.update(verdict=view_verdict(tensor, target, ast.unparse(func.value)),
-                              target_rank=len(target) if target is not None else None)
+                self.emit(ViewSink, node, func.value, tensor, func.attr,
+                          verdict=view_verdict(tensor, target, ast.unparse(func.value)),
+                          target_rank=len(target) if target is not None else None)
         elif kind == "device_move":
-            detail.update(device=self.moves_device(node, func.attr, args, kwargs),
-                          memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+            self.emit(DeviceMoveSink, node, func.value, tensor, func.attr,
+                      device=self.moves_device(node, func.attr, args, kwargs),
+                      memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
         elif kind == "contiguous_call":
-            detail.update(memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
-        self.emit(kind, node, func.value, tensor, func.attr, **detail)
+            self.emit(ContiguousCallSink, node, func.value, tensor, func.attr,
+                      memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+        else:
+            self.emit(RECORDS[kind], node, func.value, tensor, func.attr)
 
     def moves_device(self, node: ast.Call, name: str, args, kwargs) -> Optional[bool]:
         if name in ("cuda", "cpu"):

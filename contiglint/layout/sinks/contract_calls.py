@@ -14,6 +14,7 @@ from typing import Optional
 from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.sinks.contracts import Evidence, FunctionContract, Requirement
 from contiglint.layout.model.values import Mapping, Seq, Tensor, Value
+from contiglint.layout.sinks.records import ContractSink
 
 GUARD_WORDS = ("asserts", "raises if", "checks")  # how a guard's evidence reads
 
@@ -51,7 +52,7 @@ class ContractMixin:
                        param: str, requirement: Requirement, item: bool = False) -> None:
         if not isinstance(value, Tensor) or self.passed_through(argument):
             return
-        self.emit("contract", node, argument, value, label, param=param,
+        self.emit(ContractSink, node, argument, value, label, param=param,
                   requirement=requirement, item=item)
 
     def passed_through(self, argument: ast.expr) -> bool:

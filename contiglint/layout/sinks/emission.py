@@ -5,7 +5,13 @@ import ast
 from typing import Optional
 
 from contiglint.layout.flow.loops import is_invariant
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import (
+    Copy,
+    EscapeSink,
+    InplaceSink,
+    LayoutBranchSink,
+    Sink,
+)
 from contiglint.layout.model.values import (
     OPAQUE,
     Tensor,
@@ -14,43 +20,39 @@ from contiglint.layout.model.values import (
 
 
 class SinkEmitterMixin:
-    def emit(self, kind: str, node: ast.AST, target: Optional[ast.expr], value: Value, op: str,
-             **detail) -> None:
+    def emit(self, record: type[Sink], node: ast.AST, target: Optional[ast.expr], value: Value,
+             op: str, **fields) -> None:
+        """Record a sink of type `record`; `fields` are the ones its kind adds to `Sink`'s."""
         if not self.program.recording:
             return
         loop = self.loops[-1] if self.loops else None
         invariant = False
         if loop is not None and target is not None:
             invariant = is_invariant(target, loop)
-        copied = self.copied_from(target)
-        if copied is not None:
-            detail.update(copy_call=copied[0], copy_of=copied[1])
-        if kind != "contract" and target is not None and self.guarded_parameter(target):
-            detail.update(guarded_parameter=True)  # the function raised before: CTG114's
-        self.program.emit(Sink(kind, node, target, value, op, tuple(sorted(detail.items())),
-                               self.chain, loop, invariant, self.function))
+        guarded = record.kind != "contract" and target is not None and \
+            self.guarded_parameter(target)  # the function raised before: CTG114's
+        self.program.emit(record(node, target, value, op, self.chain, loop, invariant,
+                                 self.function, self.copied_from(target), guarded, **fields))
 
     def emit_inplace(self, node: ast.AST, target: ast.expr, value: Value, op: str) -> None:
-        self.emit("inplace", node, target, value, op)
+        self.emit(InplaceSink, node, target, value, op)
 
     def emit_escape(self, node: ast.AST, expression: ast.expr, value: Value, how: str) -> None:
         if isinstance(value, Tensor):
-            self.emit("escape", node, expression, value, how)
+            self.emit(EscapeSink, node, expression, value, how)
 
     def emit_layout_branch(self, test: ast.expr) -> None:
         if self.program.index.queries_layout(test):  # `.is_contiguous()`/`.stride()` inside
-            self.emit("layout_branch", test, None, OPAQUE, "layout check",
+            self.emit(LayoutBranchSink, test, None, OPAQUE, "layout check",
                       traced=self.program.traced.get(self.function))
 
-    def copied_from(self, target: Optional[ast.expr]) -> Optional[tuple[ast.Call, Value]]:
-        """The nearest copy-if-needed call (`x.contiguous()`, `x.reshape(..)`, `x.to(..)`) on the
-        receiver spine of `target`, with the value of its receiver `x`: a write into such a
-        temporary reaches `x` only when no copy happened, which depends on `x`'s layout."""
+    def copied_from(self, target: Optional[ast.expr]) -> Optional[Copy]:
+        """The nearest copy-if-needed call on the receiver spine of `target` (see `Copy`)."""
         node = target
         while isinstance(node, (ast.Call, ast.Subscript, ast.Attribute)):
             if isinstance(node, ast.Call):
                 if id(node) in self.copy_sources:
-                    return node, self.copy_sources[id(node)]
+                    return Copy(node, self.copy_sources[id(node)])
                 if not isinstance(node.func, ast.Attribute):
                     return None
                 node = node.func
