@@ -74,16 +74,11 @@ class CallMixin:
             args, kwargs = self.arguments(node)
             if isinstance(func.value, ast.Name) and func.value.id in self.program.kernels:
                 kernel = self.program.kernel_signatures[func.value.id]
-                strided = kernel.takes_strides or any(
-                    isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
-                    n.func.attr == "stride" for a in node.args for n in ast.walk(a))
                 for index, (argument, value) in enumerate(zip(node.args, args)):
                     if isinstance(value, Tensor):
                         param = kernel.params[index] if index < len(kernel.params) else None
                         self.emit(KernelLaunchSink, node, argument, value, func.value.id,
-                                  parameter=param, written=param in kernel.written,
-                                  strided=strided, triton=kernel.triton,
-                                  own_strides=own_strides(node, argument))
+                                  kernel=kernel, parameter=param)
             return OPAQUE if callee is not NOT_TENSOR else NOT_TENSOR
         if isinstance(func, ast.Name) and self.is_builtin(func.id):
             args, kwargs = self.arguments(node)
@@ -376,21 +371,6 @@ class CallMixin:
         for item, item_value in items:
             self.emit(SaveSink, node, item, item_value, qualname)
             self.emit_saved_items(node, item, item_value, qualname)
-
-
-def own_strides(launch: ast.Call, argument: ast.expr) -> int:
-    """How many of `argument`'s strides a kernel launch passes (`x.stride(0)`: 1; `*x.stride()`
-    counts as all of them, returned as a large number)."""
-    if not isinstance(argument, ast.Name):
-        return 0
-    count = 0
-    for item in list(launch.args) + [k.value for k in launch.keywords]:
-        for node in ast.walk(item):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                    node.func.attr == "stride" and isinstance(node.func.value, ast.Name) and \
-                    node.func.value.id == argument.id:
-                count += 1 if node.args else 99
-    return count
 
 
 CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}

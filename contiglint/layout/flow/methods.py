@@ -9,7 +9,6 @@ from contiglint.layout.model import ops, views
 from contiglint.layout.flow.calls import (
     COPY_IF_NEEDED,
     DTYPES,
-    ELEMENT_SIZE,
     SHAPE_CONSUMERS,
 )
 from contiglint.catalogue import ops as catalogue
@@ -43,7 +42,6 @@ from contiglint.layout.model.values import (
     Value,
     join,
 )
-from contiglint.layout.model.views import view_verdict
 
 
 # nn.Module hook registrations: a forward hook runs as `hook(module, args, output)` after each
@@ -274,17 +272,10 @@ class MethodMixin:
             dtype = next((a.qualname for a in args if isinstance(a, Ref) and a.qualname in DTYPES),
                          None) or (kwargs["dtype"].qualname if isinstance(
                              kwargs.get("dtype"), Ref) else None)
-            if dtype:
-                source = source_itemsize(func.value, tensor)
-                self.emit(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,
-                          unit_stride=last_dim_unit_stride(tensor), source_size=source,
-                          same_size=source == ELEMENT_SIZE.get(dtype.split(".")[-1]))
-            else:
-                target = Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
-                    if func.attr == "view" else _other_sizes(args)
-                self.emit(ViewSink, node, func.value, tensor, func.attr,
-                          verdict=view_verdict(tensor, target, ast.unparse(func.value)),
-                          target_rank=len(target) if target is not None else None)
+            sizes = None if dtype else Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
+                if func.attr == "view" else _other_sizes(args)
+            self.emit(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,
+                      sizes=tuple(sizes) if sizes is not None else None)
         elif kind == "device_move":
             self.emit(DeviceMoveSink, node, func.value, tensor, func.attr,
                       device=self.moves_device(node, func.attr, args, kwargs),
@@ -313,43 +304,6 @@ class MethodMixin:
             return False
         return True if any(word in text.lower() for word in ("device", "cuda", "dev", "gpu",
                                                                "rank")) else None
-
-
-CONVERSIONS = {name: ELEMENT_SIZE[dtype] for name, dtype in ops.CONVERSION_DTYPES.items()}
-
-
-def source_itemsize(receiver: ast.expr, tensor: Tensor) -> Optional[int]:
-    """The element size of the tensor a `.view(dtype)` reinterprets: from its tracked dtype
-    (a literal `dtype=`, `.half()`, `.to(torch.bfloat16)` upstream), else from a conversion in
-    the receiver itself; None when the code does not show it. A view between dtypes of the
-    same element size never raises, so an unknown source size leaves the verdict unknown
-    rather than taking torch's default float32 (fp8 and e8m0 data are viewed as uint8)."""
-    if tensor.dtype is not None and tensor.dtype in ELEMENT_SIZE:
-        return ELEMENT_SIZE[tensor.dtype]
-    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
-        name = receiver.func.attr
-        if name in CONVERSIONS:
-            return CONVERSIONS[name]
-        if name in ("to", "type") and receiver.args:
-            text = ast.unparse(receiver.args[0]).split(".")[-1]
-            if text in ELEMENT_SIZE:
-                return ELEMENT_SIZE[text]
-    return None
-
-
-def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
-    geometry = tensor.geometry
-    if not tensor.noncontiguous:
-        return True if tensor.kind is not tensor.kind.UNKNOWN else None
-    if geometry is None:
-        geometry = tensor.assumed  # trailing dims are where a step or transpose shows
-        if geometry is None:
-            return False if tensor.kind is tensor.kind.PERMUTED else None
-    live = [a for a in geometry.axes if a.size != (1, ())]
-    if not live:
-        return True
-    last = live[-1]
-    return last.span in ("full", "cut") and bool(last.base) and last.base[-1] == geometry.memory[-1]
 
 
 def _other_sizes(args) -> Optional[list]:

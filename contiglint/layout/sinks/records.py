@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Iterable, Optional, Union
 
 from contiglint.catalogue.sinks import BY_KIND, SPECS, SinkSpec
+from contiglint.layout.flow.compiled import Kernel
 from contiglint.layout.model.values import Tensor, Value
 from contiglint.layout.sinks.contracts import Requirement
 
@@ -68,11 +69,9 @@ class ViewSink(Sink):
 
     kind: ClassVar[str] = "view"
     dtype: Optional[str] = None  # `.view(dtype)`: the dtype the memory is read as
-    unit_stride: Optional[bool] = None  # dtype view: the receiver's last dim is unit-stride
-    source_size: Optional[int] = None  # dtype view: the receiver's element size, if visible
-    same_size: bool = False  # dtype view: both element sizes are known and equal
-    verdict: Optional[str] = None  # shape view: "ok", "raises" or "unknown" (views.py)
-    target_rank: Optional[int] = None  # shape view: how many sizes the view asks for
+    # `.view(*sizes)`, `.view_as(other)`: the sizes asked for, as `Call.sizes` gives them
+    # (size expressions, "-1" for the wildcard); None when they are not known
+    sizes: Optional[tuple] = None
 
 
 @dataclass(frozen=True)
@@ -87,11 +86,8 @@ class KernelLaunchSink(Sink):
     """A tensor argument of `kernel[grid](...)`, a `@jit` kernel of the module."""
 
     kind: ClassVar[str] = "kernel_launch"
+    kernel: Kernel  # what the kernel's definition shows (parameters, stores, strides)
     parameter: Optional[str]  # the kernel's parameter it binds (None: more arguments)
-    written: bool  # the kernel stores through that parameter
-    strided: bool  # the kernel takes strides, or the launch passes some
-    triton: bool  # a `@triton.jit` kernel
-    own_strides: int  # how many of this argument's strides the launch passes
 
 
 @dataclass(frozen=True)
