@@ -93,7 +93,7 @@ class DeviceMoveKeepsStrides(Rule):
     def fix(self, call: ast.Call, ctx: RuleContext) -> Optional[Fix]:
         if any(keyword.arg is None for keyword in call.keywords):
             return None  # `**options` may already hold a memory_format
-        alias = torch_alias(ctx)
+        alias = ctx.module.torch_alias
         if alias is None:
             return None
         keyword = f"memory_format={alias}.contiguous_format"
@@ -144,23 +144,6 @@ def keeps_channels_last(tensor: Tensor) -> bool:
     if tensor.channels_last:
         return True
     return tensor.origin is not None and "channels_last" in tensor.origin.op
-
-
-def torch_alias(ctx: RuleContext) -> Optional[str]:
-    """The name under which the module imports `torch` at top level (`torch`, `th`...)."""
-    cached = getattr(ctx.source, "_contiglint_torch_alias", False)
-    if cached is not False:
-        return cached
-    alias = None
-    for node in ctx.module.tree.body:
-        if isinstance(node, ast.Import):
-            for name in node.names:
-                if name.name == "torch":
-                    alias = name.asname or "torch"
-                elif name.name.startswith("torch.") and name.asname is None:
-                    alias = alias or "torch"
-    ctx.source._contiglint_torch_alias = alias
-    return alias
 
 
 def open_parenthesis(call: ast.Call, ctx: RuleContext) -> Optional[Position]:

@@ -125,9 +125,6 @@ class ExpressionMixin:
         qualname = self.program.names.qualname(node)
         if qualname is not None:
             return Ref(qualname)
-        if node.attr in ("ctypes", "__array_interface__") and isinstance(node.value, ast.Call) \
-                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "numpy":
-            node.value._contiglint_raw_memory = f".numpy().{node.attr}"  # calls.py reports it
         owner = self.evaluate(node.value)
         if isinstance(owner, Instance):
             info = self.program.classes.get(owner.cls)

@@ -225,8 +225,9 @@ class MethodMixin:
         name = func.attr
         if name in COPY_IF_NEEDED:
             self.copy_sources[id(node)] = tensor
-        elif name == "numpy" and getattr(node, "_contiglint_raw_memory", None):
-            self.emit(RawMemorySink, node, func.value, tensor, node._contiglint_raw_memory)
+        elif name == "numpy" and id(node) in self.program.index.raw_buffers:
+            self.emit(RawMemorySink, node, func.value, tensor,
+                      self.program.index.raw_buffers[id(node)])
         if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
             tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
         if name in ("view", "reshape"):
