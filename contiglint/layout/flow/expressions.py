@@ -70,9 +70,9 @@ class ExpressionMixin:
 
     def origin(self, node: ast.AST) -> Origin:
         """The op's text and position; for `a.b(...)` the position of `.b`, not of `a`."""
-        cached = self.program.origins.get(id(node))
+        cached = self.program.origins.get(node)
         if cached is None:
-            cached = self.program.origins[id(node)] = self.compute_origin(node)
+            cached = self.program.origins[node] = self.compute_origin(node)
         return cached
 
     def compute_origin(self, node: ast.AST) -> Origin:
