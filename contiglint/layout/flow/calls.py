@@ -77,8 +77,8 @@ class CallMixin:
                 for index, (argument, value) in enumerate(zip(node.args, args)):
                     if isinstance(value, Tensor):
                         param = kernel.params[index] if index < len(kernel.params) else None
-                        self.emit(KernelLaunchSink, node, argument, value, func.value.id,
-                                  kernel=kernel, parameter=param)
+                        self.sinks.record(KernelLaunchSink, node, argument, value, func.value.id,
+                                          kernel=kernel, parameter=param)
             return OPAQUE if callee is not NOT_TENSOR else NOT_TENSOR
         if isinstance(func, ast.Name) and self.is_builtin(func.id):
             args, kwargs = self.arguments(node)
@@ -188,7 +188,7 @@ class CallMixin:
             last = callee.qualname.rsplit(".", 1)[-1]
             if ("inplace", True) in callee.config and last in INPLACE_ACTIVATIONS and \
                     node.args and not chained and not isinstance(node.args[0], ast.Starred):
-                self.emit_inplace(node, node.args[0], args[0], f"nn.{last}(inplace=True)")
+                self.sinks.inplace(node, node.args[0], args[0], f"nn.{last}(inplace=True)")
                 return args[0]  # the input itself, written
             return result
         if isinstance(callee, Ref):
@@ -241,11 +241,11 @@ class CallMixin:
             self.emit_argument_sinks(spec, node, qualname, args, kwargs)
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
         if out is not None and is_torch(qualname):  # `torch.add(a, b, out=t)` writes into t
-            self.emit_inplace(node, out, kwargs["out"], f"{qualname}(out=)")
+            self.sinks.inplace(node, out, kwargs["out"], f"{qualname}(out=)")
         written = self.written_argument(node, qualname, kwargs)
         if written is not None:
             how = f"{qualname}(inplace=True)" if "inplace" in kwargs else qualname
-            self.emit_inplace(node, written, args[0], how)
+            self.sinks.inplace(node, written, args[0], how)
             if isinstance(args[0], Tensor):
                 return args[0]  # the input itself, written
         if qualname in PARAMETERS:
@@ -339,12 +339,12 @@ class CallMixin:
         if spec.kind == "collective":
             for position, (argument, value) in enumerate(zip(node.args, args)):
                 if isinstance(value, (Tensor, Seq)) or value is OPAQUE:
-                    self.emit(CollectiveSink, node, argument, value, qualname,
-                              position=position)
+                    self.sinks.record(CollectiveSink, node, argument, value, qualname,
+                                      position=position)
             for keyword in node.keywords:
                 if keyword.arg in COLLECTIVE_KEYWORDS:
-                    self.emit(CollectiveSink, node, keyword.value, kwargs[keyword.arg], qualname,
-                              position=keyword.arg)
+                    self.sinks.record(CollectiveSink, node, keyword.value, kwargs[keyword.arg],
+                                      qualname, position=keyword.arg)
             return
         argument, value = None, None
         if spec.argument < len(node.args):
@@ -354,7 +354,7 @@ class CallMixin:
             if keyword is not None:
                 argument, value = keyword.value, kwargs[spec.keyword]
         if argument is not None:
-            self.emit(RECORDS[spec.kind], node, argument, value, qualname)
+            self.sinks.record(RECORDS[spec.kind], node, argument, value, qualname)
             if spec.kind == "save":
                 self.emit_saved_items(node, argument, value, qualname)
 
@@ -369,7 +369,7 @@ class CallMixin:
         else:
             return
         for item, item_value in items:
-            self.emit(SaveSink, node, item, item_value, qualname)
+            self.sinks.record(SaveSink, node, item, item_value, qualname)
             self.emit_saved_items(node, item, item_value, qualname)
 
 

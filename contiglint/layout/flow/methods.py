@@ -96,8 +96,8 @@ class MethodMixin:
                 return self.call_value(node, receiver, args, kwargs)
         if isinstance(receiver, (Seq, Dims)):
             if name == "append" and args and isinstance(args[0], Tensor):
-                self.emit_escape(node, node.args[0], args[0], f"appended to "
-                                 f"{ast.unparse(func.value)}")
+                self.sinks.escape(node, node.args[0], args[0], f"appended to "
+                                  f"{ast.unparse(func.value)}")
             if isinstance(receiver, Seq) and args and name in ("append", "extend", "insert"):
                 self.rebind(func.value, grown(receiver, name, args))
             if name in ("numel",):
@@ -111,8 +111,8 @@ class MethodMixin:
             return NOT_TENSOR
         if receiver is OPAQUE and name in ("append", "add", "insert") and args and \
                 isinstance(args[0], Tensor):
-            self.emit_escape(node, node.args[0], args[0],
-                             f"appended to {ast.unparse(func.value)}")
+            self.sinks.escape(node, node.args[0], args[0],
+                              f"appended to {ast.unparse(func.value)}")
             return NOT_TENSOR
         return self.call_tensor_method(node, func, self.as_tensor(receiver), args, kwargs)
 
@@ -159,8 +159,8 @@ class MethodMixin:
                 return result
         if name in ("register_buffer", "register_parameter") and len(args) >= 2:
             for spec in METHOD_SINKS.get(name, ()):
-                self.emit(RECORDS[spec.kind], node, node.args[1] if len(node.args) > 1 else None,
-                          args[1], name)
+                self.sinks.record(RECORDS[spec.kind], node,
+                                  node.args[1] if len(node.args) > 1 else None, args[1], name)
             label = args[0].value if isinstance(args[0], Const) else None
             if isinstance(label, str):
                 self.program.store_attribute(cls, label, args[1])
@@ -224,10 +224,10 @@ class MethodMixin:
                            kwargs) -> Value:
         name = func.attr
         if name in COPY_IF_NEEDED:
-            self.copy_sources[id(node)] = tensor
+            self.sinks.copied(node, tensor)
         elif name == "numpy" and id(node) in self.program.index.raw_buffers:
-            self.emit(RawMemorySink, node, func.value, tensor,
-                      self.program.index.raw_buffers[id(node)])
+            self.sinks.record(RawMemorySink, node, func.value, tensor,
+                              self.program.index.raw_buffers[id(node)])
         if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
             tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
         if name in ("view", "reshape"):
@@ -235,7 +235,7 @@ class MethodMixin:
         for spec in METHOD_SINKS.get(name, ()):
             self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
         if is_inplace_method(name):
-            self.emit_inplace(node, func.value, tensor, f".{name}()")
+            self.sinks.inplace(node, func.value, tensor, f".{name}()")
         if name == "size":
             if args:
                 dim = args[0]
@@ -275,17 +275,17 @@ class MethodMixin:
                              kwargs.get("dtype"), Ref) else None)
             sizes = None if dtype else Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
                 if func.attr == "view" else _other_sizes(args)
-            self.emit(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,
-                      sizes=tuple(sizes) if sizes is not None else None)
+            self.sinks.record(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,
+                              sizes=tuple(sizes) if sizes is not None else None)
         elif kind == "device_move":
-            self.emit(DeviceMoveSink, node, func.value, tensor, func.attr,
-                      device=self.moves_device(node, func.attr, args, kwargs),
-                      memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+            self.sinks.record(DeviceMoveSink, node, func.value, tensor, func.attr,
+                              device=self.moves_device(node, func.attr, args, kwargs),
+                              memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
         elif kind == "contiguous_call":
-            self.emit(ContiguousCallSink, node, func.value, tensor, func.attr,
-                      memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+            self.sinks.record(ContiguousCallSink, node, func.value, tensor, func.attr,
+                              memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
         else:
-            self.emit(RECORDS[kind], node, func.value, tensor, func.attr)
+            self.sinks.record(RECORDS[kind], node, func.value, tensor, func.attr)
 
     def moves_device(self, node: ast.Call, name: str, args, kwargs) -> Optional[bool]:
         if name in ("cuda", "cpu"):

@@ -25,10 +25,41 @@ def is_guard(requirement: Requirement) -> bool:
     return requirement.evidence[-1].what.startswith(GUARD_WORDS)
 
 
+def contract_of(program, key: str) -> Optional[FunctionContract]:
+    """The contract of the module's function `key`, if it has one."""
+    node = program.functions.get(key)
+    return program.node_contracts.get(id(node)) if node is not None else None
+
+
+def guarded_parameters(program, function: Optional[ast.AST], chain: tuple) -> frozenset[str]:
+    """The required parameters that `function`, analysed in its caller's context (`chain`),
+    guards: it asserts or raises on their layout, itself or through a function it passes them
+    to (`check(x)`). Past the guard such a parameter is contiguous, so a raw read of it there is
+    not reported; the caller's call is (CTG114). A parameter required only because it is read
+    raw is reported at the read (CTG106) and at the call."""
+    own = program.node_contracts.get(id(function)) if chain and function is not None else None
+    if own is None:
+        return frozenset()
+    guarded = {name for name, requirement in own.required.items() if is_guard(requirement)}
+    if len(guarded) == len(own.required):
+        return frozenset(guarded)
+    for node in ast.walk(function):  # `check(x)` of a function that guards it
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        callee = contract_of(program, node.func.id)
+        if callee is None:
+            continue
+        for position, passed in enumerate(node.args):
+            if isinstance(passed, ast.Name) and passed.id in own.required:
+                required = callee.required.get(callee.param_for(position, 0))
+                if required is not None and is_guard(required):
+                    guarded.add(passed.id)
+    return frozenset(guarded)
+
+
 class ContractMixin:
     def contract_of(self, key: str) -> Optional[FunctionContract]:
-        node = self.program.functions.get(key)
-        return self.program.node_contracts.get(id(node)) if node is not None else None
+        return contract_of(self.program, key)
 
     def emit_contract(self, node: ast.Call, contract: Optional[FunctionContract], args, kwargs,
                       shift: int, label: str) -> None:
@@ -52,8 +83,8 @@ class ContractMixin:
                        param: str, requirement: Requirement, item: bool = False) -> None:
         if not isinstance(value, Tensor) or self.passed_through(argument):
             return
-        self.emit(ContractSink, node, argument, value, label, param=param,
-                  requirement=requirement, item=item)
+        self.sinks.record(ContractSink, node, argument, value, label, param=param,
+                          requirement=requirement, item=item)
 
     def passed_through(self, argument: ast.expr) -> bool:
         """`argument` is a required parameter of the function being analysed in its caller's
@@ -62,29 +93,6 @@ class ContractMixin:
             return False
         own = self.program.node_contracts.get(id(self.function))
         return own is not None and argument.id in own.required
-
-    def guarded_parameter(self, argument: ast.expr) -> bool:
-        """`argument` is a parameter the function being analysed in its caller's context
-        guards (asserts or raises on its layout): past the guard it is contiguous, so a raw read
-        of it there is not reported; the caller's call is (CTG114). A parameter required only
-        because it is read raw is reported at the read (CTG106) and at the call."""
-        if not self.passed_through(argument):
-            return False
-        own = self.program.node_contracts.get(id(self.function))
-        if is_guard(own.required[argument.id]):
-            return True
-        for node in ast.walk(self.function):  # `check(x)` of a function that guards it
-            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
-                continue
-            callee = self.contract_of(node.func.id)
-            if callee is None:
-                continue
-            for position, passed in enumerate(node.args):
-                if isinstance(passed, ast.Name) and passed.id == argument.id:
-                    required = callee.required.get(callee.param_for(position, 0))
-                    if required is not None and is_guard(required):
-                        return True
-        return False
 
     def emit_qualname_contract(self, node: ast.Call, qualname: str, args, kwargs) -> None:
         """Calls by qualified name: project functions in other modules, custom ops, known
