@@ -164,8 +164,7 @@ class CallMixin:
             definition = self.program.functions.get(callee.key)
             shift = int(definition is not None and self.program.receiver(
                 definition, callee.key, callee.bound) is not None)
-            self.emit_contract(node, self.contract_of(callee.key), args, kwargs, shift,
-                               callee.key)
+            self.contracts.emit_function_call(node, callee.key, args, kwargs, shift)
             return self.program.call(callee.key, callee.bound, args, kwargs,
                                      self.site(node, callee.key), self.chain)
         if isinstance(callee, Partial):
@@ -198,7 +197,7 @@ class CallMixin:
             key = info.method("forward", self.program.classes) or \
                 info.method("__call__", self.program.classes) if info else None
             if key:
-                self.emit_contract(node, self.contract_of(key), args, kwargs, 1, key)
+                self.contracts.emit_function_call(node, key, args, kwargs, 1)
                 return self.program.call(key, callee, args, kwargs, self.site(node, key),
                                          self.chain)
             return UNKNOWN_TENSOR if info and self.is_module_class(info) else OPAQUE
@@ -229,7 +228,7 @@ class CallMixin:
         return module_output(qualname, result, width, this)
 
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
-        self.emit_qualname_contract(node, qualname, args, kwargs)
+        self.contracts.emit_qualname_contract(node, qualname, args, kwargs)
         if qualname.startswith("<class>"):
             return self.call_class_attribute(node, qualname[len("<class>"):], args, kwargs)
         if qualname == "functools.partial" and args and not any(
@@ -334,6 +333,21 @@ class CallMixin:
         last = qualname.rsplit(".", 1)[-1]
         return qualname.startswith("torch.nn.") and last[:1].isupper() and \
             not qualname.startswith("torch.nn.functional")
+
+    def emit_extension_call(self, node: ast.Call) -> bool:
+        """`ext.fwd(x)` where `ext` was built by cpp_extension.load or imported as a compiled
+        module: report its tensor arguments (the call itself is opaque)."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and
+                func.value.id in self.program.extension_names and
+                not (self.env and func.value.id in self.env and self.function is not None)):
+            return False
+        args, kwargs = self.arguments(node)
+        made_contiguous = bool(self.program.extension_names[func.value.id])
+        self.contracts.emit_unknown(node, ast.unparse(func), args, kwargs,
+                                    "a function of the compiled extension module",
+                                    made_contiguous=made_contiguous)
+        return True
 
     def emit_argument_sinks(self, spec, node: ast.Call, qualname: str, args, kwargs) -> None:
         if spec.kind == "collective":

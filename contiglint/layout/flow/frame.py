@@ -13,7 +13,7 @@ from typing import Optional
 
 from contiglint.layout.flow import conditions
 from contiglint.layout.flow.calls import CallMixin
-from contiglint.layout.sinks.contract_calls import ContractMixin
+from contiglint.layout.sinks.contract_calls import ContractChecker
 from contiglint.layout.flow.expressions import ExpressionMixin, handler_for
 from contiglint.layout.flow.methods import MethodMixin
 from contiglint.layout.sinks.emission import SinkRecorder
@@ -75,7 +75,7 @@ def join_envs(a: Env, b: Env) -> Env:
     return out
 
 
-class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMixin):
+class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
     def __init__(self, program, function: Optional[ast.AST], chain: tuple[CallSite, ...]):
         self.program = program
         self.function = function
@@ -91,6 +91,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         self.assigned: dict[str, int] = {}  # name or attribute key -> assignments so far
         self.blocks: list[list] = []  # [statement list, index] of each block being run
         self.sinks = SinkRecorder(program, function, chain, self.loops)
+        self.contracts = ContractChecker(program, function, chain, self.sinks)
 
     # --- entry and exit -------------------------------------------------------------------------
     def bind_parameters(self, bound: Optional[Value], args: list[Value],

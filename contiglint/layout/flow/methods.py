@@ -133,7 +133,7 @@ class MethodMixin:
                 definition = self.program.functions.get(key)
                 shift = int(definition is not None and self.program.receiver(
                     definition, key, bound) is not None)
-                self.emit_contract(node, self.contract_of(key), args, kwargs, shift, key)
+                self.contracts.emit_function_call(node, key, args, kwargs, shift)
                 later = self.reassigned_later(node) if name == "__init__" and \
                     receiver.cls.startswith("<super>") else frozenset()
                 if not later:

@@ -57,9 +57,24 @@ def guarded_parameters(program, function: Optional[ast.AST], chain: tuple) -> fr
     return frozenset(guarded)
 
 
-class ContractMixin:
+class ContractChecker:
+    """The contract sinks of one frame: at each call it is told of, the tensor arguments bound to
+    parameters the callee requires to be contiguous are recorded (through the frame's
+    `SinkRecorder`), unless they are the frame's own required parameters passed through."""
+
+    def __init__(self, program, function: Optional[ast.AST], chain: tuple, sinks) -> None:
+        self.program = program
+        self.function = function
+        self.chain = chain
+        self.sinks = sinks
+
     def contract_of(self, key: str) -> Optional[FunctionContract]:
         return contract_of(self.program, key)
+
+    def emit_function_call(self, node: ast.Call, key: str, args, kwargs, shift: int,
+                           label: Optional[str] = None) -> None:
+        """A call of the module's function `key` (named `label` in reports, `key` if None)."""
+        self.emit_contract(node, self.contract_of(key), args, kwargs, shift, label or key)
 
     def emit_contract(self, node: ast.Call, contract: Optional[FunctionContract], args, kwargs,
                       shift: int, label: str) -> None:
@@ -168,20 +183,6 @@ class ContractMixin:
                 continue
             self._contract_sink(node, argument, value, label, "", requirement)
 
-    def emit_extension_call(self, node: ast.Call) -> bool:
-        """`ext.fwd(x)` where `ext` was built by cpp_extension.load or imported as a compiled
-        module: report its tensor arguments (the call itself is opaque)."""
-        func = node.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and
-                func.value.id in self.program.extension_names and
-                not (self.env and func.value.id in self.env and self.function is not None)):
-            return False
-        args, kwargs = self.arguments(node)
-        self.emit_unknown(node, ast.unparse(func), args, kwargs,
-                          "a function of the compiled extension module",
-                          made_contiguous=bool(self.program.extension_names[func.value.id]))
-        return True
-
     def emit_class_call(self, node: ast.Call, cls: str, args, kwargs) -> None:
         """`Cls.apply(x)` -> `Cls.forward(ctx, x)`; `Cls.static(x)`; `Cls.klass(x)`."""
         name = node.func.attr if isinstance(node.func, ast.Attribute) else ""
@@ -197,5 +198,4 @@ class ContractMixin:
             decorators = {ast.unparse(d) for d in method.decorator_list} if method else set()
             shift = 1 if "classmethod" in decorators else 0
         if key:
-            self.emit_contract(node, self.contract_of(key), args, kwargs, shift,
-                               f"{cls}.{name}")
+            self.emit_function_call(node, key, args, kwargs, shift, f"{cls}.{name}")
