@@ -3,7 +3,10 @@
 A `Frame` holds the environment (name -> abstract value) of one activation of a function (or of
 the module body). `run_block` executes statements and returns with `self.env` set to the state
 after them, or `None` when every path returned or raised. Expressions and calls are evaluated by
-the mixins in expressions.py and calls.py.
+the mixins in expressions.py, subscripts.py, calls.py and methods.py, on `self.env`. Sinks are
+recorded through the frame's `SinkRecorder` (`self.sinks`, layout/sinks/emission.py), contract
+sinks through its `ContractChecker` (`self.contracts`, layout/sinks/contract_calls.py); each owns
+its own state.
 """
 from __future__ import annotations
 
