@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 
 from contiglint.findings import Finding, Fix, Position, Related
@@ -115,6 +116,19 @@ class ParsedModule:
         if self._names is None:
             self._names = ImportMap(self.tree)
         return self._names
+
+    @cached_property
+    def torch_alias(self) -> Optional[str]:
+        """The name under which the module imports `torch` at top level (`torch`, `th`...)."""
+        alias = None
+        for node in self.tree.body:
+            if isinstance(node, ast.Import):
+                for name in node.names:
+                    if name.name == "torch":
+                        alias = name.asname or "torch"
+                    elif name.name.startswith("torch.") and name.asname is None:
+                        alias = alias or "torch"
+        return alias
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
         if self._parents is None:

@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 from contiglint.findings import Edit, Fix, Position
 from contiglint.layout.model import ops
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import ContiguousCallSink
 from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 
@@ -58,8 +58,8 @@ class RedundantContiguous(Rule):
     severity = "warning"
     opt_in = True
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
-        if sink.get("memory_format") not in (None, "contiguous_format"):
+    def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
+        if sink.memory_format not in (None, "contiguous_format"):
             return
         sites = ctx.same_site(sink)
         if sink is not sites[0] or not all(always_contiguous(s.value) for s in sites):
