@@ -77,7 +77,9 @@ class Rule:
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        if "code" in cls.__dict__ and precision.measured(cls.code).preview:
+        # The policy decides what runs by default; a rule that is opt-in by design (CTG113)
+        # stays so, with its measured precision in its documentation.
+        if "code" in cls.__dict__ and not cls.opt_in and precision.measured(cls.code).preview:
             cls.preview = cls.opt_in = True
 
     def check(self, sink, ctx: "RuleContext") -> Iterable[Report]:
@@ -95,7 +97,7 @@ class Rule:
         import inspect
 
         return inspect.cleandoc(cls.__doc__ or cls.summary) + "\n\n" + \
-            precision.section(cls.code)
+            precision.section(cls.code, by_design=cls.opt_in and not cls.preview)
 
 
 class ParsedModule:

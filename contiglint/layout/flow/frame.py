@@ -631,6 +631,17 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
         negate = False
         while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             negate, test = not negate, test.operand
+        if isinstance(test, ast.BoolOp):
+            # `a and b` holds only where both do, `a or b` fails only where both do; the other
+            # side knows nothing: `if not x.is_contiguous() or off: x = x.contiguous()` may
+            # take its body with x contiguous (off) or not.
+            yes, no = env, env
+            for operand in test.values:
+                if isinstance(test.op, ast.And):
+                    yes = self.refine(operand, yes)[0]
+                else:
+                    no = self.refine(operand, no)[1]
+            return (no, yes) if negate else (yes, no)
         names = self.layout_checked_names(test)
         if not names:
             return env, env
