@@ -358,10 +358,12 @@ def keep_channels_last(call: Call) -> Value:
         # batch size stays, and the channels where the op keeps them (one channel left makes
         # the result contiguous)
         sizes = [tensor.geometry.sizes[0], _channels(call, tensor.geometry.sizes[1]), None, None]
+        if sizes[1] is None and call.name.lower().endswith(("pixel_shuffle", "pixelshuffle")):
+            return Tensor(Kind.UNKNOWN, min_rank=4)  # c / r**2 channels: one is contiguous
         return channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
-    if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5)):
+    if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5, None)):
         # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides, MaxPool3d
-        # keeps channels_last_3d
+        # keeps channels_last_3d (so a non-contiguous input of unknown rank may be either)
         return replace(UNKNOWN_TENSOR, min_rank=tensor.min_rank)
     return fresh(call, [None] * tensor.rank) if tensor.rank else CONTIGUOUS
 
