@@ -15,7 +15,7 @@ from typing import Any
 import torch
 
 from contiglint.layout.model import ops
-from contiglint.layout.flow.calls import module_output
+from contiglint.layout.flow.calls import module_config, module_output
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import Kind, Seq, Tensor
@@ -77,7 +77,10 @@ def run(case: Case):
     if case.form == "attribute":
         model = op.transfer(Call(case.name, case.this.model, origin=ORIGIN))
     elif case.form == "module":
-        model = op.transfer(Call(case.name, abstract(case.this), args, kwargs, ORIGIN))
+        config = module_config(case.name, [abstract(a) for a in case.ctor],
+                               {k: abstract(v) for k, v in case.ctor_kwargs.items()})
+        model = op.transfer(Call(case.name, abstract(case.this), args, kwargs, ORIGIN,
+                                 dict(config)))
         lazy = case.name.rsplit(".", 1)[-1].startswith("Lazy")  # as calls.py reads widths
         given = case.ctor[0 if lazy else 1] if len(case.ctor) > (0 if lazy else 1) else None
         width = given if isinstance(given, int) else None

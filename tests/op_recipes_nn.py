@@ -97,6 +97,10 @@ def layer(draw, form, name):
             Case(form, name, x, (), {"dim": d})
     if short in ("layer_norm", "rms_norm", "LayerNorm", "RMSNorm"):
         return Case(form, name, x, ctor=(c,)) if form == "module" else Case(form, name, x, ((c,),))
+    if short.lower().startswith("instance"):  # (n, c, spatial...): 4 channels, any layout
+        spatial = int(short[-2]) if form == "module" else draw(st.integers(1, 3))
+        x = draw(twins(shape=(draw(st.integers(1, 2)), 4) + (3,) * spatial))
+        return Case(form, name, x, ctor=(4,)) if form == "module" else Case(form, name, x)
     if short in ("embedding", "Embedding", "one_hot"):
         idx = draw(twins(shape=shape, dtype=torch.int64))
         if short == "one_hot":
@@ -182,6 +186,8 @@ def pooling(draw, form, name):
                     for _ in range(rank - 2))
     channels = 4
     x = draw(twins(shape=(draw(st.integers(1, 2)), channels) + spatial))
+    if stem.lower().replace("_", "").startswith("adaptive"):
+        return _adaptive(draw, form, name, x, rank - 2)
     if form == "module":
         key = next(k for k in MODULE_ARGS if short.startswith(k))
         kwargs = {"scale_factor": 2} if key == "Upsample" else {}
@@ -195,6 +201,21 @@ def pooling(draw, form, name):
     if stem == "pad":
         return Case(form, name, x, ((1, 1) * (rank - 2),))
     return Case(form, name, x, POOL_ARGS[stem])
+
+
+def _adaptive(draw, form, name, x, spatial):
+    """Adaptive pools: an output size of ones (int or tuple), other sizes, None (the input's
+    size), positional or keyword; max pools sometimes with their indices."""
+    keep = [(None,) + (1,) * (spatial - 1), (1,) * (spatial - 1) + (None,)] \
+        if spatial > 1 else []  # None keeps the input's size (not for 1d)
+    output = draw(st.sampled_from([1, (1,) * spatial, 2, (2,) * spatial] + keep))
+    keyword = draw(st.booleans())
+    extra = {"return_indices": True} if "max" in name.lower() and draw(st.booleans()) else {}
+    if form == "module":
+        return Case(form, name, x, ctor=() if keyword else (output,),
+                    ctor_kwargs={**({"output_size": output} if keyword else {}), **extra})
+    return Case(form, name, x, () if keyword else (output,),
+                {**({"output_size": output} if keyword else {}), **extra})
 
 
 def composite_norm(draw, form, name):
@@ -231,4 +252,5 @@ RECIPES = {
     "torch.nn.functional.linear": layer,
     "torch.nn.functional.conv1d": convolution,
     "torch.nn.functional.max_pool1d": pooling,
+    "torch.nn.functional.adaptive_avg_pool1d": pooling,
 }

@@ -14,12 +14,12 @@ import torch.nn.functional as F
 from torch import nn
 
 from contiglint.layout.model import ops
-from contiglint.layout.flow.calls import module_parameter
+from contiglint.layout.flow.calls import module_output, module_parameter
 from contiglint.layout.model.geometry import Geometry
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.transfer import Call
-from contiglint.layout.model.values import CONTIGUOUS, IntVal, Kind, Ref, Seq, Tensor
+from contiglint.layout.model.values import CONTIGUOUS, Const, IntVal, Kind, Ref, Seq, Tensor
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,3 +114,74 @@ def test_fft_results_have_the_dtype_and_length_the_model_says(name, dtype):
     assert model.dtype == str(real.dtype).removeprefix("torch.")
     assert model.geometry.sizes == (literal(3), literal(real.shape[-1]))
     assert model.kind is Kind.CONTIGUOUS and real.is_contiguous()
+
+
+def _permuted_frames(batch, width) -> Tensor:
+    """The model of `conv(x).transpose(1, 2)`: (batch, t, width), t innermost in memory."""
+    memory = Geometry.contiguous([batch, width, None])
+    return Tensor.of(Geometry((memory.axes[0], memory.axes[2], memory.axes[1]),
+                              memory.memory), None)
+
+
+@pytest.mark.parametrize("t", [2, 3, 9])
+def test_a_broadcast_mask_of_unknown_length_times_transposed_frames_follows_the_frames(t):
+    """`mask * feats` with mask (b, t, 1) (t not known to the model) and feats transposed
+    (b, t, d): the pair (t, d) is decided by feats (the mask is broadcast in d), so the
+    result keeps feats' order and `.view(b * t, d)` raises; the mask's unknown t is t or 1,
+    which matters only for pairs the mask would decide."""
+    feats = torch.randn(2, 6, t).transpose(1, 2)
+    mask = (torch.arange(t)[None, :] < torch.tensor([t, 1])[:, None]).float().unsqueeze(-1)
+    real = mask * feats
+    assert not real.is_contiguous()
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        real.view(2 * t, 6)
+    model_mask = Tensor.of(Geometry.contiguous([literal(2), None, literal(1)]), None)
+    model = ops.method("mul").transfer(Call("mul", model_mask, [_permuted_frames(
+        literal(2), literal(6))]))
+    assert model.kind is Kind.PERMUTED
+    assert model.geometry.memory_order() == [0, 2, 1]
+    assert [i for i in range(3) if real.stride(i) == 1] == [1]  # t innermost, as modelled
+
+
+def test_an_operand_of_unknown_size_that_decides_a_pair_leaves_the_result_unknown():
+    """feats' batch size unknown to the model while the mask's is 2: the pair (batch, d)
+    is decided by feats, whose batch may be 1 (then broadcast): no claim."""
+    model_mask = Tensor.of(Geometry.contiguous([literal(2), None, literal(1)]), None)
+    model = ops.method("mul").transfer(Call("mul", model_mask, [_permuted_frames(
+        None, literal(6))]))
+    assert model.kind is Kind.UNKNOWN or model.geometry is None
+
+
+@pytest.mark.parametrize("data", [[1, 2, 3], [[1.0, 2.0], [3.0, 4.0]], [[[0.5]], [[2.0]]],
+                                  [[True, False, True]]])
+def test_tensor_of_a_nested_literal_has_its_shape(data):
+    model = ops.function("torch.tensor").transfer(Call("torch.tensor", _literal_value(data)))
+    real = torch.tensor(data)
+    assert model.kind is Kind.CONTIGUOUS and real.is_contiguous()
+    assert model.geometry.sizes == tuple(literal(s) for s in real.shape)
+
+
+@pytest.mark.parametrize("data", [[[1, 2], [3]], []])
+def test_tensor_of_a_ragged_or_empty_literal_claims_no_shape(data):
+    model = ops.function("torch.tensor").transfer(Call("torch.tensor", _literal_value(data)))
+    assert model.geometry is None
+
+
+def _literal_value(data):
+    if isinstance(data, list):
+        return Seq(tuple(_literal_value(d) for d in data))
+    return IntVal(literal(data)) if type(data) is int else Const(data)
+
+
+@pytest.mark.parametrize("qualname, module, shape", [
+    ("torch.nn.Conv1d", nn.Conv1d(3, 5, 3, padding=1), (2, 3, 9)),
+    ("torch.nn.Conv2d", nn.Conv2d(3, 5, (1, 3)), (4, 3, 1, 8)),
+    ("torch.nn.Conv3d", nn.Conv3d(3, 5, 1), (1, 3, 2, 2, 2)),
+])
+def test_a_batched_convolution_keeps_the_batch_size(qualname, module, shape):
+    source = Tensor.of(Geometry.contiguous([literal(s) for s in shape]), None)
+    model = module_output(qualname, ops.module(qualname).transfer(Call(qualname, source)),
+                          literal(5), source)
+    real = module(torch.randn(shape))
+    assert model.geometry.sizes[0] == literal(real.shape[0])
+    assert model.geometry.sizes[1] == literal(real.shape[1])

@@ -168,10 +168,12 @@ TABLE: tuple[Entry, ...] = (
                  "mse_loss",
                  "l1_loss", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
                  "cosine_similarity", "pairwise_distance", "kl_div", "smooth_l1_loss",
-                 "huber_loss", "gumbel_softmax", "grid_sample", "affine_grid"),
-          "restores", "fresh_copy",
+                 "huber_loss", "gumbel_softmax", "grid_sample", "affine_grid", "instance_norm"),
+          "restores", "fresh_copy",  # measured: instance_norm is contiguous on any input,
+          # channels_last included
           modules=_nn("Linear", "Bilinear", "LazyLinear", "Softmax", "LogSoftmax", "LayerNorm",
-                      "Embedding", "Unfold", "Fold", "CrossEntropyLoss", "MSELoss", "LogSigmoid")),
+                      "Embedding", "Unfold", "Fold", "CrossEntropyLoss", "MSELoss", "LogSigmoid",
+                      "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")),
     Entry((), _f("rms_norm", "local_response_norm"), "depends", "composite_norm",
           modules=_nn("RMSNorm", "LocalResponseNorm")),
     Entry((), _fn("cat", "concat", "concatenate"), "restores", "cat"),
@@ -206,15 +208,18 @@ TABLE: tuple[Entry, ...] = (
                  "conv_transpose3d"), "depends", "convolution",
           modules=_nn("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
                       "ConvTranspose3d", "LazyConv2d")),
+    Entry((), _f("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+                 "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d"),
+          "depends", "adaptive_pool",
+          modules=_nn("AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+                      "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d")),
     Entry((), _f("max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d",
-                 "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-                 "adaptive_max_pool2d", "lp_pool2d", "pad", "interpolate", "upsample",
-                 "pixel_shuffle", "pixel_unshuffle", "batch_norm", "group_norm", "instance_norm"),
+                 "lp_pool2d", "pad", "interpolate", "upsample",
+                 "pixel_shuffle", "pixel_unshuffle", "batch_norm", "group_norm"),
           "depends", "keep_channels_last",
           modules=_nn("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
-                      "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
-                      "AdaptiveMaxPool2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm",
-                      "InstanceNorm2d", "Upsample", "PixelShuffle", "PixelUnshuffle",
+                      "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm",
+                      "Upsample", "PixelShuffle", "PixelUnshuffle",
                       "ZeroPad2d", "ReflectionPad2d", "ReplicationPad2d", "ConstantPad2d",
                       "SyncBatchNorm")),
     Entry((), (), "depends", "recurrent", modules=_nn("LSTM", "GRU", "RNN"),
@@ -275,13 +280,22 @@ DEVICE_MOVES = frozenset({"to", "cuda", "cpu"})
 # ops whose arguments are sizes (symbols in them name the receiver's dims)
 SHAPE_ARGUMENTS = frozenset({"view", "reshape", "expand", "flatten", "unflatten", "view_as",
                              "reshape_as", "expand_as"})
+# nn modules whose first constructor argument the layout model reads, by the name it goes by
+# (an adaptive pool's `output_size` is its output's spatial sizes, a pixel shuffle's factor
+# divides its channels)
+CONSTRUCTOR_SIZES = {
+    **{NN + name: "output_size" for name in (
+        "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+        "AdaptiveMaxPool2d", "AdaptiveMaxPool3d")},
+    NN + "PixelShuffle": "upscale_factor", NN + "PixelUnshuffle": "downscale_factor"}
 # fresh results with the input's rank ...
 KEEPS_RANK = frozenset({
     "roll", "index_select", "gather", "take_along_dim", "masked_fill", "masked_scatter",
     "index_fill", "index_add", "index_copy", "scatter", "scatter_add", "tril", "triu", "cumsum",
     "cumprod", "softmax", "log_softmax", "softmin", "gumbel_softmax", "layer_norm", "rms_norm",
     "linear", "bilinear", "Linear", "Bilinear", "LazyLinear", "Softmax", "LogSoftmax",
-    "LayerNorm", "topk", "cross", "rrelu", "logsigmoid", "LogSigmoid",
+    "LayerNorm", "topk", "cross", "rrelu", "logsigmoid", "LogSigmoid", "instance_norm",
+    "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
 })
 # ... and of those, the ones whose result has the input's very shape (sizes carry through, so a
 # size-1 head count or batch still hides a later transpose)
@@ -289,8 +303,12 @@ KEEPS_SHAPE = frozenset({
     "roll", "masked_fill", "masked_scatter", "index_fill", "index_add", "index_copy", "scatter",
     "scatter_add", "tril", "triu", "cumsum", "cumprod", "softmax", "log_softmax", "softmin",
     "gumbel_softmax", "layer_norm", "rms_norm", "Softmax", "LogSoftmax", "LayerNorm", "rrelu",
-    "logsigmoid", "LogSigmoid",
+    "logsigmoid", "LogSigmoid", "instance_norm", "InstanceNorm1d", "InstanceNorm2d",
+    "InstanceNorm3d",
 })
+# losses whose `reduction='none'` result follows the target's layout, not the input's
+# (measured: the target is the first operand of their elementwise formula)
+TARGET_LEADS = frozenset({"binary_cross_entropy_with_logits", "kl_div"})
 # functions that join a list of tensors into a fresh one
 JOINS = frozenset({"cat", "stack", "concat", "concatenate", "hstack", "vstack", "dstack",
                    "column_stack", "row_stack", "pad_sequence"})
@@ -336,7 +354,8 @@ def check(entries: tuple[Entry, ...]) -> tuple[Index, Index, Index]:
     if not ATTRIBUTES <= methods.keys():
         raise CatalogueError(f"attributes without an entry: {sorted(ATTRIBUTES - methods.keys())}")
     names = set(methods) | {short(n) for n in functions} | {short(n) for n in modules}
-    for fact in ("COPIES_IF_NEEDED", "SHAPE_ARGUMENTS", "KEEPS_RANK", "KEEPS_SHAPE", "JOINS"):
+    for fact in ("COPIES_IF_NEEDED", "SHAPE_ARGUMENTS", "KEEPS_RANK", "KEEPS_SHAPE", "JOINS",
+                 "TARGET_LEADS"):
         unknown = globals()[fact] - names - {"ravel", "pad_sequence"}
         if unknown:
             raise CatalogueError(f"{fact} names ops the catalogue lacks: {sorted(unknown)}")

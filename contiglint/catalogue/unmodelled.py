@@ -118,7 +118,7 @@ MEASURED: dict[str, frozenset[str]] = {
     "contiguous x,0": frozenset({
         "cummax", "cummin", "logcumsumexp", "nanquantile", "quantile", "torch.adaptive_avg_pool1d",
         "torch.adaptive_max_pool1d", "torch.cummax", "torch.cummin", "torch.frobenius_norm",
-        "torch.logcumsumexp", "torch.nanquantile", "torch.nn.functional.adaptive_max_pool1d",
+        "torch.logcumsumexp", "torch.nanquantile",
         "torch.nn.functional.adaptive_max_pool1d_with_indices", "torch.quantile",
         "torch.special.log_softmax", "torch.special.logsumexp", "torch.special.softmax",
         "torch.unsqueeze_copy"}),
@@ -219,7 +219,6 @@ NOT_PROBED: dict[str, frozenset[str]] = {
         "torch.gru_cell", "torch.instance_norm", "torch.layer_norm", "torch.lstm",
         "torch.lstm_cell", "torch.margin_ranking_loss", "torch.max_pool1d", "torch.max_pool2d",
         "torch.max_pool3d", "torch.nn.functional.adaptive_max_pool2d_with_indices",
-        "torch.nn.functional.adaptive_max_pool3d",
         "torch.nn.functional.adaptive_max_pool3d_with_indices",
         "torch.nn.functional.channel_shuffle", "torch.nn.functional.cosine_embedding_loss",
         "torch.nn.functional.ctc_loss", "torch.nn.functional.embedding_bag",

@@ -267,9 +267,8 @@ class CallMixin:
             lazy = qualname.rsplit(".", 1)[-1].startswith("Lazy")  # LazyConv2d(out, k)
             width = args[0] if lazy and args else args[1] if len(args) > 1 and not lazy \
                 else kwargs.get("out_features", kwargs.get("out_channels"))
-            config = tuple(sorted((k, v.value) for k, v in kwargs.items()
-                                  if isinstance(v, Const) and isinstance(v.value, (bool, str))))
-            return Ref(qualname, True, width.size if isinstance(width, IntVal) else None, config)
+            return Ref(qualname, True, width.size if isinstance(width, IntVal) else None,
+                       module_config(qualname, args, kwargs))
         if qualname in ("numpy.transpose", "numpy.swapaxes") and len(args) > 1:
             return self.foreign_permute(node, qualname.split(".")[-1], args[1:])
         if is_foreign(qualname):
@@ -390,6 +389,19 @@ class CallMixin:
 CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
 
 
+def module_config(qualname: str, args, kwargs) -> tuple:
+    """What an nn module's call reads of its constructor arguments: the literal bool and str
+    keywords (`batch_first=True`), and the argument the catalogue names for it (an adaptive
+    pool's `output_size`, positional or keyword) as its abstract value."""
+    config = {k: v.value for k, v in kwargs.items()
+              if isinstance(v, Const) and isinstance(v.value, (bool, str))}
+    name = catalogue.CONSTRUCTOR_SIZES.get(qualname)
+    given = kwargs.get(name, args[0] if args else None) if name else None
+    if isinstance(given, (IntVal, Seq)):
+        config[name] = given
+    return tuple(sorted(config.items()))
+
+
 def module_output(qualname: str, result: Value, width, source: Value = None) -> Value:
     """Give a Linear/Conv output its known rank and `out` size, so that a literal size-1
     channel (a vocoder's `Conv1d(c, 1, 7)`) is known to hide transposes, as torch ignores it."""
@@ -398,8 +410,13 @@ def module_output(qualname: str, result: Value, width, source: Value = None) -> 
     last = qualname.rsplit(".", 1)[-1]
     dim = None
     if last.startswith("Conv") and last[-2:] in CONV_RANK:
+        rank = CONV_RANK[last[-2:]]
         if result.geometry is None and result.kind.value in ("contiguous", "unknown"):
-            result = replace(result, geometry=Geometry.contiguous([None] * CONV_RANK[last[-2:]]))
+            result = replace(result, geometry=Geometry.contiguous([None] * rank))
+        if isinstance(source, Tensor) and source.rank == rank == result.rank and \
+                result.geometry.sizes[0] is None:  # a batch: its size carries through
+            result = replace(result, geometry=result.geometry.with_axis(
+                0, size=source.geometry.sizes[0]))
         dim = 1
     elif last in ("Linear", "LazyLinear"):
         dim = -1

@@ -179,6 +179,9 @@ def _fresh_copy(call: Call) -> Value:
         return tr.fresh_same_rank(call)
     reduction = call.kwargs.get("reduction")
     if isinstance(reduction, Const) and reduction.value == "none":
+        if name in catalogue.TARGET_LEADS and call.args:
+            return tr.elementwise(dataclasses.replace(call, this=call.args[0],
+                                                      args=[call.this] + call.args[1:]))
         return tr.elementwise(call)  # measured: mse/huber loss with reduction='none' keep x.t()
     return CONTIGUOUS
 
@@ -482,12 +485,27 @@ def _literal_ints(value) -> Optional[list[int]]:
     return [v.size[0] for v in items]
 
 
+def _nested_shape(value: Value) -> Optional[list]:
+    """The shape of a nested list of numbers (`[[1, 2], [3, 4]]` is (2, 2)); None unless every
+    item at one depth is a list of the same length, down to numbers."""
+    if not isinstance(value, Seq):
+        return [] if isinstance(value, IntVal) or (isinstance(value, Const) and isinstance(
+            value.value, (int, float, bool))) else None
+    if not value.items:
+        return None
+    inner = [_nested_shape(item) for item in value.items]
+    if inner[0] is None or any(shape != inner[0] for shape in inner):
+        return None
+    return [literal(len(value.items))] + inner[0]
+
+
 def _from_data(call: Call) -> Value:
     """`torch.tensor([[1, 2]])` is contiguous; from an array or a tensor, `tensor`/`as_tensor`/
     `from_numpy` keep its strides (measured: `torch.tensor(a.T)` is non-contiguous), and
     `empty_strided` takes the strides it is given: unknown."""
     if call.name.endswith("tensor") and isinstance(call.this, Seq):
-        return CONTIGUOUS
+        shape = _nested_shape(call.this)
+        return tr.fresh(call, shape) if shape is not None else CONTIGUOUS
     if isinstance(call.this, Tensor) and call.this.kind is Kind.PERMUTED and \
             call.name != "torch.empty_strided":
         return tr.densify(call.this)  # a transposed numpy array keeps its strides
@@ -566,7 +584,8 @@ TRANSFERS: dict[str, Transfer] = {
     "function_factory": _function_factory, "sized_factory": tr.sized_factory,
     "vector_factory": tr.vector_factory, "matrix_factory": tr.matrix_factory,
     "sampling": tr.unknown_tensor, "from_data": _from_data, "convolution": tr.convolution,
-    "keep_channels_last": tr.keep_channels_last, "recurrent": tr.recurrent,
+    "keep_channels_last": tr.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
+    "recurrent": tr.recurrent,
     "encoder": _encoder, "multihead_attention": tr.multihead_attention,
     "topk": tr.tuple_of(_fresh_copy), "stft": _stft, "not_tensor": tr.not_tensor,
     "fft": _fft, "resolve": _resolve,

@@ -250,9 +250,10 @@ def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tenso
         sizes = [t.geometry.sizes[position - rank + t.geometry.rank] for t in tensors
                  if position - rank + t.geometry.rank >= 0]
         live = {s for s in sizes if s != ONE}
-        if None in live and len(live) > 1 or len(live - {None}) > 1:
+        if len(live - {None}) > 1:
             return None
-        shape.append(live.pop() if live else ONE)
+        # an operand's unknown size is the known one or 1: where that matters, it is "?"
+        shape.append(next(iter(live - {None}), None) if live else ONE)
 
     def rank_in_memory(t: Tensor, dim: int):
         """Where the operand's dim lives (bigger is more inner); None when broadcast."""
@@ -339,6 +340,10 @@ def broadcast(result: Tensor, operands: Sequence[Tensor]) -> Tensor:
     if not grown:
         return result
     sizes = [None if i in grown else axis.size for i, axis in enumerate(geometry.axes)]
+    if any(o.noncontiguous for o in operands if o.geometry is not geometry):
+        # in the grown dims another operand decides the order (a (b, t, 1) mask times
+        # x.transpose(1, 2) follows x there)
+        return Tensor(Kind.UNKNOWN, min_rank=geometry.rank)
     if result.kind is Kind.CONTIGUOUS:
         return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
     return replace(result, geometry=None, min_rank=geometry.rank)
@@ -349,21 +354,69 @@ def keep_channels_last(call: Call) -> Value:
     pooling, conv), which they keep."""
     tensor = call.tensor
     if tensor.channels_last:
-        output = call.arg(0, "output_size") if "adaptive" in call.name.lower() else None
-        if "Adaptive" in call.name:
-            return Tensor(Kind.UNKNOWN, min_rank=4)  # the module's output size is not seen:
-            # (n, c, 1, 1) is contiguous, larger outputs stay channels_last
-        if output == IntVal(ONE) or (isinstance(output, Seq) and output.items and all(
-                item == IntVal(ONE) for item in output.items)):
-            return fresh(call, [None, None, ONE, ONE])  # (n, c, 1, 1): contiguous as well
-        # the op changes spatial sizes (and conv the channels): only the batch size stays
-        sizes = [tensor.geometry.sizes[0], None, None, None]
+        # the op changes spatial sizes (conv and pixel (un)shuffle the channels too): the
+        # batch size stays, and the channels where the op keeps them (one channel left makes
+        # the result contiguous)
+        sizes = [tensor.geometry.sizes[0], _channels(call, tensor.geometry.sizes[1]), None, None]
+        if sizes[1] is None and call.name.lower().endswith(("pixel_shuffle", "pixelshuffle")):
+            return Tensor(Kind.UNKNOWN, min_rank=4)  # c / r**2 channels: one is contiguous
         return channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
-    if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5)):
+    if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5, None)):
         # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides, MaxPool3d
-        # keeps channels_last_3d
+        # keeps channels_last_3d (so a non-contiguous input of unknown rank may be either)
         return replace(UNKNOWN_TENSOR, min_rank=tensor.min_rank)
     return fresh(call, [None] * tensor.rank) if tensor.rank else CONTIGUOUS
+
+
+def _channels(call: Call, given: Optional[Size]) -> Optional[Size]:
+    """The output's channel count of a channels_last-keeping op: the input's, divided by r*r
+    for pixel_shuffle and multiplied for pixel_unshuffle when literal; unknown for conv."""
+    name = call.name.rsplit(".", 1)[-1].lower()
+    if "conv" in name:
+        return None
+    if name == "pad":  # F.pad pads the channels too when given more than the spatial pairs
+        pad = call.arg(0, "pad")
+        return given if isinstance(pad, Seq) and pad.items is not None and \
+            len(pad.items) <= 4 else None
+    if "pixel" not in name:
+        return given
+    factor = call.config.get("upscale_factor", call.config.get("downscale_factor"))
+    r = _literal_dim(factor) if factor is not None else call.int_arg(0)
+    if r is None or given is None or given[1]:
+        return None
+    if "unshuffle" in name:
+        return literal(given[0] * r * r)
+    return literal(given[0] // (r * r)) if given[0] % (r * r) == 0 else None
+
+
+def adaptive_pool(call: Call) -> Value:
+    """Adaptive pooling (avg and max, 1d/2d/3d, functions and modules): an `output_size` of
+    all ones gives a fresh contiguous `(..., 1, 1)` whatever the input's layout (measured on
+    permuted, channels_last, sliced, stepped and expanded inputs); the input's leading sizes
+    carry through. The input is N+1 or N+2 dims for N spatial dims, so a tensor the code shows
+    to have N+2 dims or more has N+2. Other output sizes keep channels_last (2d)."""
+    if call.config.get("return_indices") is True or _truthy(call.kwargs.get("return_indices")):
+        plain = Call(call.name, call.this, call.args[:1],
+                     {k: v for k, v in call.kwargs.items() if k == "output_size"}, call.origin,
+                     {k: v for k, v in call.config.items() if k == "output_size"})
+        return Seq((adaptive_pool(plain), UNKNOWN_TENSOR))  # (values, indices)
+    output = call.config.get("output_size", call.arg(0, "output_size"))
+    items = output.items if isinstance(output, Seq) else (output,)
+    spatial = int(call.name[-2])
+    tensor = call.tensor
+    if not items or any(item != IntVal(ONE) for item in items) or \
+            len(items) not in (1, spatial):
+        if tensor.channels_last and not all(_literal_dim(i) is not None or i == Const(None)
+                                            for i in items):
+            return Tensor(Kind.UNKNOWN, min_rank=4)  # (n, c, 1, 1) is contiguous, larger
+            # outputs stay channels_last
+        return keep_channels_last(call)
+    rank = tensor.rank if tensor.rank is not None else \
+        spatial + 2 if tensor.min_rank >= spatial + 2 else None
+    if rank is None:
+        return CONTIGUOUS
+    given = tensor.geometry.sizes if tensor.geometry is not None else (None,) * rank
+    return fresh(call, list(given[:rank - spatial]) + [ONE] * spatial)
 
 
 def convolution(call: Call) -> Value:

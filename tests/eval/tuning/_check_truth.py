@@ -2,7 +2,8 @@
 
 These cases were written while the model was being improved, for the patterns whose misses
 on the general blind set showed a gap (fft spectra, properties, functools.partial, module
-hooks, nn parameters, subclass attributes, in-place activations, as_strided windows), with a
+hooks, nn parameters, subclass attributes, in-place activations, as_strided windows, adaptive
+pools with literal output sizes, broadcast masks times transposed tensors), with a
 clean look-alike for most: they are tuned on, unlike tests/eval/general/. Each case is checked
 exactly as the blind set's checker checks its own (`tests/eval/general/_check_truth.py`):
 a CTG101 hazard raises the view error at its marked line, a CTG108 hazard raises the overlap
