@@ -13,6 +13,7 @@ from typing import Optional
 from contiglint import expected, noqa
 from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.sinks.contracts import ProjectContracts
+from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.flow.program import analyze_module
 from contiglint.rules import all_rules
 from contiglint.rules.base import ParsedModule, Rule, RuleContext
@@ -76,9 +77,11 @@ def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceEr
 
 def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
                 tree: Optional[ast.Module] = None,
-                project: Optional[ProjectContracts] = None) -> LintResult:
+                project: Optional[ProjectContracts] = None,
+                index: Optional[ModuleIndex] = None) -> LintResult:
     """`project`: the contracts of the other modules of the linted tree (runner.py), so calls
-    into them are judged by what the callee requires."""
+    into them are judged by what the callee requires; `tree` and `index`: the text's syntax
+    tree and its walk, when the caller has them."""
     if noqa.skips_file(text):
         return LintResult()
     rules = enabled_rules(settings)
@@ -91,17 +94,18 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         tree, error = parse(text, path)
         if error:
             return LintResult(errors=[error])
-    return lint_tree(tree, text, path, settings, rules, project)
+    return lint_tree(tree, text, path, settings, rules, project, index)
 
 
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
               rules: Optional[list[Rule]] = None,
-              project: Optional[ProjectContracts] = None) -> LintResult:
+              project: Optional[ProjectContracts] = None,
+              index: Optional[ModuleIndex] = None) -> LintResult:
     rules = enabled_rules(settings) if rules is None else rules
     source = SourceMap(text)
     result = LintResult()
     try:
-        sinks = analyze_module(tree, source, path, project)
+        sinks = analyze_module(tree, source, path, project, index)
     except RecursionError:
         result.errors.append(SourceError(
             path, 1, 1, "too deeply nested to analyze (an expression or elif chain hundreds "

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import subprocess
 import sys
@@ -162,3 +163,71 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path):
     assert [process.returncode for process in runs] == [1] * 4
     assert len({stdout for stdout, _ in outputs}) == 1 and all(err == "" for _, err in outputs)
     assert not list((tmp_path / ".contiglint_cache").rglob(".contiglint-*.tmp"))
+
+
+PROJECT = {  # cross-module contracts of every kind, and modules that meet none of them
+    "pkg/__init__.py": "",
+    "pkg/utils.py": "def torch_check(cond, message):\n    if not cond:\n"
+                    "        raise RuntimeError(message)\n",
+    "pkg/kernels.py": "import torch\nfrom .utils import torch_check\n\n\ndef fused(x, y):\n"
+                      "    torch._check(x.is_contiguous())\n"
+                      "    torch_check(y.is_contiguous(), 'y')\n    return x + y\n\n\n"
+                      "def raw(t):\n    return t.data_ptr()\n",
+    "pkg/ops.py": "from .kernels import fused, raw\n\n\ndef wrapper(x, y):\n"
+                  "    return fused(x, y), raw(x)\n",
+    "pkg/color/__init__.py": "from .gray import to_gray\n",  # re-exports only, no `def `
+    "pkg/color/gray.py": "def to_gray(x):\n    return x.mean(0)\n",
+    "pkg/model.py": "import torch\nfrom .ops import wrapper\nfrom pkg.color import to_gray\n"
+                    "from . import _C\n\n\ndef forward(h):\n"
+                    "    return wrapper(h.t(), h.t()), to_gray(h.t()), _C.blend(h.t())\n",
+    "pkg/plain.py": BAD + "\n\ndef helper(x):\n    return x.view(-1)\n",
+    "pkg/quiet.py": CLEAN,
+}
+
+
+def test_speculative_results_are_the_results_linted_with_the_project(tmp_path, monkeypatch):
+    """The first pass lints each file with stand-in contracts and keeps every answer the lint
+    got from them; the second pass keeps that result only where the project's contracts
+    answer the same (runner.FirstPass). On a project with cross-module contracts (through a
+    wrapper, an imported check function, a raw read, a re-exporting package, a compiled
+    module), serial and parallel, default and strict, with and without a cache, the results
+    are those of linting every file again with the project's contracts; the files that call
+    into another module's contract are linted again, the others are not."""
+    from contiglint import runner
+    from contiglint.config import Config
+
+    for name, text in PROJECT.items():
+        write(tmp_path, name, text)
+    kept, real = [], runner._stands
+
+    def counted(path, project, first):
+        kept.append((os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path),
+                     real(path, project, first)))
+        return kept[-1][1]
+
+    monkeypatch.setattr(runner, "_stands", counted)
+    for strict in (False, True):
+        config = Config(settings=Settings(select=("CTG",), extend_select=("CTG101", "CTG114"),
+                                          strict=strict))
+        outcomes = {}
+        for jobs, cache in ((1, None), (2, None), (1, str(tmp_path / "cache"))):
+            kept.clear()
+            result = run([str(tmp_path / "pkg")], config,
+                         RunOptions(jobs=jobs, cache_dir=cache))
+            outcomes[jobs, cache] = [(o.path, o.findings, o.errors) for o in result.outcomes]
+            if jobs == 1 and cache is None:
+                linted_again = sorted(name for name, stands in kept if not stands)
+                # kernels.py: its own contract needs the project's check functions
+                assert linted_again == ["pkg/kernels.py", "pkg/model.py", "pkg/ops.py"], kept
+                assert len(kept) == len(PROJECT)
+        monkeypatch.setattr(runner, "_stands", lambda path, project, first: False)
+        for jobs in (1, 2):
+            again = run([str(tmp_path / "pkg")], config, RunOptions(jobs=jobs))
+            expected = [(o.path, o.findings, o.errors) for o in again.outcomes]
+            assert all(found == expected for found in outcomes.values())
+        monkeypatch.setattr(runner, "_stands", counted)
+        codes = sorted((os.path.basename(path), f.line, f.code) for path, found, _ in expected
+                       for f in found)
+        assert ("model.py", 8, "CTG114") in codes and ("plain.py", 4, "CTG101") in codes
+        assert not any(errors for _, _, errors in expected)
+        shutil.rmtree(tmp_path / "cache")

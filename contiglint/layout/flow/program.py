@@ -61,10 +61,11 @@ class ClassInfo:
 
 class Program:
     def __init__(self, tree: ast.Module, source: SourceMap, path: str = "-",
-                 project: Optional[ProjectContracts] = None) -> None:
+                 project: Optional[ProjectContracts] = None,
+                 index: Optional[ModuleIndex] = None) -> None:
         self.tree = tree
         self.source = source
-        self.index = ModuleIndex(tree)  # the one walk of the tree
+        self.index = index or ModuleIndex(tree)  # the one walk of the tree (the caller's)
         self.names = ImportMap(tree, self.index.imports)
         self.path = path
         self.module = module_name(path) if path not in ("-", "") else "__main__"
@@ -263,5 +264,6 @@ def literal_value(node: ast.expr) -> Optional[Value]:
 
 
 def analyze_module(tree: ast.Module, source: SourceMap, path: str = "-",
-                   project: Optional[ProjectContracts] = None) -> list[Sink]:
-    return Program(tree, source, path, project).run()
+                   project: Optional[ProjectContracts] = None,
+                   index: Optional[ModuleIndex] = None) -> list[Sink]:
+    return Program(tree, source, path, project, index).run()
