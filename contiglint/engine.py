@@ -50,6 +50,16 @@ def enabled_rules(settings: Settings) -> list[Rule]:
     return [rule() for rule in all_rules() if settings.is_enabled(rule.code, rule.opt_in)]
 
 
+# The sinks made from contracts (layout/sinks/contract_calls.py). A rule that reads none of
+# them (every rule but CTG114; CTG106 reads the contracts only with CTG114 on) cannot see
+# a contract: without one, the project's contracts and the module's own are not computed.
+CONTRACT_SINKS = frozenset({"contract"})
+
+
+def reads_contracts(rules: list[Rule]) -> bool:
+    return any(rule.sinks & CONTRACT_SINKS for rule in rules)
+
+
 def prefilter_tokens(settings: Settings) -> frozenset[str]:
     """Substrings of which a file must contain at least one for any enabled rule to fire."""
     return frozenset(token for rule in enabled_rules(settings) for token in rule.prefilter_tokens())
@@ -105,7 +115,7 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     source = SourceMap(text)
     result = LintResult()
     try:
-        sinks = analyze_module(tree, source, path, project, index)
+        sinks = analyze_module(tree, source, path, project, index, reads_contracts(rules))
     except RecursionError:
         result.errors.append(SourceError(
             path, 1, 1, "too deeply nested to analyze (an expression or elif chain hundreds "

@@ -21,7 +21,8 @@ from typing import Callable, Optional, Sequence
 from contiglint.cache import Cache
 from contiglint.config import Config
 from contiglint.engine import (
-    LintResult, SourceError, fix_source, lint_source, may_have_findings, parse,
+    LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
+    reads_contracts,
 )
 from contiglint.files import SourceFile, discover, read_source, write_source
 from contiglint.findings import Finding
@@ -230,8 +231,10 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     module, package = module_name(path), path.endswith("__init__.py")
     cache = Cache(options.cache_dir) if options.cache_dir is not None else None
     summary, tree, index, parsed = None, None, None, False
+    # per-file settings only ignore more: no file reads contracts if the run's settings don't
+    contracts = reads_contracts(enabled_rules(config.settings))
     try:
-        if "def " in text:
+        if "def " in text and contracts:
             key = cache.summary_key(text, path, module) if cache is not None else ""
             cached = cache.load_summary(key) if cache is not None else None
             if cached is not None:
@@ -256,8 +259,8 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
             tree, _ = parse(text, path)
         if tree is not None and index is None:
             index = ModuleIndex(tree)
-        own = summarize(tree, module, path, package, index=index) if tree is not None and \
-            summary is None else None
+        own = summarize(tree, module, path, package, index=index) if contracts and \
+            tree is not None and summary is None else None
         asked: dict = {}
         stand_in = ProjectContracts(modules=modules, asked=asked)
         if summary is not None or own is not None:  # the lint changes it: it gets a copy

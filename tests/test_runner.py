@@ -231,3 +231,51 @@ def test_speculative_results_are_the_results_linted_with_the_project(tmp_path, m
         assert ("model.py", 8, "CTG114") in codes and ("plain.py", 4, "CTG101") in codes
         assert not any(errors for _, _, errors in expected)
         shutil.rmtree(tmp_path / "cache")
+
+
+def test_without_a_rule_that_reads_contracts_none_is_computed(tmp_path, monkeypatch):
+    """Only the contract sinks read the contracts (CTG114; CTG106 reads them with CTG114 on):
+    with no such rule enabled, neither the project's contracts nor a module's own are made,
+    and every other rule reports what it reports when they are computed."""
+    from contiglint import engine, runner
+    from contiglint.config import Config
+    from contiglint.layout.sinks import contracts
+
+    for name, text in PROJECT.items():
+        write(tmp_path, name, text)
+    write(tmp_path, "pkg/ext.py", "import torch\nfrom torch.utils.cpp_extension import load\n"
+          "ext = load('ext', ['ext.cpp'])\n\n\ndef run(x):\n    y = ext.forward(x)\n"
+          "    return y.view(-1), x.t().contiguous()\n")
+    made = []
+    original = contracts.summarize
+    monkeypatch.setattr(contracts, "summarize",
+                        lambda *a, **k: made.append(a[2]) or original(*a, **k))
+    monkeypatch.setattr(runner, "summarize", contracts.summarize)
+    for select in (("CTG",), ("CTG", "CTG101", "CTG106", "CTG113")):
+        config = Config(settings=Settings(select=select, strict=True))
+        found = {}
+        for jobs in (1, 2):
+            made.clear()
+            result = run([str(tmp_path / "pkg")], config, RunOptions(jobs=jobs))
+            assert made == [] and result.all_errors == []
+            found[jobs] = result.findings
+        monkeypatch.setattr(engine, "reads_contracts", lambda rules: True)
+        monkeypatch.setattr(runner, "reads_contracts", lambda rules: True)
+        computed = run([str(tmp_path / "pkg")], config, RunOptions(jobs=1))
+        assert made  # this time the contracts were computed
+        monkeypatch.undo()
+        monkeypatch.setattr(contracts, "summarize",
+                            lambda *a, **k: made.append(a[2]) or original(*a, **k))
+        monkeypatch.setattr(runner, "summarize", contracts.summarize)
+        assert found[1] == found[2] == computed.findings
+    assert {f.code for f in computed.findings} >= {"CTG101", "CTG106"}
+    # what the flow pass still needs of them: the names bound to extension modules, whose
+    # calls are opaque
+    import ast
+    from contiglint.layout.flow.program import Program
+    from contiglint.source import SourceMap
+    path = tmp_path / "pkg" / "ext.py"
+    text = path.read_text()
+    known = [Program(ast.parse(text), SourceMap(text), str(path), contracts=flag).extension_names
+             for flag in (True, False)]
+    assert known[0] == known[1] == {"ext": True}  # run() passes it `.contiguous()` tensors

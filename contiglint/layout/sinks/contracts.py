@@ -248,7 +248,7 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
     kernels = {node.name: kernel_signature(node, names.imports) for node in tree.body
                if isinstance(node, FunctionNode) and
                any("jit" in ast.unparse(d) for d in node.decorator_list)}
-    extensions = _extensions(index, names)
+    extensions = extension_names(index, names)
     classes = {f"{module}.{node.name}": node for node in index.classes}
     checkers = check_functions(tree) | checkers
     for key, node, cls in function_keys(tree, module):
@@ -289,7 +289,7 @@ def check_functions(tree: ast.Module) -> frozenset[str]:
     return frozenset(found)
 
 
-def _extensions(index: ModuleIndex, names: Names) -> dict[str, bool]:
+def extension_names(index: ModuleIndex, names: Names) -> dict[str, bool]:
     """Local names bound to extension modules -> whether the module's code passes them
     `.contiguous()` tensors somewhere (then their contract is taken as "contiguous")."""
     found: dict[str, bool] = {}
