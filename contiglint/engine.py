@@ -6,6 +6,7 @@ call this module, so none of them re-implements analysis.
 from __future__ import annotations
 
 import ast
+import keyword
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
@@ -104,7 +105,38 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         tree, error = parse(text, path)
         if error:
             return LintResult(errors=[error])
+    if only_outside_code(tree, text, rules):
+        return LintResult()
     return lint_tree(tree, text, path, settings, rules, project, index)
+
+
+def only_outside_code(tree: ast.Module, text: str, rules: list[Rule]) -> bool:
+    """The prefilter tokens in `text` are all words, none of them in a name of the code:
+    they are in comments and strings only (`distributed` in a license header), and no rule
+    can fire. A sink is an operation the code names (a method, a function by its qualified
+    name through the imports, a module attribute), so a word token of its kind is in one of
+    the code's names, or part of one. Tokens that are not names (`.view`, `](`) or that are
+    keywords (`import`, `return`) are taken as found, as before."""
+    found = {token for rule in rules for token in rule.prefilter_tokens() if token in text}
+    if any(not token.isidentifier() or keyword.iskeyword(token) for token in found):
+        return False
+    names = code_names(tree)
+    return not any(token in name for name in names for token in found)
+
+
+def code_names(tree: ast.Module) -> set[str]:
+    """Every name the code spells: identifiers, attributes, imported modules and aliases,
+    definitions, parameters, keywords (not the text of string literals)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            continue
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, str):
+                names.add(value)
+            elif isinstance(value, list) and value and isinstance(value[0], str):
+                names.update(value)  # global and nonlocal names, class patterns' attributes
+    return names
 
 
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,

@@ -80,6 +80,38 @@ def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeyp
     assert result.findings == [] and analysed == []
 
 
+def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch):
+    """`distributed` in a license header or a docstring is no collective: a text whose
+    prefilter tokens are all words that no name of its code holds is parsed, not analysed.
+    A token inside a longer name, a keyword token (`return`), or a real collective through
+    an alias is analysed, and found."""
+    from contiglint import engine
+
+    analysed = []
+    real = engine.analyze_module
+    monkeypatch.setattr(engine, "analyze_module",
+                        lambda *a, **k: analysed.append(a[2]) or real(*a, **k))
+    header = "# Licensed ... distributed under the License is distributed on an AS IS BASIS\n"
+    default = Settings()
+    texts = {
+        "header.py": header + '"""Sends nothing: see all_reduce in the docs."""\nimport torch\n'
+                     "x = torch.ones(2).t()\n",
+        "longer.py": header + "from .utils import is_torch_distributed_available\n",
+        "collective.py": header + "import torch\nfrom torch import distributed as d\n\n\n"
+                         "def sync(x):\n    d.all_gather([torch.empty(4, 3)], x.t())\n",
+    }
+    found = {name: engine.lint_source(text, name, default) for name, text in texts.items()}
+    assert analysed == ["longer.py", "collective.py"]
+    assert [f.code for f in found["collective.py"].findings] == ["CTG107"]
+    analysed.clear()
+    escapes = Settings(select=("CTG102",))
+    engine.lint_source("# nothing to split here\ndef f(x):\n    return x[:, 1]\n", "e.py",
+                       escapes)
+    assert analysed == ["e.py"]
+    # a syntax error is still reported
+    assert engine.lint_source(header + "def f(:\n", "bad.py", default).errors
+
+
 def test_project_check_summarizes_each_module_once(tmp_path, monkeypatch):
     """The lint phase of a project run reuses the contract summary phase 1 made of the same
     text; a fix run, whose rewritten text differs, summarizes it again."""
