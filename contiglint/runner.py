@@ -285,7 +285,7 @@ def second_pass(path: str, source, config: Config, options: RunOptions,
                 ) -> FileOutcome:
     """The file's outcome: the first pass's result where the project's contracts give the
     answers its lint got (see `FirstPass`), else a lint with them."""
-    if first is None or first.result is None or not _stands(path, project, first):
+    if first is None or first.result is None or not _stands_safely(path, project, first):
         return process_read(path, _read(path) if source is None else source, config, options,
                             project)
     if options.cache_dir is not None:
@@ -297,6 +297,13 @@ def second_pass(path: str, source, config: Config, options: RunOptions,
                                   project.digest() if project is not None else ""),
                         first.result)
     return FileOutcome(path, findings=first.result.findings, errors=first.result.errors)
+
+
+def _stands_safely(path: str, project: Optional[ProjectContracts], first: FirstPass) -> bool:
+    try:
+        return _stands(path, project, first)
+    except Exception:  # noqa: BLE001 - a bug here costs a second lint, never a result
+        return False
 
 
 def _stands(path: str, project: Optional[ProjectContracts], first: FirstPass) -> bool:
