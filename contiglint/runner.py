@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import difflib
 import gc
+import copy
 import os
-import pickle
 import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -327,7 +327,13 @@ def _stands(path: str, project: Optional[ProjectContracts], first: FirstPass) ->
 
 
 def _copy(summary: ModuleSummary) -> ModuleSummary:
-    return pickle.loads(pickle.dumps(summary))
+    """A summary whose contracts can change without changing `summary`'s: resolve() and
+    module_contracts() change a contract only by setting entries of its `required` table."""
+    functions = {}
+    for key, contract in summary.functions.items():
+        functions[key] = copy.copy(contract)
+        functions[key].required = dict(contract.required)
+    return replace(summary, functions=functions)
 
 
 _worker_state: Optional[tuple[Config, RunOptions, frozenset[str]]] = None
