@@ -1,7 +1,7 @@
 """How often is contiglint right on real PyTorch code? Findings and measured precision per rule.
 
     python benchmarks/realcode.py [--cache DIR] [--strict] [-j 2] [--packages timm,monai]
-                                  [--json OUT] [--unjudged] [--corpus tuning|heldout]
+                                  [--json OUT] [--unjudged] [--corpus tuning|heldout|fresh]
 
 Corpus: the packages in PINNED, each downloaded by exact version with `pip download --no-deps`
 and unpacked outside the repository, into `--cache` (default `$CONTIGLINT_REALCODE_DIR`, else
@@ -25,7 +25,10 @@ current linter when the corpus is downloaded. Exit status: 0 ran, 2 setup or lin
 `heldout.json` (none of them in the tuning set), cached in `$CONTIGLINT_HELDOUT_DIR` or
 `~/.cache/contiglint/heldout`, judged in `heldout_judged.json` (reproductions in
 `heldout_repro/`, checked by `tests/test_heldout.py`). Its verdicts were measured on the commit
-that `heldout.json` names; tuning on them makes them tuning data.
+that `heldout.json` names; tuning on them makes them tuning data. `--corpus fresh` is a third
+list of the same kind (`fresh.json`, `fresh_judged.json`, `fresh_repro/`, cache
+`$CONTIGLINT_FRESH_DIR` or `~/.cache/contiglint/fresh`), pinned after the held-out verdicts had
+been tuned on.
 """
 from __future__ import annotations
 
@@ -66,16 +69,25 @@ PINNED = {
 }
 sys.path.insert(0, str(ROOT))  # this checkout's contiglint, installed or not
 HELDOUT = HERE / "heldout.json"
+FRESH = HERE / "fresh.json"
 CACHE_ENV, CACHE_DIR = "CONTIGLINT_REALCODE_DIR", "realcode"
+# The corpora beside the tuning set: (pins file, verdicts, reproductions, cache variable, cache
+# folder, name in precision.json). Each later list was measured before anyone tuned on it.
+CORPORA = {
+    "heldout": (HELDOUT, "heldout_judged.json", "heldout_repro", "CONTIGLINT_HELDOUT_DIR",
+                "heldout", "held-out"),
+    "fresh": (FRESH, "fresh_judged.json", "fresh_repro", "CONTIGLINT_FRESH_DIR", "fresh",
+              "fresh"),
+}
 
 
 def use_corpus(corpus: str) -> None:
-    """Point this module at the held-out corpus: its pins, verdicts file and cache."""
+    """Point this module at a corpus other than the tuning set: its pins, verdicts and cache."""
     global PINNED, JUDGED, REPRO, CACHE_ENV, CACHE_DIR
-    if corpus == "heldout":
-        PINNED = json.loads(HELDOUT.read_text(encoding="utf-8"))["packages"]
-        JUDGED, REPRO = HERE / "heldout_judged.json", HERE / "heldout_repro"
-        CACHE_ENV, CACHE_DIR = "CONTIGLINT_HELDOUT_DIR", "heldout"
+    if corpus in CORPORA:
+        pins, judged, repro, CACHE_ENV, CACHE_DIR, _ = CORPORA[corpus]
+        PINNED = json.loads(pins.read_text(encoding="utf-8"))["packages"]
+        JUDGED, REPRO = HERE / judged, HERE / repro
 
 
 class SetupError(Exception):
@@ -230,10 +242,11 @@ def print_tables(findings: list[dict], judged: dict[tuple, dict], names: list[st
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", choices=("tuning", "heldout"), default="tuning",
-                    help="the tuning set pinned here (default) or the held-out list of "
-                         "heldout.json (cache: $CONTIGLINT_HELDOUT_DIR or "
-                         "~/.cache/contiglint/heldout)")
+    ap.add_argument("--corpus", choices=("tuning", *CORPORA), default="tuning",
+                    help="the tuning set pinned here (default), the held-out list of "
+                         "heldout.json or the fresh list of fresh.json (cache: "
+                         "$CONTIGLINT_HELDOUT_DIR / $CONTIGLINT_FRESH_DIR or "
+                         "~/.cache/contiglint/heldout / fresh)")
     ap.add_argument("--cache", type=Path, default=None,
                     help="where wheels and unpacked trees live (default: "
                          "$CONTIGLINT_REALCODE_DIR or ~/.cache/contiglint/realcode)")
@@ -296,8 +309,8 @@ def record(corpus: str, per_code: dict[str, Counter]) -> None:
         name, text = "tuning", (f"the {len(PINNED)} tuning packages pinned in "
                                 f"benchmarks/realcode.py")
     else:
-        name, text = "held-out", (f"the {len(PINNED)} held-out packages pinned in "
-                                  f"benchmarks/heldout.json")
+        pins, *_, name = CORPORA[corpus]
+        text = f"the {len(PINNED)} {name} packages pinned in benchmarks/{pins.name}"
     data = json.loads(precision.DATA.read_text(encoding="utf-8"))
     data.setdefault("corpora", {})[name] = {"date": date.today().isoformat(), "corpus": text,
                                            "rules": rules}

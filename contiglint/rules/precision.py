@@ -2,16 +2,16 @@
 default.
 
 The numbers live in `precision.json` next to this module, written by
-`python benchmarks/realcode.py --record [--corpus heldout]` from the verdicts in
-`benchmarks/realcode_judged.json` and `benchmarks/heldout_judged.json`: every default-mode
-finding of the rule on two pinned corpora of PyTorch packages, judged true, false or unsure by
-running the flagged path under torch. The *tuning* corpus is the code the rules were tuned on;
-the *held-out* corpus is code that was measured before anyone tuned on it. Both are real code,
-so the policy reads them together: a rule runs by default only when its precision over both,
-true / judged with unsure counted against it, is at least `THRESHOLD` over at least
-`MIN_JUDGED` judged findings (or over all of them when it had fewer). A rule below that is a
-*preview* rule: opt-in, enabled only by its full code (`--extend-select CTG104`). A rule with no
-finding on either corpus keeps its design default; its documentation says it was not measured.
+`python benchmarks/realcode.py --record [--corpus heldout|fresh]` from the verdicts in
+`benchmarks/realcode_judged.json`, `heldout_judged.json` and `fresh_judged.json`: every
+default-mode finding of the rule on three pinned corpora of PyTorch packages, judged true, false
+or unsure by running the flagged path under torch. The *tuning* corpus is the code the rules were
+tuned on; the *held-out* and *fresh* corpora are code that was measured before anyone tuned on
+it. All are real code, so the policy reads them together: a rule runs by default only when its
+precision over all of them, true / judged with unsure counted against it, is at least
+`THRESHOLD` over at least `MIN_JUDGED` judged findings (or over all of them when it had fewer). A
+rule below that is a *preview* rule: opt-in, enabled only by its full code (`--extend-select
+CTG104`). A rule with no finding on any corpus keeps its design default; its documentation says it was not measured.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ class Counts:
 
 @dataclass(frozen=True)
 class Measured:
-    """One rule's verdicts on both corpora; the totals the policy reads are their sums."""
+    """One rule's verdicts on every corpus; the totals the policy reads are their sums."""
     code: str
     date: str
     corpus: str
@@ -82,7 +82,7 @@ class Measured:
                 f"{parts}), {self.corpus}, {self.date}")
 
 
-CORPORA = ("tuning", "held-out")
+CORPORA = ("tuning", "held-out", "fresh")
 
 
 @lru_cache(maxsize=None)

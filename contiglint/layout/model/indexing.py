@@ -106,7 +106,9 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
         if item.kind == "ellipsis":
             seen_ellipsis = True
             continue
-        leading = not seen_ellipsis and all(i.kind == "none" for i in items[:position])
+        # Integers before an item drop their dims, so the item indexes the result's leading
+        # dim: `x[i, :n]` of a contiguous tensor is contiguous at every rank.
+        leading = not seen_ellipsis and all(i.kind in ("none", "int") for i in items[:position])
         if item.kind == "int" and not leading:
             breaks = True
         if item.kind == "slice" and _cuts(item) and (not leading or (item.step or 1) != 1):

@@ -1,0 +1,44 @@
+"""Basic indexing of a contiguous tensor whose rank the code does not show, against torch.
+
+The model knows only the position of each subscript item (from the front before an ellipsis),
+so its verdict must hold at every rank the subscript allows: non-contiguous when some rank gives
+a non-contiguous result, contiguous only when every rank gives a contiguous one."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from contiglint.layout.model.indexing import Index, index
+from contiglint.layout.model.values import CONTIGUOUS, Origin
+
+L = 3  # a cut: every dim has 5 elements
+
+
+def item(text: str) -> Index:
+    if text == "0":
+        return Index("int")
+    if text == "None":
+        return Index("none")
+    if text == "...":
+        return Index("ellipsis")
+    lower, upper, *step = (part or None for part in text.split(":"))
+    step = int(step[0]) if step and step[0] else None
+    return Index("slice", int(lower) if lower else None, L if upper == "L" else None, step,
+                 bounded=lower is not None or upper is not None)
+
+
+SUBSCRIPTS = ["0, :L", "0, 1:L", "0, 0", "0, 0, :L", "None, 0, :L", "0, None, :L", ":L",
+              ":L, 0", ":, :L", "0, :, :L", ":, 0", "0, ::2", "::2", "0, ..., :L", "..., :L",
+              "0, :L, :", "0, :L, :L", ":L, :L", "0, :L, 0"]
+
+
+@pytest.mark.parametrize("subscript", SUBSCRIPTS)
+def test_indexing_a_contiguous_tensor_of_unknown_rank(subscript):
+    items = [item(part.strip()) for part in subscript.split(",")]
+    consumed = sum(1 for i in items if i.kind in ("slice", "int"))
+    results = {}
+    for rank in range(max(consumed, 1), 5):
+        x = torch.arange(5 ** rank).reshape((5,) * rank)
+        results[rank] = eval(f"x[{subscript.replace('L', str(L))}]").is_contiguous()
+    model = index(CONTIGUOUS, items, Origin("x[...]", 1, 0))
+    assert model.noncontiguous == (not all(results.values())), (subscript, results, model)
