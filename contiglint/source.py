@@ -6,6 +6,7 @@ Everything that turns a node into a position or an edit goes through `SourceMap`
 from __future__ import annotations
 
 import ast
+import re
 from functools import cached_property
 
 from contiglint.findings import Edit, Position, line_starts
@@ -15,6 +16,12 @@ class SourceMap:
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts = line_starts(text)
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """Every word of the text (identifiers, keywords, numbers), collected once: a fresh
+        name for a fix is checked against them."""
+        return frozenset(re.findall(r"\w+", self.text))
 
     @cached_property
     def lines(self) -> list[str]:

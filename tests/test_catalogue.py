@@ -162,12 +162,13 @@ def test_one_inplace_rule_for_the_three_sides():
 
 def test_one_element_size_table_true_to_torch():
     from contiglint.catalogue import dtypes
-    from contiglint.layout.flow import calls, methods
+    from contiglint.layout.flow import calls
+    from contiglint.rules import ctg101_view_on_noncontiguous as ctg101
 
     assert calls.ELEMENT_SIZE is dtypes.ELEMENT_SIZE
     for name, size in dtypes.ELEMENT_SIZE.items():
         assert getattr(torch, name).itemsize == size, name
-    for method, size in methods.CONVERSIONS.items():
+    for method, size in ctg101.CONVERSIONS.items():
         assert getattr(torch.zeros(1), method)().element_size() == size, method
 
 

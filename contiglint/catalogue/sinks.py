@@ -20,6 +20,9 @@ REGISTRATIONS = ("register_buffer", "register_parameter")  # nn.Module methods t
 # methods that hand the tensor's memory to another library: raw memory where the result is read
 # as a buffer (the flow pass tells those uses apart)
 BUFFER_EXPORTS = ("numpy",)
+# attributes of an exported array that hand out its raw memory: `x.numpy().ctypes` is a
+# raw_memory sink (`x.numpy()` alone is not: its array keeps the strides)
+BUFFER_VIEWS = ("ctypes", "__array_interface__")
 
 
 @dataclass(frozen=True)

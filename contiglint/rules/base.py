@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 
 from contiglint.findings import Finding, Fix, Position, Related
@@ -76,7 +77,9 @@ class Rule:
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        if "code" in cls.__dict__ and precision.measured(cls.code).preview:
+        # The policy decides what runs by default; a rule that is opt-in by design (CTG113)
+        # stays so, with its measured precision in its documentation.
+        if "code" in cls.__dict__ and not cls.opt_in and precision.measured(cls.code).preview:
             cls.preview = cls.opt_in = True
 
     def check(self, sink, ctx: "RuleContext") -> Iterable[Report]:
@@ -94,7 +97,7 @@ class Rule:
         import inspect
 
         return inspect.cleandoc(cls.__doc__ or cls.summary) + "\n\n" + \
-            precision.section(cls.code)
+            precision.section(cls.code, by_design=cls.opt_in and not cls.preview)
 
 
 class ParsedModule:
@@ -115,6 +118,19 @@ class ParsedModule:
         if self._names is None:
             self._names = ImportMap(self.tree)
         return self._names
+
+    @cached_property
+    def torch_alias(self) -> Optional[str]:
+        """The name under which the module imports `torch` at top level (`torch`, `th`...)."""
+        alias = None
+        for node in self.tree.body:
+            if isinstance(node, ast.Import):
+                for name in node.names:
+                    if name.name == "torch":
+                        alias = name.asname or "torch"
+                    elif name.name.startswith("torch.") and name.asname is None:
+                        alias = alias or "torch"
+        return alias
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
         if self._parents is None:

@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import Iterable, Optional
 
+from contiglint.catalogue.dtypes import CONVERSIONS as CONVERSION_DTYPES
+from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.values import Tensor
+from contiglint.layout.model.views import view_verdict
+from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 
@@ -52,14 +56,15 @@ class ViewOnNonContiguous(Rule):
         "reshape: `.view(` -> `.reshape(` (safe); contiguous-view: insert `.contiguous()` "
         "before `.view(` (unsafe)")}
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: ViewSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
         if tensor is None or not tensor.noncontiguous:
             return
-        if sink.get("dtype"):
+        if sink.dtype:
             yield from self.check_dtype_view(sink, ctx)
             return
-        verdict = sink.get("verdict")
+        verdict = view_verdict(tensor, list(sink.sizes) if sink.sizes is not None else None,
+                               ast.unparse(sink.target))
         certain = verdict == "raises"
         if verdict == "ok" or (verdict == "unknown" and not ctx.strict):
             return
@@ -69,14 +74,16 @@ class ViewOnNonContiguous(Rule):
                    f"size is not compatible with input tensor's size and stride'")
         yield Report(call, message, self.fix(call, ctx), related(sink, tensor))
 
-    def check_dtype_view(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
-        if sink.get("unit_stride") is not False or sink.get("same_size"):
+    def check_dtype_view(self, sink: ViewSink, ctx: RuleContext) -> Iterable[Report]:
+        source = source_itemsize(sink.target, sink.tensor)
+        if last_dim_unit_stride(sink.tensor) is not False or \
+                source == ELEMENT_SIZE.get(sink.dtype.split(".")[-1]):
             return
-        known = sink.get("source_size") is not None  # else the sizes may be equal: no error
+        known = source is not None  # else the sizes may be equal: no error
         if not known and not ctx.strict:
             return
         tensor = sink.tensor
-        message = (f".view({sink.get('dtype')}) on a tensor {made_by(tensor)} whose last dim is "
+        message = (f".view({sink.dtype}) on a tensor {made_by(tensor)} whose last dim is "
                    f"not unit-stride raises" + (" (its element size differs)" if known else
                                                 " when the element size differs") +
                    "; call .contiguous() first")
@@ -94,3 +101,40 @@ class ViewOnNonContiguous(Rule):
         replacement = "reshape_as" if func.attr == "view_as" else "reshape"
         return Fix("safe", (Edit(start, end, replacement),), f"replace .{func.attr}() with "
                    f".{replacement}(), which copies where .view() would raise")
+
+
+CONVERSIONS = {name: ELEMENT_SIZE[dtype] for name, dtype in CONVERSION_DTYPES.items()}
+
+
+def source_itemsize(receiver: ast.expr, tensor: Tensor) -> Optional[int]:
+    """The element size of the tensor a `.view(dtype)` reinterprets: from its tracked dtype
+    (a literal `dtype=`, `.half()`, `.to(torch.bfloat16)` upstream), else from a conversion in
+    the receiver itself; None when the code does not show it. A view between dtypes of the
+    same element size never raises, so an unknown source size leaves the verdict unknown
+    rather than taking torch's default float32 (fp8 and e8m0 data are viewed as uint8)."""
+    if tensor.dtype is not None and tensor.dtype in ELEMENT_SIZE:
+        return ELEMENT_SIZE[tensor.dtype]
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
+        name = receiver.func.attr
+        if name in CONVERSIONS:
+            return CONVERSIONS[name]
+        if name in ("to", "type") and receiver.args:
+            text = ast.unparse(receiver.args[0]).split(".")[-1]
+            if text in ELEMENT_SIZE:
+                return ELEMENT_SIZE[text]
+    return None
+
+
+def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
+    geometry = tensor.geometry
+    if not tensor.noncontiguous:
+        return True if tensor.kind is not tensor.kind.UNKNOWN else None
+    if geometry is None:
+        geometry = tensor.assumed  # trailing dims are where a step or transpose shows
+        if geometry is None:
+            return False if tensor.kind is tensor.kind.PERMUTED else None
+    live = [a for a in geometry.axes if a.size != (1, ())]
+    if not live:
+        return True
+    last = live[-1]
+    return last.span in ("full", "cut") and bool(last.base) and last.base[-1] == geometry.memory[-1]

@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import ops as catalogue
 from contiglint.findings import Edit, Fix, Position
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import DeviceMoveSink, Sink
 from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -74,13 +74,13 @@ class DeviceMoveKeepsStrides(Rule):
     fix_safety = "safe"
     severity = "warning"
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: DeviceMoveSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
-        if sink.op not in MOVES or sink.get("device") is not True:
+        if sink.op not in MOVES or sink.device is not True:
             return
         if tensor is None or tensor.kind is not Kind.PERMUTED or keeps_channels_last(tensor):
             return
-        if sink.get("memory_format") is not None:
+        if sink.memory_format is not None:
             return  # the call already chooses the layout of the copy
         call = sink.node
         if dtype_only(call) or consumed_in_place(call, sink, ctx):
@@ -93,7 +93,7 @@ class DeviceMoveKeepsStrides(Rule):
     def fix(self, call: ast.Call, ctx: RuleContext) -> Optional[Fix]:
         if any(keyword.arg is None for keyword in call.keywords):
             return None  # `**options` may already hold a memory_format
-        alias = torch_alias(ctx)
+        alias = ctx.module.torch_alias
         if alias is None:
             return None
         keyword = f"memory_format={alias}.contiguous_format"
@@ -144,23 +144,6 @@ def keeps_channels_last(tensor: Tensor) -> bool:
     if tensor.channels_last:
         return True
     return tensor.origin is not None and "channels_last" in tensor.origin.op
-
-
-def torch_alias(ctx: RuleContext) -> Optional[str]:
-    """The name under which the module imports `torch` at top level (`torch`, `th`...)."""
-    cached = getattr(ctx.source, "_contiglint_torch_alias", False)
-    if cached is not False:
-        return cached
-    alias = None
-    for node in ctx.module.tree.body:
-        if isinstance(node, ast.Import):
-            for name in node.names:
-                if name.name == "torch":
-                    alias = name.asname or "torch"
-                elif name.name.startswith("torch.") and name.asname is None:
-                    alias = alias or "torch"
-    ctx.source._contiglint_torch_alias = alias
-    return alias
 
 
 def open_parenthesis(call: ast.Call, ctx: RuleContext) -> Optional[Position]:

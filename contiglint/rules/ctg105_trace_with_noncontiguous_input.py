@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from contiglint.findings import Fix
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import LayoutBranchSink, TraceSink
 from contiglint.layout.model.values import Seq, Tensor, Value
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -50,9 +50,9 @@ class TraceWithNonContiguousInput(Rule):
     sinks = frozenset({"trace", "layout_branch"})
     fix_safety = "safe"
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
-        if sink.kind == "layout_branch":
-            traced = sink.get("traced")
+    def check(self, sink: Union[LayoutBranchSink, TraceSink], ctx: RuleContext) -> Iterable[Report]:
+        if isinstance(sink, LayoutBranchSink):
+            traced = sink.traced
             if traced:
                 check = "is_contiguous()" if "is_contiguous" in ast.unparse(sink.node) \
                     else "stride()"

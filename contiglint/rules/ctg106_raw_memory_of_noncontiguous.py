@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from contiglint.catalogue import contracts
 from contiglint.findings import Fix
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import KernelLaunchSink, RawMemorySink, Sink
 from contiglint.layout.model.sizes import is_one
 from contiglint.layout.model.stride_checks import unit_last
 from contiglint.layout.model.values import Kind, Tensor
@@ -65,15 +65,16 @@ class RawMemoryOfNonContiguous(Rule):
     sinks = frozenset({"raw_memory", "kernel_launch"})
     fix_safety = "unsafe"
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: Union[KernelLaunchSink, RawMemorySink],
+              ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
-        if sink.get("guarded_parameter") and ctx.settings.is_enabled("CTG114", False):
+        if sink.guarded_parameter and ctx.settings.is_enabled("CTG114", False):
             return  # the function raised before on this layout: CTG114 reports the caller
-        if sink.kind == "kernel_launch":
-            if not sink.get("triton"):
+        if isinstance(sink, KernelLaunchSink):
+            if not sink.kernel.triton:
                 return
-            if sink.get("strided"):
-                if sink.get("own_strides") == 1 and tensor is not None and \
+            if passes_strides(sink):
+                if own_strides(sink.node, sink.target) == 1 and tensor is not None and \
                         tensor.noncontiguous and rows_mergeable(tensor) is False:
                     yield self.report_partial(sink, tensor, ctx)
                 return
@@ -86,9 +87,9 @@ class RawMemoryOfNonContiguous(Rule):
         if ctx.reportable(tensor):
             yield self.report_memory(sink, tensor, ctx)
             return
-        source = sink.get("copy_of")
-        if sink.op == "data_ptr" and sink.get("copy_call") is sink.target and \
-                isinstance(source, Tensor) and source.noncontiguous:
+        source = sink.copy.source if sink.copy is not None else None
+        if sink.op == "data_ptr" and sink.copy is not None and sink.copy.call is sink.target \
+                and isinstance(source, Tensor) and source.noncontiguous:
             message = (f".data_ptr() of a temporary .contiguous() copy of a tensor "
                        f"{made_by(source)}{called_from(sink)}: the copy is freed when "
                        f".data_ptr() returns, so the pointer dangles; keep the copy in a name")
@@ -122,25 +123,25 @@ class RawMemoryOfNonContiguous(Rule):
         return CONSEQUENCE.get(tensor.kind, "if it is not contiguous, its elements are not "
                                             "stored in logical order")
 
-    def report_kernel(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
+    def report_kernel(self, sink: KernelLaunchSink, tensor: Tensor, ctx: RuleContext) -> Report:
         consequence = self.consequence(tensor)
-        parameter = sink.get("parameter")
+        parameter = sink.parameter
         message = (f"Triton kernel `{sink.op}` takes no strides, but its argument "
                    f"{f'`{parameter}` ' if parameter else ''}is a tensor "
                    f"{self.describe(tensor)}{called_from(sink)}: {consequence}")
         return Report(sink.target, message, self.bind_fix(sink, ctx, copy=True,
-                                                          back=bool(sink.get("written"))),
+                                                          back=parameter in sink.kernel.written),
                       related(sink, tensor))
 
-    def report_partial(self, sink: Sink, tensor: Tensor, ctx: RuleContext) -> Report:
-        parameter = sink.get("parameter")
+    def report_partial(self, sink: KernelLaunchSink, tensor: Tensor, ctx: RuleContext) -> Report:
+        parameter = sink.parameter
         message = (f"Triton kernel `{sink.op}` gets one stride of "
                    f"{f'`{parameter}`' if parameter else 'its argument'}, so it walks the tensor "
                    f"as evenly spaced dense rows, but the tensor is {made_by(tensor)}"
                    f"{called_from(sink)}: its rows are not evenly spaced (or its last dim is not "
                    f"unit-stride); pass .contiguous() kept in a name, or all its strides")
         return Report(sink.target, message, self.bind_fix(sink, ctx, copy=True,
-                                                          back=bool(sink.get("written"))),
+                                                          back=parameter in sink.kernel.written),
                       related(sink, tensor))
 
     @staticmethod
@@ -182,3 +183,25 @@ def rows_mergeable(tensor: Tensor) -> "bool | None":
         if joined is not True:
             return joined
     return True
+
+
+def passes_strides(sink: KernelLaunchSink) -> bool:
+    """The kernel takes strides (a parameter is named like one), or the launch passes some."""
+    return sink.kernel.takes_strides or any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+        n.func.attr == "stride" for a in sink.node.args for n in ast.walk(a))
+
+
+def own_strides(launch: ast.Call, argument: ast.expr) -> int:
+    """How many of `argument`'s strides a kernel launch passes (`x.stride(0)`: 1; `*x.stride()`
+    counts as all of them, returned as a large number)."""
+    if not isinstance(argument, ast.Name):
+        return 0
+    count = 0
+    for item in list(launch.args) + [k.value for k in launch.keywords]:
+        for node in ast.walk(item):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    node.func.attr == "stride" and isinstance(node.func.value, ast.Name) and \
+                    node.func.value.id == argument.id:
+                count += 1 if node.args else 99
+    return count

@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import collectives
 from contiglint.findings import Fix
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import CollectiveSink, Sink
 from contiglint.layout.model.values import Seq, Tensor
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -68,9 +68,9 @@ class CollectiveOnNonContiguous(Rule):
         "any", collectives.BACKENDS,
         "any: report what fails or corrupts on NCCL or on gloo; nccl or gloo: that backend only")}
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: CollectiveSink, ctx: RuleContext) -> Iterable[Report]:
         op = sink.op.rsplit(".", 1)[-1]
-        hazard = collectives.hazard(op, sink.get("position"), str(ctx.option("backend")))
+        hazard = collectives.hazard(op, sink.position, str(ctx.option("backend")))
         if hazard is None:
             return
         effect, writes = hazard

@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 from contiglint.findings import Fix, Related
 from contiglint.layout.flow.loops import is_invariant
 from contiglint.layout.model.ops import ATTRIBUTES
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import ContiguousCallSink, Sink
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import statement_fix
@@ -51,11 +51,11 @@ class ContiguousInLoop(Rule):
     fix_safety = "unsafe"
     severity = "warning"
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
         if tensor is None or sink.loop is None or not sink.loop_invariant:
             return
-        if sink.get("memory_format") not in (None, "contiguous_format"):
+        if sink.memory_format not in (None, "contiguous_format"):
             return
         if not ctx.reportable(tensor):
             return

@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.findings import Edit, Fix, Position
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import ContiguousCallSink
 from contiglint.layout.model.values import Kind
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, related
@@ -64,9 +64,9 @@ class ContiguousDropsChannelsLast(Rule):
     fix_safety = "unsafe"
     severity = "warning"
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
-        if tensor is None or sink.get("memory_format") not in (None, "contiguous_format"):
+        if tensor is None or sink.memory_format not in (None, "contiguous_format"):
             return
         unknown_4d = tensor.kind is Kind.UNKNOWN and tensor.rank == 4
         if not tensor.channels_last and not (ctx.strict and unknown_4d):

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from contiglint.findings import Fix
 from contiglint.catalogue import collectives
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import CollectiveSink, InplaceSink, Sink
 from contiglint.layout.model.values import Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -67,10 +67,10 @@ class InplaceOnTemporaryCopy(Rule):
     tokens = frozenset("." + name + "(" for name in catalogue.COPIES_IF_NEEDED)
     fix_safety = "unsafe"
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
-        copy_call, source = sink.get("copy_call"), sink.get("copy_of")
-        if copy_call is None or not isinstance(copy_call.func, ast.Attribute):
+    def check(self, sink: Union[CollectiveSink, InplaceSink], ctx: RuleContext) -> Iterable[Report]:
+        if sink.copy is None or not isinstance(sink.copy.call.func, ast.Attribute):
             return
+        copy_call, source = sink.copy.call, sink.copy.source
         method = copy_call.func.attr
         if not self.reaches_through_views(sink.target, copy_call) or not (
                 aliases_named_tensor(copy_call.func.value)
@@ -85,14 +85,14 @@ class InplaceOnTemporaryCopy(Rule):
         elif method not in CONVERSION_COPIES:
             return
         statement = innermost_statement(sink.node, sink.function, ctx)
-        if sink.kind == "collective":
+        if isinstance(sink, CollectiveSink):
             positions = WRITTEN.get(sink.op.rsplit(".", 1)[-1], ())
-            if sink.get("position") not in positions:
+            if sink.position not in positions:
                 return
         elif not self.discarded(sink, statement):
             return
         inner = ctx.source.shorten(copy_call.func.value, 30)
-        yield Report(sink.node if sink.kind != "collective" else sink.target,
+        yield Report(sink.node if not isinstance(sink, CollectiveSink) else sink.target,
                      self.message(sink, method, inner, source),
                      self.fix(sink, ctx, copy_call, method), self.related(sink, source))
 
@@ -127,7 +127,7 @@ class InplaceOnTemporaryCopy(Rule):
 
     @staticmethod
     def message(sink: Sink, method: str, inner: str, source) -> str:
-        write = sink.op if sink.kind == "inplace" else f"dist.{sink.op.rsplit('.', 1)[-1]}()"
+        write = sink.op if isinstance(sink, InplaceSink) else f"dist.{sink.op.rsplit('.', 1)[-1]}()"
         if method in CONVERSION_COPIES:
             when = "copies whenever the dtype or device changes"
         elif isinstance(source, Tensor) and source.noncontiguous:
@@ -150,7 +150,7 @@ class InplaceOnTemporaryCopy(Rule):
         if statement is None or isinstance(statement, ast.Return):
             return None
         node = sink.node
-        if sink.kind == "collective" and (
+        if isinstance(sink, CollectiveSink) and (
                 not isinstance(statement, ast.Expr) or statement.value is not node or any(
                     k.arg == "async_op" for k in node.keywords) or sink.op.endswith(".irecv")):
             return None  # an async result exists only after work.wait()

@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 from contiglint.findings import Edit, Fix, Position
 from contiglint.layout.model import ops
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import ContiguousCallSink
 from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 
@@ -58,8 +58,8 @@ class RedundantContiguous(Rule):
     severity = "warning"
     opt_in = True
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
-        if sink.get("memory_format") not in (None, "contiguous_format"):
+    def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
+        if sink.memory_format not in (None, "contiguous_format"):
             return
         sites = ctx.same_site(sink)
         if sink is not sites[0] or not all(always_contiguous(s.value) for s in sites):
@@ -92,8 +92,8 @@ def always_contiguous(value) -> bool:
 
 
 def reads_parameters(target: ast.expr, function: Optional[ast.AST]) -> bool:
-    """Whether the receiver's memory can come from the function's parameters: its root name
-    (`x` in `x.t()[0]`) is a parameter, or a local bound from one (transitively)."""
+    """Whether the receiver's layout can depend on the function's parameters (see `depends`),
+    directly or through the locals it is built from (transitively)."""
     if function is None or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     spec = function.args
@@ -104,29 +104,42 @@ def reads_parameters(target: ast.expr, function: Optional[ast.AST]) -> bool:
         for node in ast.walk(function):
             value = getattr(node, "value", None) if isinstance(node, ASSIGNING) else \
                 node.iter if isinstance(node, (ast.For, ast.AsyncFor)) else None
-            if value is None or root(value) not in tainted:
+            if value is None or not depends(value, tainted):
                 continue
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                tainted |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
-    return root(target) in tainted
+            bound = node.targets if isinstance(node, ast.Assign) else [node.target]
+            tainted |= {n.id for b in bound for n in ast.walk(b) if isinstance(n, ast.Name)}
+    return depends(target, tainted)
 
 
-def root(node: ast.expr) -> Optional[str]:
-    """The name whose layout an expression's layout follows, through views and methods: `x`
-    for `x.t().float()[0]`; None for a function call (`torch.zeros(...)`), an operator, or a
-    method that always returns a fresh contiguous tensor (`x.t().contiguous()`,
-    `x.softmax(-1)`, `x.index_select(0, i)`)."""
+def depends(node: ast.expr, tainted: set[str]) -> bool:
+    """Whether the layout of an expression can depend on one of the `tainted` names: as its
+    memory, through the root name (`x` in `x.t().float()[0]`), or as the sizes, dims or indices
+    of the ops between that root and the result that can break contiguity (`hi.expand(B, S)`
+    is contiguous when B is 1 and broadcast otherwise; a view or reshape of a contiguous tensor
+    is contiguous whatever its sizes). Not through a function call (`torch.zeros(...)`), an operator, or
+    a method that always returns a fresh contiguous tensor (`x.t().contiguous()`,
+    `x.softmax(-1)`, `x.index_select(0, i)`): their result is contiguous whatever goes in."""
     while True:
         if isinstance(node, ast.Name):
-            return node.id
+            return node.id in tainted
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             op = ops.method(node.func.attr)
             if op is not None and op.effect == "restores" and not any(
                     k.arg in ("memory_format", "keepdim") for k in node.keywords):
-                return None
+                return False
+            if op is not None and op.effect in ("breaks", "unknown") and any(
+                    _names(a) & tainted for a in [*node.args, *(k.value for k in node.keywords)]):
+                return True  # the sizes or dims of an op that can break contiguity
             node = node.func.value
-        elif isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+        elif isinstance(node, ast.Subscript):
+            if _names(node.slice) & tainted:
+                return True
+            node = node.value
+        elif isinstance(node, (ast.Attribute, ast.Starred)):
             node = node.value
         else:
-            return None
+            return False
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}

@@ -9,7 +9,7 @@ from contiglint.findings import Fix, Related
 from contiglint.layout.sinks.contract_calls import GUARD_WORDS
 from contiglint.layout.sinks.contracts import SUMMARY_TOKENS, Requirement
 from contiglint.layout.flow.frame import GRAD_OUTPUT
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.records import ContractSink, Sink
 from contiglint.layout.model.stride_checks import unit_last
 from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
@@ -81,13 +81,13 @@ class ContractRequiresContiguous(Rule):
     # evidence in this file
     tokens = frozenset(SUMMARY_TOKENS)
 
-    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
-        requirement: Requirement = sink.get("requirement")
+    def check(self, sink: ContractSink, ctx: RuleContext) -> Iterable[Report]:
+        requirement: Requirement = sink.requirement
         tensor = sink.tensor
         if requirement is None or tensor is None or not self.applies(requirement, tensor, ctx):
             return
         callee = sink.op.replace("<class>", "")
-        param = sink.get("param")
+        param = sink.param
         guard = requirement.evidence[-1]
         where = self.where(guard, ctx)
         needs = "unit-stride rows" if requirement.kind == "inner" else "a contiguous tensor"
@@ -136,7 +136,7 @@ class ContractRequiresContiguous(Rule):
     @staticmethod
     def fix(sink: Sink, ctx: RuleContext, requirement: Requirement) -> Optional[Fix]:
         target = sink.target
-        if target is None or sink.get("item"):
+        if target is None or sink.item:
             return None  # a tensor inside a dict or list argument: fix it where it is stored
         if requirement.writes:
             return CollectiveOnNonContiguous.fix(sink, ctx, True)

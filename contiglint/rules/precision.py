@@ -102,11 +102,14 @@ def measured(code: str) -> Measured:
     return Measured(code, date, described, tuple(per_corpus))
 
 
-def section(code: str) -> str:
-    """The documentation paragraph on the rule's measured precision and what it implies."""
+def section(code: str, by_design: bool = False) -> str:
+    """The documentation paragraph on the rule's measured precision and what it implies (for
+    a rule that is opt-in by design, only the numbers)."""
     m = measured(code)
     text = f"**Precision on real code.** {m.describe()}."
-    if m.preview:
+    if by_design:
+        text += " Opt-in by design, whatever its precision."
+    elif m.preview:
         text += (f" Below the {THRESHOLD:.0%} a rule needs to run by default, so this is a "
                  f"preview rule: opt-in, enabled by selecting its full code "
                  f"(`--extend-select {code}`).")

@@ -13,7 +13,6 @@ indentation and the file's line endings.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Optional
 
 from contiglint.findings import Fix, Position, Rewrite, rewrites_available
@@ -93,21 +92,11 @@ def fresh_name(ctx: RuleContext, expression: ast.expr, suffix: str) -> str:
     stem = base.id if isinstance(base, ast.Name) else \
         base.attr if isinstance(base, ast.Attribute) else "tensor"
     name, number = f"{stem}_{suffix}", 1
-    taken = _words(ctx)
+    taken = ctx.source.words
     while name in taken:
         number += 1
         name = f"{stem}_{suffix}{number}"
     return name
-
-
-def _words(ctx: RuleContext) -> frozenset[str]:
-    """Every word of the source, collected once per source: a search of the whole text per
-    fix made fixing a big file quadratic."""
-    words = getattr(ctx.source, "_contiglint_words", None)
-    if words is None:
-        words = frozenset(re.findall(r"\w+", ctx.source.text))
-        ctx.source._contiglint_words = words
-    return words
 
 
 def _between(ctx: RuleContext, node: ast.AST, statement: ast.stmt) -> list[ast.AST]:

@@ -17,7 +17,14 @@ from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.flow.names import is_foreign, is_torch
 from contiglint.layout.model.sizes import literal
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
-from contiglint.layout.sinks.records import FUNCTION_SINKS, CallSite
+from contiglint.layout.sinks.records import (
+    FUNCTION_SINKS,
+    RECORDS,
+    CallSite,
+    CollectiveSink,
+    KernelLaunchSink,
+    SaveSink,
+)
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
     NOT_TENSOR,
@@ -67,16 +74,11 @@ class CallMixin:
             args, kwargs = self.arguments(node)
             if isinstance(func.value, ast.Name) and func.value.id in self.program.kernels:
                 kernel = self.program.kernel_signatures[func.value.id]
-                strided = kernel.takes_strides or any(
-                    isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
-                    n.func.attr == "stride" for a in node.args for n in ast.walk(a))
                 for index, (argument, value) in enumerate(zip(node.args, args)):
                     if isinstance(value, Tensor):
                         param = kernel.params[index] if index < len(kernel.params) else None
-                        self.emit("kernel_launch", node, argument, value, func.value.id,
-                                  parameter=param, written=param in kernel.written,
-                                  strided=strided, triton=kernel.triton,
-                                  own_strides=own_strides(node, argument))
+                        self.sinks.record(KernelLaunchSink, node, argument, value, func.value.id,
+                                          kernel=kernel, parameter=param)
             return OPAQUE if callee is not NOT_TENSOR else NOT_TENSOR
         if isinstance(func, ast.Name) and self.is_builtin(func.id):
             args, kwargs = self.arguments(node)
@@ -162,8 +164,7 @@ class CallMixin:
             definition = self.program.functions.get(callee.key)
             shift = int(definition is not None and self.program.receiver(
                 definition, callee.key, callee.bound) is not None)
-            self.emit_contract(node, self.contract_of(callee.key), args, kwargs, shift,
-                               callee.key)
+            self.contracts.emit_function_call(node, callee.key, args, kwargs, shift)
             return self.program.call(callee.key, callee.bound, args, kwargs,
                                      self.site(node, callee.key), self.chain)
         if isinstance(callee, Partial):
@@ -186,7 +187,7 @@ class CallMixin:
             last = callee.qualname.rsplit(".", 1)[-1]
             if ("inplace", True) in callee.config and last in INPLACE_ACTIVATIONS and \
                     node.args and not chained and not isinstance(node.args[0], ast.Starred):
-                self.emit_inplace(node, node.args[0], args[0], f"nn.{last}(inplace=True)")
+                self.sinks.inplace(node, node.args[0], args[0], f"nn.{last}(inplace=True)")
                 return args[0]  # the input itself, written
             return result
         if isinstance(callee, Ref):
@@ -196,7 +197,7 @@ class CallMixin:
             key = info.method("forward", self.program.classes) or \
                 info.method("__call__", self.program.classes) if info else None
             if key:
-                self.emit_contract(node, self.contract_of(key), args, kwargs, 1, key)
+                self.contracts.emit_function_call(node, key, args, kwargs, 1)
                 return self.program.call(key, callee, args, kwargs, self.site(node, key),
                                          self.chain)
             return UNKNOWN_TENSOR if info and self.is_module_class(info) else OPAQUE
@@ -227,7 +228,7 @@ class CallMixin:
         return module_output(qualname, result, width, this)
 
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
-        self.emit_qualname_contract(node, qualname, args, kwargs)
+        self.contracts.emit_qualname_contract(node, qualname, args, kwargs)
         if qualname.startswith("<class>"):
             return self.call_class_attribute(node, qualname[len("<class>"):], args, kwargs)
         if qualname == "functools.partial" and args and not any(
@@ -239,11 +240,11 @@ class CallMixin:
             self.emit_argument_sinks(spec, node, qualname, args, kwargs)
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
         if out is not None and is_torch(qualname):  # `torch.add(a, b, out=t)` writes into t
-            self.emit_inplace(node, out, kwargs["out"], f"{qualname}(out=)")
+            self.sinks.inplace(node, out, kwargs["out"], f"{qualname}(out=)")
         written = self.written_argument(node, qualname, kwargs)
         if written is not None:
             how = f"{qualname}(inplace=True)" if "inplace" in kwargs else qualname
-            self.emit_inplace(node, written, args[0], how)
+            self.sinks.inplace(node, written, args[0], how)
             if isinstance(args[0], Tensor):
                 return args[0]  # the input itself, written
         if qualname in PARAMETERS:
@@ -333,15 +334,31 @@ class CallMixin:
         return qualname.startswith("torch.nn.") and last[:1].isupper() and \
             not qualname.startswith("torch.nn.functional")
 
+    def emit_extension_call(self, node: ast.Call) -> bool:
+        """`ext.fwd(x)` where `ext` was built by cpp_extension.load or imported as a compiled
+        module: report its tensor arguments (the call itself is opaque)."""
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and
+                func.value.id in self.program.extension_names and
+                not (self.env and func.value.id in self.env and self.function is not None)):
+            return False
+        args, kwargs = self.arguments(node)
+        made_contiguous = bool(self.program.extension_names[func.value.id])
+        self.contracts.emit_unknown(node, ast.unparse(func), args, kwargs,
+                                    "a function of the compiled extension module",
+                                    made_contiguous=made_contiguous)
+        return True
+
     def emit_argument_sinks(self, spec, node: ast.Call, qualname: str, args, kwargs) -> None:
         if spec.kind == "collective":
             for position, (argument, value) in enumerate(zip(node.args, args)):
                 if isinstance(value, (Tensor, Seq)) or value is OPAQUE:
-                    self.emit("collective", node, argument, value, qualname, position=position)
+                    self.sinks.record(CollectiveSink, node, argument, value, qualname,
+                                      position=position)
             for keyword in node.keywords:
                 if keyword.arg in COLLECTIVE_KEYWORDS:
-                    self.emit("collective", node, keyword.value, kwargs[keyword.arg], qualname,
-                              position=keyword.arg)
+                    self.sinks.record(CollectiveSink, node, keyword.value, kwargs[keyword.arg],
+                                      qualname, position=keyword.arg)
             return
         argument, value = None, None
         if spec.argument < len(node.args):
@@ -351,7 +368,7 @@ class CallMixin:
             if keyword is not None:
                 argument, value = keyword.value, kwargs[spec.keyword]
         if argument is not None:
-            self.emit(spec.kind, node, argument, value, qualname)
+            self.sinks.record(RECORDS[spec.kind], node, argument, value, qualname)
             if spec.kind == "save":
                 self.emit_saved_items(node, argument, value, qualname)
 
@@ -366,23 +383,8 @@ class CallMixin:
         else:
             return
         for item, item_value in items:
-            self.emit("save", node, item, item_value, qualname)
+            self.sinks.record(SaveSink, node, item, item_value, qualname)
             self.emit_saved_items(node, item, item_value, qualname)
-
-
-def own_strides(launch: ast.Call, argument: ast.expr) -> int:
-    """How many of `argument`'s strides a kernel launch passes (`x.stride(0)`: 1; `*x.stride()`
-    counts as all of them, returned as a large number)."""
-    if not isinstance(argument, ast.Name):
-        return 0
-    count = 0
-    for item in list(launch.args) + [k.value for k in launch.keywords]:
-        for node in ast.walk(item):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                    node.func.attr == "stride" and isinstance(node.func.value, ast.Name) and \
-                    node.func.value.id == argument.id:
-                count += 1 if node.args else 99
-    return count
 
 
 CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}

@@ -70,9 +70,9 @@ class ExpressionMixin:
 
     def origin(self, node: ast.AST) -> Origin:
         """The op's text and position; for `a.b(...)` the position of `.b`, not of `a`."""
-        cached = self.program.origins.get(id(node))
+        cached = self.program.origins.get(node)
         if cached is None:
-            cached = self.program.origins[id(node)] = self.compute_origin(node)
+            cached = self.program.origins[node] = self.compute_origin(node)
         return cached
 
     def compute_origin(self, node: ast.AST) -> Origin:
@@ -125,9 +125,6 @@ class ExpressionMixin:
         qualname = self.program.names.qualname(node)
         if qualname is not None:
             return Ref(qualname)
-        if node.attr in ("ctypes", "__array_interface__") and isinstance(node.value, ast.Call) \
-                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "numpy":
-            node.value._contiglint_raw_memory = f".numpy().{node.attr}"  # calls.py reports it
         owner = self.evaluate(node.value)
         if isinstance(owner, Instance):
             info = self.program.classes.get(owner.cls)

@@ -3,7 +3,10 @@
 A `Frame` holds the environment (name -> abstract value) of one activation of a function (or of
 the module body). `run_block` executes statements and returns with `self.env` set to the state
 after them, or `None` when every path returned or raised. Expressions and calls are evaluated by
-the mixins in expressions.py and calls.py.
+the mixins in expressions.py, subscripts.py, calls.py and methods.py, on `self.env`. Sinks are
+recorded through the frame's `SinkRecorder` (`self.sinks`, layout/sinks/emission.py), contract
+sinks through its `ContractChecker` (`self.contracts`, layout/sinks/contract_calls.py); each owns
+its own state.
 """
 from __future__ import annotations
 
@@ -13,10 +16,10 @@ from typing import Optional
 
 from contiglint.layout.flow import conditions
 from contiglint.layout.flow.calls import CallMixin
-from contiglint.layout.sinks.contract_calls import ContractMixin
+from contiglint.layout.sinks.contract_calls import ContractChecker
 from contiglint.layout.flow.expressions import ExpressionMixin, handler_for
 from contiglint.layout.flow.methods import MethodMixin
-from contiglint.layout.sinks.emission import SinkEmitterMixin
+from contiglint.layout.sinks.emission import SinkRecorder
 from contiglint.layout.sinks.records import CallSite
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.stride_checks import stride_truth
@@ -75,8 +78,7 @@ def join_envs(a: Env, b: Env) -> Env:
     return out
 
 
-class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMixin,
-            SinkEmitterMixin):
+class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
     def __init__(self, program, function: Optional[ast.AST], chain: tuple[CallSite, ...]):
         self.program = program
         self.function = function
@@ -88,10 +90,11 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         self.loop_exits: list[list[Env]] = []
         self.loop_heads: list[list[Env]] = []
         self.self_class: Optional[str] = None
-        self.copy_sources: dict[int, Value] = {}  # id(copy-if-needed call) -> its receiver
         self.splits: dict[str, conditions.Split] = {}  # see conditions.py
         self.assigned: dict[str, int] = {}  # name or attribute key -> assignments so far
         self.blocks: list[list] = []  # [statement list, index] of each block being run
+        self.sinks = SinkRecorder(program, function, chain, self.loops)
+        self.contracts = ContractChecker(program, function, chain, self.sinks)
 
     # --- entry and exit -------------------------------------------------------------------------
     def bind_parameters(self, bound: Optional[Value], args: list[Value],
@@ -217,7 +220,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         target_value = self.evaluate(node.target)
         operand = self.evaluate(node.value)
         symbol = type(node.op).__name__
-        self.emit_inplace(node, node.target, target_value, f"{symbol} assignment")
+        self.sinks.inplace(node, node.target, target_value, f"{symbol} assignment")
         if isinstance(target_value, Tensor) or target_value is OPAQUE:
             result = target_value
         else:
@@ -229,7 +232,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
     def stmt_Return(self, node: ast.Return) -> None:
         value = self.evaluate(node.value) if node.value is not None else Const(None)
         if node.value is not None:
-            self.emit_escape(node, node.value, value, "returned")
+            self.sinks.escape(node, node.value, value, "returned")
         self.returns.append(value)
         self.env = None
 
@@ -249,7 +252,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         truth = truth_of(self.evaluate(node.test))
         if truth is None and self.env is not None:
             truth = stride_truth(node.test, lambda name: self.env.get(name))
-        self.emit_layout_branch(node.test)
+        self.sinks.layout_branch(node.test)
         yes, no = self.refine(node.test, self.env)
         condition = conditions.condition_of(node.test) if truth is None else None
         split = self.splits.get(condition.key) if condition is not None else None
@@ -312,7 +315,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
 
     def stmt_While(self, node: ast.While) -> None:
         self.evaluate(node.test)
-        self.emit_layout_branch(node.test)
+        self.sinks.layout_branch(node.test)
         self.loop(node, lambda: None)
 
     def stmt_For(self, node: ast.For) -> None:
@@ -532,12 +535,12 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
             if isinstance(owner, Instance):
                 self.program.store_attribute(owner.cls, target.attr, value)
                 if source is not None:
-                    self.emit_escape(target, source, value, f"stored on {ast.unparse(target)}")
+                    self.sinks.escape(target, source, value, f"stored on {ast.unparse(target)}")
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
             key = self.evaluate(target.slice)
             if not _string_key(target.slice):  # td["obs"] = v: a tensor takes no str index
-                self.emit_inplace(target, target.value, container, "item assignment")
+                self.sinks.inplace(target, target.value, container, "item assignment")
             if isinstance(container, Mapping):  # `cache["k"] = t`: the dict now holds t
                 known = isinstance(key, Const) or (isinstance(key, IntVal) and key.size
                                                    is not None and not key.size[1])
@@ -608,6 +611,19 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         return None
 
     # --- branches ----------------------------------------------------------------------------
+    def layout_checked_names(self, test: ast.expr) -> list[tuple[str, bool]]:
+        """Names whose layout `test` checks; True when the check is `is_contiguous()`."""
+        found: list[tuple[str, bool]] = []
+        if not self.program.index.queries_layout(test):
+            return found
+        for node in ast.walk(test):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    isinstance(node.func.value, ast.Name) and \
+                    node.func.attr in ("is_contiguous", "stride"):
+                found.append((node.func.value.id, node.func.attr == "is_contiguous"
+                              and not node.keywords))
+        return found
+
     def refine(self, test: ast.expr, env: Env) -> tuple[Env, Env]:
         """Split the environment on layout checks: `if x.is_contiguous():` / `if not ...`."""
         if env is None:
@@ -615,6 +631,17 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin, ContractMix
         negate = False
         while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             negate, test = not negate, test.operand
+        if isinstance(test, ast.BoolOp):
+            # `a and b` holds only where both do, `a or b` fails only where both do; the other
+            # side knows nothing: `if not x.is_contiguous() or off: x = x.contiguous()` may
+            # take its body with x contiguous (off) or not.
+            yes, no = env, env
+            for operand in test.values:
+                if isinstance(test.op, ast.And):
+                    yes = self.refine(operand, yes)[0]
+                else:
+                    no = self.refine(operand, no)[1]
+            return (no, yes) if negate else (yes, no)
         names = self.layout_checked_names(test)
         if not names:
             return env, env

@@ -19,6 +19,7 @@ from contiglint.catalogue import sinks
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 LAYOUT_QUERIES = sinks.LAYOUT_QUERIES
 REGISTRATIONS = sinks.REGISTRATIONS
+BUFFER_VIEWS = sinks.BUFFER_VIEWS
 
 
 # The node types that can have children, as the grammar (ASDL) names them in each node class's
@@ -120,6 +121,8 @@ class ModuleIndex:
         self.assigns: list[ast.Assign] = []
         self.bindings: list[ast.AST] = []  # Assign, Import and ImportFrom, in walk order
         self.classes: list[ast.ClassDef] = []
+        # id(`x.numpy()` call) -> how its array's raw memory is read (`.numpy().ctypes`)
+        self.raw_buffers: dict[int, str] = {}
         stores, layout_queries = [], []
         for index, node in enumerate(self.nodes):
             kind = type(node)
@@ -137,6 +140,10 @@ class ModuleIndex:
                 if type(node.ctx) is ast.Store and type(node.value) is ast.Name \
                         and node.value.id == "self":
                     stores.append(index)
+                elif node.attr in BUFFER_VIEWS and type(node.value) is ast.Call and \
+                        type(node.value.func) is ast.Attribute and \
+                        node.value.func.attr == "numpy":
+                    self.raw_buffers[id(node.value)] = f".numpy().{node.attr}"
             elif kind is ast.Assign:
                 self.assigns.append(node)
                 self.bindings.append(node)

@@ -5,17 +5,20 @@ need more than "no name in it is reassigned": `self.w.t()` changes when the loop
 `self.w = ...`, and `x.t()` changes when the loop writes into `x` in place (`x.add_(1)`,
 `x[i] = v`, `torch.add(a, b, out=x)`, `F.relu(x, inplace=True)`). A loop that steps an optimizer
 (`opt.step()`, `loss.backward()`) mutates parameters without naming them, so nothing in it counts
-as invariant. Everything is computed once per loop node and cached on it.
+as invariant. What a loop changes is computed once per loop node, kept in a side table.
 """
 from __future__ import annotations
 
 import ast
+import weakref
 from typing import Optional
 
 from contiglint.catalogue.inplace import named_inplace as is_inplace_function
 
 ANYTHING = "*"  # the loop may mutate any tensor it can reach
 PARAMETER_UPDATES = frozenset({"step", "backward", "zero_grad", "load_state_dict"})
+# loop node -> what `changed_in` found; weak, so a tree's entries go with the tree
+_CHANGED: "weakref.WeakKeyDictionary[ast.AST, frozenset[str]]" = weakref.WeakKeyDictionary()
 
 
 def chain(node: ast.expr) -> Optional[str]:
@@ -50,7 +53,7 @@ def written_root(node: ast.expr) -> Optional[str]:
 
 def changed_in(loop: ast.AST) -> frozenset[str]:
     """Dotted names rebound, stored to or written in place anywhere in `loop` (cached)."""
-    found = getattr(loop, "_contiglint_changed", None)
+    found = _CHANGED.get(loop)
     if found is not None:
         return found
     changed: set[str] = set()
@@ -64,8 +67,7 @@ def changed_in(loop: ast.AST) -> frozenset[str]:
                 changed.add(root)
         elif isinstance(node, ast.Call):
             changed.update(_written_by_call(node))
-    found = frozenset(changed)
-    loop._contiglint_changed = found
+    found = _CHANGED[loop] = frozenset(changed)
     return found
 
 

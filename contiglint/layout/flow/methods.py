@@ -9,12 +9,18 @@ from contiglint.layout.model import ops, views
 from contiglint.layout.flow.calls import (
     COPY_IF_NEEDED,
     DTYPES,
-    ELEMENT_SIZE,
     SHAPE_CONSUMERS,
 )
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
-from contiglint.layout.sinks.records import METHOD_SINKS
+from contiglint.layout.sinks.records import (
+    METHOD_SINKS,
+    RECORDS,
+    ContiguousCallSink,
+    DeviceMoveSink,
+    RawMemorySink,
+    ViewSink,
+)
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.transfer import Call
@@ -36,7 +42,6 @@ from contiglint.layout.model.values import (
     Value,
     join,
 )
-from contiglint.layout.model.views import view_verdict
 
 
 # nn.Module hook registrations: a forward hook runs as `hook(module, args, output)` after each
@@ -91,8 +96,8 @@ class MethodMixin:
                 return self.call_value(node, receiver, args, kwargs)
         if isinstance(receiver, (Seq, Dims)):
             if name == "append" and args and isinstance(args[0], Tensor):
-                self.emit_escape(node, node.args[0], args[0], f"appended to "
-                                 f"{ast.unparse(func.value)}")
+                self.sinks.escape(node, node.args[0], args[0], f"appended to "
+                                  f"{ast.unparse(func.value)}")
             if isinstance(receiver, Seq) and args and name in ("append", "extend", "insert"):
                 self.rebind(func.value, grown(receiver, name, args))
             if name in ("numel",):
@@ -106,8 +111,8 @@ class MethodMixin:
             return NOT_TENSOR
         if receiver is OPAQUE and name in ("append", "add", "insert") and args and \
                 isinstance(args[0], Tensor):
-            self.emit_escape(node, node.args[0], args[0],
-                             f"appended to {ast.unparse(func.value)}")
+            self.sinks.escape(node, node.args[0], args[0],
+                              f"appended to {ast.unparse(func.value)}")
             return NOT_TENSOR
         return self.call_tensor_method(node, func, self.as_tensor(receiver), args, kwargs)
 
@@ -128,7 +133,7 @@ class MethodMixin:
                 definition = self.program.functions.get(key)
                 shift = int(definition is not None and self.program.receiver(
                     definition, key, bound) is not None)
-                self.emit_contract(node, self.contract_of(key), args, kwargs, shift, key)
+                self.contracts.emit_function_call(node, key, args, kwargs, shift)
                 later = self.reassigned_later(node) if name == "__init__" and \
                     receiver.cls.startswith("<super>") else frozenset()
                 if not later:
@@ -154,8 +159,8 @@ class MethodMixin:
                 return result
         if name in ("register_buffer", "register_parameter") and len(args) >= 2:
             for spec in METHOD_SINKS.get(name, ()):
-                self.emit(spec.kind, node, node.args[1] if len(node.args) > 1 else None,
-                          args[1], name)
+                self.sinks.record(RECORDS[spec.kind], node,
+                                  node.args[1] if len(node.args) > 1 else None, args[1], name)
             label = args[0].value if isinstance(args[0], Const) else None
             if isinstance(label, str):
                 self.program.store_attribute(cls, label, args[1])
@@ -219,9 +224,10 @@ class MethodMixin:
                            kwargs) -> Value:
         name = func.attr
         if name in COPY_IF_NEEDED:
-            self.copy_sources[id(node)] = tensor
-        elif name == "numpy" and getattr(node, "_contiglint_raw_memory", None):
-            self.emit("raw_memory", node, func.value, tensor, node._contiglint_raw_memory)
+            self.sinks.copied(node, tensor)
+        elif name == "numpy" and id(node) in self.program.index.raw_buffers:
+            self.sinks.record(RawMemorySink, node, func.value, tensor,
+                              self.program.index.raw_buffers[id(node)])
         if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
             tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
         if name in ("view", "reshape"):
@@ -229,7 +235,7 @@ class MethodMixin:
         for spec in METHOD_SINKS.get(name, ()):
             self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
         if is_inplace_method(name):
-            self.emit_inplace(node, func.value, tensor, f".{name}()")
+            self.sinks.inplace(node, func.value, tensor, f".{name}()")
         if name == "size":
             if args:
                 dim = args[0]
@@ -263,27 +269,23 @@ class MethodMixin:
 
     def emit_method_sink(self, kind: str, node: ast.Call, func: ast.Attribute, tensor: Tensor,
                          args, kwargs) -> None:
-        detail: dict[str, object] = {}
         if kind == "view":
             dtype = next((a.qualname for a in args if isinstance(a, Ref) and a.qualname in DTYPES),
                          None) or (kwargs["dtype"].qualname if isinstance(
                              kwargs.get("dtype"), Ref) else None)
-            if dtype:
-                source = source_itemsize(func.value, tensor)
-                detail.update(dtype=dtype, unit_stride=last_dim_unit_stride(tensor),
-                              source_size=source,
-                              same_size=source == ELEMENT_SIZE.get(dtype.split(".")[-1]))
-            else:
-                target = Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
-                    if func.attr == "view" else _other_sizes(args)
-                detail.update(verdict=view_verdict(tensor, target, ast.unparse(func.value)),
-                              target_rank=len(target) if target is not None else None)
+            sizes = None if dtype else Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
+                if func.attr == "view" else _other_sizes(args)
+            self.sinks.record(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,
+                              sizes=tuple(sizes) if sizes is not None else None)
         elif kind == "device_move":
-            detail.update(device=self.moves_device(node, func.attr, args, kwargs),
-                          memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+            self.sinks.record(DeviceMoveSink, node, func.value, tensor, func.attr,
+                              device=self.moves_device(node, func.attr, args, kwargs),
+                              memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
         elif kind == "contiguous_call":
-            detail.update(memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
-        self.emit(kind, node, func.value, tensor, func.attr, **detail)
+            self.sinks.record(ContiguousCallSink, node, func.value, tensor, func.attr,
+                              memory_format=Call(func.attr, tensor, args, kwargs).memory_format())
+        else:
+            self.sinks.record(RECORDS[kind], node, func.value, tensor, func.attr)
 
     def moves_device(self, node: ast.Call, name: str, args, kwargs) -> Optional[bool]:
         if name in ("cuda", "cpu"):
@@ -303,43 +305,6 @@ class MethodMixin:
             return False
         return True if any(word in text.lower() for word in ("device", "cuda", "dev", "gpu",
                                                                "rank")) else None
-
-
-CONVERSIONS = {name: ELEMENT_SIZE[dtype] for name, dtype in ops.CONVERSION_DTYPES.items()}
-
-
-def source_itemsize(receiver: ast.expr, tensor: Tensor) -> Optional[int]:
-    """The element size of the tensor a `.view(dtype)` reinterprets: from its tracked dtype
-    (a literal `dtype=`, `.half()`, `.to(torch.bfloat16)` upstream), else from a conversion in
-    the receiver itself; None when the code does not show it. A view between dtypes of the
-    same element size never raises, so an unknown source size leaves the verdict unknown
-    rather than taking torch's default float32 (fp8 and e8m0 data are viewed as uint8)."""
-    if tensor.dtype is not None and tensor.dtype in ELEMENT_SIZE:
-        return ELEMENT_SIZE[tensor.dtype]
-    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute):
-        name = receiver.func.attr
-        if name in CONVERSIONS:
-            return CONVERSIONS[name]
-        if name in ("to", "type") and receiver.args:
-            text = ast.unparse(receiver.args[0]).split(".")[-1]
-            if text in ELEMENT_SIZE:
-                return ELEMENT_SIZE[text]
-    return None
-
-
-def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
-    geometry = tensor.geometry
-    if not tensor.noncontiguous:
-        return True if tensor.kind is not tensor.kind.UNKNOWN else None
-    if geometry is None:
-        geometry = tensor.assumed  # trailing dims are where a step or transpose shows
-        if geometry is None:
-            return False if tensor.kind is tensor.kind.PERMUTED else None
-    live = [a for a in geometry.axes if a.size != (1, ())]
-    if not live:
-        return True
-    last = live[-1]
-    return last.span in ("full", "cut") and bool(last.base) and last.base[-1] == geometry.memory[-1]
 
 
 def _other_sizes(args) -> Optional[list]:

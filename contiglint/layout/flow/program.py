@@ -106,7 +106,10 @@ class Program:
         # `__init__` overwrites afterwards, not joined into the class's attributes
         self.shadowed: list[tuple[str, frozenset[str]]] = []
         self.inlined: set[str] = set()  # functions already analysed while recording sinks
-        self.origins: dict[int, object] = {}  # node id -> Origin, computed once per node
+        # node -> Origin, computed once per node; keyed by the node itself, not its id: the call
+        # a `functools.partial` application builds lives only while it is analysed, and a
+        # later one could reuse its id
+        self.origins: dict[ast.AST, object] = {}
         self.calls = self.index.calls
         self._collect()
         self.traced: dict[ast.AST, str] = traced_functions(self)  # def -> what jit.trace got

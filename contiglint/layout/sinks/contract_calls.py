@@ -14,6 +14,7 @@ from typing import Optional
 from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.sinks.contracts import Evidence, FunctionContract, Requirement
 from contiglint.layout.model.values import Mapping, Seq, Tensor, Value
+from contiglint.layout.sinks.records import ContractSink
 
 GUARD_WORDS = ("asserts", "raises if", "checks")  # how a guard's evidence reads
 
@@ -24,10 +25,56 @@ def is_guard(requirement: Requirement) -> bool:
     return requirement.evidence[-1].what.startswith(GUARD_WORDS)
 
 
-class ContractMixin:
+def contract_of(program, key: str) -> Optional[FunctionContract]:
+    """The contract of the module's function `key`, if it has one."""
+    node = program.functions.get(key)
+    return program.node_contracts.get(id(node)) if node is not None else None
+
+
+def guarded_parameters(program, function: Optional[ast.AST], chain: tuple) -> frozenset[str]:
+    """The required parameters that `function`, analysed in its caller's context (`chain`),
+    guards: it asserts or raises on their layout, itself or through a function it passes them
+    to (`check(x)`). Past the guard such a parameter is contiguous, so a raw read of it there is
+    not reported; the caller's call is (CTG114). A parameter required only because it is read
+    raw is reported at the read (CTG106) and at the call."""
+    own = program.node_contracts.get(id(function)) if chain and function is not None else None
+    if own is None:
+        return frozenset()
+    guarded = {name for name, requirement in own.required.items() if is_guard(requirement)}
+    if len(guarded) == len(own.required):
+        return frozenset(guarded)
+    for node in ast.walk(function):  # `check(x)` of a function that guards it
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        callee = contract_of(program, node.func.id)
+        if callee is None:
+            continue
+        for position, passed in enumerate(node.args):
+            if isinstance(passed, ast.Name) and passed.id in own.required:
+                required = callee.required.get(callee.param_for(position, 0))
+                if required is not None and is_guard(required):
+                    guarded.add(passed.id)
+    return frozenset(guarded)
+
+
+class ContractChecker:
+    """The contract sinks of one frame: at each call it is told of, the tensor arguments bound to
+    parameters the callee requires to be contiguous are recorded (through the frame's
+    `SinkRecorder`), unless they are the frame's own required parameters passed through."""
+
+    def __init__(self, program, function: Optional[ast.AST], chain: tuple, sinks) -> None:
+        self.program = program
+        self.function = function
+        self.chain = chain
+        self.sinks = sinks
+
     def contract_of(self, key: str) -> Optional[FunctionContract]:
-        node = self.program.functions.get(key)
-        return self.program.node_contracts.get(id(node)) if node is not None else None
+        return contract_of(self.program, key)
+
+    def emit_function_call(self, node: ast.Call, key: str, args, kwargs, shift: int,
+                           label: Optional[str] = None) -> None:
+        """A call of the module's function `key` (named `label` in reports, `key` if None)."""
+        self.emit_contract(node, self.contract_of(key), args, kwargs, shift, label or key)
 
     def emit_contract(self, node: ast.Call, contract: Optional[FunctionContract], args, kwargs,
                       shift: int, label: str) -> None:
@@ -51,8 +98,8 @@ class ContractMixin:
                        param: str, requirement: Requirement, item: bool = False) -> None:
         if not isinstance(value, Tensor) or self.passed_through(argument):
             return
-        self.emit("contract", node, argument, value, label, param=param,
-                  requirement=requirement, item=item)
+        self.sinks.record(ContractSink, node, argument, value, label, param=param,
+                          requirement=requirement, item=item)
 
     def passed_through(self, argument: ast.expr) -> bool:
         """`argument` is a required parameter of the function being analysed in its caller's
@@ -61,29 +108,6 @@ class ContractMixin:
             return False
         own = self.program.node_contracts.get(id(self.function))
         return own is not None and argument.id in own.required
-
-    def guarded_parameter(self, argument: ast.expr) -> bool:
-        """`argument` is a parameter the function being analysed in its caller's context
-        guards (asserts or raises on its layout): past the guard it is contiguous, so a raw read
-        of it there is not reported; the caller's call is (CTG114). A parameter required only
-        because it is read raw is reported at the read (CTG106) and at the call."""
-        if not self.passed_through(argument):
-            return False
-        own = self.program.node_contracts.get(id(self.function))
-        if is_guard(own.required[argument.id]):
-            return True
-        for node in ast.walk(self.function):  # `check(x)` of a function that guards it
-            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
-                continue
-            callee = self.contract_of(node.func.id)
-            if callee is None:
-                continue
-            for position, passed in enumerate(node.args):
-                if isinstance(passed, ast.Name) and passed.id == argument.id:
-                    required = callee.required.get(callee.param_for(position, 0))
-                    if required is not None and is_guard(required):
-                        return True
-        return False
 
     def emit_qualname_contract(self, node: ast.Call, qualname: str, args, kwargs) -> None:
         """Calls by qualified name: project functions in other modules, custom ops, known
@@ -159,20 +183,6 @@ class ContractMixin:
                 continue
             self._contract_sink(node, argument, value, label, "", requirement)
 
-    def emit_extension_call(self, node: ast.Call) -> bool:
-        """`ext.fwd(x)` where `ext` was built by cpp_extension.load or imported as a compiled
-        module: report its tensor arguments (the call itself is opaque)."""
-        func = node.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and
-                func.value.id in self.program.extension_names and
-                not (self.env and func.value.id in self.env and self.function is not None)):
-            return False
-        args, kwargs = self.arguments(node)
-        self.emit_unknown(node, ast.unparse(func), args, kwargs,
-                          "a function of the compiled extension module",
-                          made_contiguous=bool(self.program.extension_names[func.value.id]))
-        return True
-
     def emit_class_call(self, node: ast.Call, cls: str, args, kwargs) -> None:
         """`Cls.apply(x)` -> `Cls.forward(ctx, x)`; `Cls.static(x)`; `Cls.klass(x)`."""
         name = node.func.attr if isinstance(node.func, ast.Attribute) else ""
@@ -188,5 +198,4 @@ class ContractMixin:
             decorators = {ast.unparse(d) for d in method.decorator_list} if method else set()
             shift = 1 if "classmethod" in decorators else 0
         if key:
-            self.emit_contract(node, self.contract_of(key), args, kwargs, shift,
-                               f"{cls}.{name}")
+            self.emit_function_call(node, key, args, kwargs, shift, f"{cls}.{name}")

@@ -1,11 +1,26 @@
-"""Reporting sinks: where the flow pass records that a tensor's layout reached an op that cares."""
+"""Reporting sinks: where the flow pass records that a tensor's layout reached an op that cares.
+
+Each frame (one activation of a function) has a `SinkRecorder`. The frame's evaluators call it
+with what they see at a sink; the recorder adds what every sink carries (the function, the call
+chain, the innermost loop and whether the target is invariant in it, the copy-if-needed call the
+target comes from, whether it is a parameter the function guards) and hands the record to the
+program, which keeps it while sinks are being recorded.
+"""
 from __future__ import annotations
 
 import ast
+from functools import cached_property
 from typing import Optional
 
 from contiglint.layout.flow.loops import is_invariant
-from contiglint.layout.sinks.records import Sink
+from contiglint.layout.sinks.contract_calls import guarded_parameters
+from contiglint.layout.sinks.records import (
+    Copy,
+    EscapeSink,
+    InplaceSink,
+    LayoutBranchSink,
+    Sink,
+)
 from contiglint.layout.model.values import (
     OPAQUE,
     Tensor,
@@ -13,59 +28,61 @@ from contiglint.layout.model.values import (
 )
 
 
-class SinkEmitterMixin:
-    def emit(self, kind: str, node: ast.AST, target: Optional[ast.expr], value: Value, op: str,
-             **detail) -> None:
+class SinkRecorder:
+    """The sinks of one frame. It owns the copy-if-needed calls the frame has evaluated (with
+    their receivers' values) and reads the frame's loop stack, which it shares."""
+
+    def __init__(self, program, function: Optional[ast.AST], chain: tuple, loops: list) -> None:
+        self.program = program
+        self.function = function
+        self.chain = chain
+        self.loops = loops  # the frame's: innermost last
+        self.copy_sources: dict[int, Value] = {}  # id(copy-if-needed call) -> its receiver
+
+    def record(self, record: type[Sink], node: ast.AST, target: Optional[ast.expr],
+               value: Value, op: str, **fields) -> None:
+        """Record a sink of type `record`; `fields` are the ones its kind adds to `Sink`'s."""
         if not self.program.recording:
             return
         loop = self.loops[-1] if self.loops else None
         invariant = False
         if loop is not None and target is not None:
             invariant = is_invariant(target, loop)
-        copied = self.copied_from(target)
-        if copied is not None:
-            detail.update(copy_call=copied[0], copy_of=copied[1])
-        if kind != "contract" and target is not None and self.guarded_parameter(target):
-            detail.update(guarded_parameter=True)  # the function raised before: CTG114's
-        self.program.emit(Sink(kind, node, target, value, op, tuple(sorted(detail.items())),
-                               self.chain, loop, invariant, self.function))
+        guarded = record.kind != "contract" and isinstance(target, ast.Name) and \
+            target.id in self.guarded  # the function raised before: CTG114's
+        self.program.emit(record(node, target, value, op, self.chain, loop, invariant,
+                                 self.function, self.copied_from(target), guarded, **fields))
 
-    def emit_inplace(self, node: ast.AST, target: ast.expr, value: Value, op: str) -> None:
-        self.emit("inplace", node, target, value, op)
+    @cached_property
+    def guarded(self) -> frozenset[str]:
+        """The parameters the function guards, when it is analysed in its caller's context."""
+        return guarded_parameters(self.program, self.function, self.chain)
 
-    def emit_escape(self, node: ast.AST, expression: ast.expr, value: Value, how: str) -> None:
+    def inplace(self, node: ast.AST, target: ast.expr, value: Value, op: str) -> None:
+        self.record(InplaceSink, node, target, value, op)
+
+    def escape(self, node: ast.AST, expression: ast.expr, value: Value, how: str) -> None:
         if isinstance(value, Tensor):
-            self.emit("escape", node, expression, value, how)
+            self.record(EscapeSink, node, expression, value, how)
 
-    def emit_layout_branch(self, test: ast.expr) -> None:
+    def layout_branch(self, test: ast.expr) -> None:
         if self.program.index.queries_layout(test):  # `.is_contiguous()`/`.stride()` inside
-            self.emit("layout_branch", test, None, OPAQUE, "layout check",
-                      traced=self.program.traced.get(self.function))
+            self.record(LayoutBranchSink, test, None, OPAQUE, "layout check",
+                        traced=self.program.traced.get(self.function))
 
-    def copied_from(self, target: Optional[ast.expr]) -> Optional[tuple[ast.Call, Value]]:
-        """The nearest copy-if-needed call (`x.contiguous()`, `x.reshape(..)`, `x.to(..)`) on the
-        receiver spine of `target`, with the value of its receiver `x`: a write into such a
-        temporary reaches `x` only when no copy happened, which depends on `x`'s layout."""
+    def copied(self, call: ast.Call, receiver: Value) -> None:
+        """The frame evaluated a copy-if-needed call on `receiver`."""
+        self.copy_sources[id(call)] = receiver
+
+    def copied_from(self, target: Optional[ast.expr]) -> Optional[Copy]:
+        """The nearest copy-if-needed call on the receiver spine of `target` (see `Copy`)."""
         node = target
         while isinstance(node, (ast.Call, ast.Subscript, ast.Attribute)):
             if isinstance(node, ast.Call):
                 if id(node) in self.copy_sources:
-                    return node, self.copy_sources[id(node)]
+                    return Copy(node, self.copy_sources[id(node)])
                 if not isinstance(node.func, ast.Attribute):
                     return None
                 node = node.func
             node = node.value
         return None
-
-    def layout_checked_names(self, test: ast.expr) -> list[tuple[str, bool]]:
-        """Names whose layout `test` checks; True when the check is `is_contiguous()`."""
-        found: list[tuple[str, bool]] = []
-        if not self.program.index.queries_layout(test):
-            return found
-        for node in ast.walk(test):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                    isinstance(node.func.value, ast.Name) and \
-                    node.func.attr in ("is_contiguous", "stride"):
-                found.append((node.func.value.id, node.func.attr == "is_contiguous"
-                              and not node.keywords))
-        return found
