@@ -1,11 +1,12 @@
 """Do two versions of contiglint report the same findings? The check behind every speed change.
 
     python benchmarks/findings_diff.py BASE [NEW] [--targets realcode,bench,repo] [-j 2]
-                                       [--modes default,strict]
+                                       [--modes default,strict] [--rules all|default]
 
 BASE and NEW are git commits of this repository (NEW defaults to the working tree). Each one's
 `contiglint/` package is exported to a temporary directory and run as the CLI (every rule, the
-opt-in ones too, `--no-cache`, `--format json`) on the targets, in default and `--strict` mode:
+opt-in ones too, or with `--rules default` the default ones, as a run that selects nothing;
+`--no-cache`, `--format json`) on the targets, in default and `--strict` mode:
   * realcode: the real-code corpus of benchmarks/realcode.py (downloaded there first),
   * bench: the corpus of benchmarks/bench.py (benchmarks/corpus, downloaded there first),
   * repo: fixtures/, examples/ and tests/eval/ of the working tree.
@@ -86,13 +87,15 @@ def codes(pythonpath: Path) -> str:
                           ).stdout.strip()
 
 
-def lint(pythonpath: Path, paths: list[Path], cwd: Path, strict: bool, jobs: int) -> dict:
+def lint(pythonpath: Path, paths: list[Path], cwd: Path, strict: bool, jobs: int,
+         rules: str = "all") -> dict:
     env = dict(os.environ, PYTHONPATH=str(pythonpath), PYTHONDONTWRITEBYTECODE="1")
     config = ["--config", str(cwd / "pyproject.toml")] if (cwd / "pyproject.toml").exists() \
         and cwd != ROOT else []
-    argv = [sys.executable, "-m", "contiglint", *config, "--select", codes(pythonpath),
-            "--no-cache", "--exit-zero", "--format", "json", f"-j{jobs}",
-            *(["--strict"] if strict else []), *map(str, paths)]
+    select = ["--select", codes(pythonpath)] if rules == "all" else []
+    argv = [sys.executable, "-m", "contiglint", *config, *select, "--no-cache", "--exit-zero",
+            "--format", "json", f"-j{jobs}", *(["--strict"] if strict else []),
+            *map(str, paths)]
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=str(cwd), env=env)
     if proc.returncode not in (0, 2):
         raise RuntimeError(f"lint failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
@@ -105,7 +108,8 @@ def lint(pythonpath: Path, paths: list[Path], cwd: Path, strict: bool, jobs: int
     return {"findings": findings, "stderr": sorted(set(proc.stderr.splitlines()))}
 
 
-def results(version: str, names: list[str], modes: list[str], jobs: int) -> dict:
+def results(version: str, names: list[str], modes: list[str], jobs: int,
+            rules: str = "all") -> dict:
     """{(target, mode): result} for a commit (cached) or the working tree ("")."""
     out = {}
     with tempfile.TemporaryDirectory() as scratch:
@@ -118,14 +122,15 @@ def results(version: str, names: list[str], modes: list[str], jobs: int) -> dict
             commit, pythonpath = "", ROOT
         for name, (paths, cwd) in targets(names).items():
             for mode in modes:
-                key = hashlib.sha256(f"{commit} {name} {mode} {paths}".encode()).hexdigest()[:16]
+                what = f"{commit} {name} {mode} {paths}" + ("" if rules == "all" else f" {rules}")
+                key = hashlib.sha256(what.encode()).hexdigest()[:16]
                 cached = CACHE / f"{key}.json"
                 if commit and cached.exists():
                     out[name, mode] = json.loads(cached.read_text())
                     continue
                 print(f"  linting {name} ({mode}) with {version or 'the working tree'} ...",
                       flush=True)
-                out[name, mode] = lint(pythonpath, paths, cwd, mode == "strict", jobs)
+                out[name, mode] = lint(pythonpath, paths, cwd, mode == "strict", jobs, rules)
                 if commit:
                     CACHE.mkdir(parents=True, exist_ok=True)
                     cached.write_text(json.dumps(out[name, mode]))
@@ -139,14 +144,16 @@ def main(argv=None) -> int:
     parser.add_argument("--targets", default="realcode,bench,repo")
     parser.add_argument("--modes", default="default,strict")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--rules", choices=("all", "default"), default="all",
+                        help="every rule (default), or the default rules only")
     args = parser.parse_args(argv)
     names = [n for n in args.targets.split(",") if n]
     modes = [m for m in args.modes.split(",") if m]
     if set(modes) - {"default", "strict"}:
         parser.error(f"unknown modes {sorted(set(modes) - {'default', 'strict'})}")
     try:
-        old = results(args.base, names, modes, args.jobs)
-        new = results(args.new, names, modes, args.jobs)
+        old = results(args.base, names, modes, args.jobs, args.rules)
+        new = results(args.new, names, modes, args.jobs, args.rules)
     except (RuntimeError, subprocess.CalledProcessError) as error:
         print(f"findings_diff: {error}", file=sys.stderr)
         return 2

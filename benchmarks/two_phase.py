@@ -6,7 +6,7 @@ A project run (several files, `process_files` in contiglint/runner.py) first sum
 contracts of every module, joins them, then lints each file with them. This script times cold
 runs (`--no-cache`, every rule) of the benchmark corpus (benchmarks/bench.py fetches it into
 benchmarks/corpus/) as they are, and with the summary phase switched off in the measuring
-process (`runner._summarize_in_worker` returning None: no project contracts, each module's own
+process (`runner._first_pass_in_worker` returning None: no project contracts, each module's own
 learned in its lint), in alternating pairs so that load from elsewhere falls on both. Prints
 the median wall and CPU seconds of each and the median per-pair ratio. No test asserts these
 numbers.
@@ -30,7 +30,7 @@ DRIVER = """\
 import sys
 import contiglint.runner as runner
 if sys.argv[1] == "off":  # the code, not the name: the pool pickles it by reference
-    runner._summarize_in_worker.__code__ = (lambda path: None).__code__
+    runner._first_pass_in_worker.__code__ = (lambda path: None).__code__
 from contiglint.cli import main
 sys.exit(main(sys.argv[2:]))
 """

@@ -6,6 +6,7 @@ call this module, so none of them re-implements analysis.
 from __future__ import annotations
 
 import ast
+import keyword
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
@@ -13,6 +14,7 @@ from typing import Optional
 from contiglint import expected, noqa
 from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.sinks.contracts import ProjectContracts
+from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.flow.program import analyze_module
 from contiglint.rules import all_rules
 from contiglint.rules.base import ParsedModule, Rule, RuleContext
@@ -49,6 +51,16 @@ def enabled_rules(settings: Settings) -> list[Rule]:
     return [rule() for rule in all_rules() if settings.is_enabled(rule.code, rule.opt_in)]
 
 
+# The sinks made from contracts (layout/sinks/contract_calls.py). A rule that reads none of
+# them (every rule but CTG114; CTG106 reads the contracts only with CTG114 on) cannot see
+# a contract: without one, the project's contracts and the module's own are not computed.
+CONTRACT_SINKS = frozenset({"contract"})
+
+
+def reads_contracts(rules: list[Rule]) -> bool:
+    return any(rule.sinks & CONTRACT_SINKS for rule in rules)
+
+
 def prefilter_tokens(settings: Settings) -> frozenset[str]:
     """Substrings of which a file must contain at least one for any enabled rule to fire."""
     return frozenset(token for rule in enabled_rules(settings) for token in rule.prefilter_tokens())
@@ -76,9 +88,11 @@ def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceEr
 
 def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
                 tree: Optional[ast.Module] = None,
-                project: Optional[ProjectContracts] = None) -> LintResult:
+                project: Optional[ProjectContracts] = None,
+                index: Optional[ModuleIndex] = None) -> LintResult:
     """`project`: the contracts of the other modules of the linted tree (runner.py), so calls
-    into them are judged by what the callee requires."""
+    into them are judged by what the callee requires; `tree` and `index`: the text's syntax
+    tree and its walk, when the caller has them."""
     if noqa.skips_file(text):
         return LintResult()
     rules = enabled_rules(settings)
@@ -91,17 +105,49 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         tree, error = parse(text, path)
         if error:
             return LintResult(errors=[error])
-    return lint_tree(tree, text, path, settings, rules, project)
+    if only_outside_code(tree, text, rules):
+        return LintResult()
+    return lint_tree(tree, text, path, settings, rules, project, index)
+
+
+def only_outside_code(tree: ast.Module, text: str, rules: list[Rule]) -> bool:
+    """The prefilter tokens in `text` are all words, none of them in a name of the code:
+    they are in comments and strings only (`distributed` in a license header), and no rule
+    can fire. A sink is an operation the code names (a method, a function by its qualified
+    name through the imports, a module attribute), so a word token of its kind is in one of
+    the code's names, or part of one. Tokens that are not names (`.view`, `](`) or that are
+    keywords (`import`, `return`) are taken as found, as before."""
+    found = {token for rule in rules for token in rule.prefilter_tokens() if token in text}
+    if any(not token.isidentifier() or keyword.iskeyword(token) for token in found):
+        return False
+    names = code_names(tree)
+    return not any(token in name for name in names for token in found)
+
+
+def code_names(tree: ast.Module) -> set[str]:
+    """Every name the code spells: identifiers, attributes, imported modules and aliases,
+    definitions, parameters, keywords (not the text of string literals)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            continue
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, str):
+                names.add(value)
+            elif isinstance(value, list) and value and isinstance(value[0], str):
+                names.update(value)  # global and nonlocal names, class patterns' attributes
+    return names
 
 
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
               rules: Optional[list[Rule]] = None,
-              project: Optional[ProjectContracts] = None) -> LintResult:
+              project: Optional[ProjectContracts] = None,
+              index: Optional[ModuleIndex] = None) -> LintResult:
     rules = enabled_rules(settings) if rules is None else rules
     source = SourceMap(text)
     result = LintResult()
     try:
-        sinks = analyze_module(tree, source, path, project)
+        sinks = analyze_module(tree, source, path, project, index, reads_contracts(rules))
     except RecursionError:
         result.errors.append(SourceError(
             path, 1, 1, "too deeply nested to analyze (an expression or elif chain hundreds "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import gc
+import copy
 import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
@@ -20,12 +21,15 @@ from typing import Callable, Optional, Sequence
 from contiglint.cache import Cache
 from contiglint.config import Config
 from contiglint.engine import (
-    LintResult, SourceError, fix_source, lint_source, may_have_findings, parse,
+    LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
+    reads_contracts,
 )
 from contiglint.files import SourceFile, discover, read_source, write_source
 from contiglint.findings import Finding
+from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.sinks.contracts import (
-    ModuleSummary, ProjectContracts, module_name, resolve, summarize, text_digest,
+    ModuleSummary, ProjectContracts, module_contracts, module_name, resolve, summarize,
+    text_digest,
 )
 
 SERIAL_BELOW = 8  # fewer files than this: starting workers costs more than it saves
@@ -109,10 +113,12 @@ def batch_gc():
 
 def process_files(files: Sequence[str], config: Config, options: RunOptions,
                   progress: Optional[Progress] = None) -> list[FileOutcome]:
-    """Two phases over the same workers: first the contract summary of every module (cached
-    by content), joined into the project's contracts; then each file is linted with them, so
-    a call into another module is judged by what the callee requires (CTG114). `progress`
-    hears of each file the second phase finishes."""
+    """Two passes over the same workers: first the contract summary of every module (cached
+    by content), joined into the project's contracts; then each file's result with them, so
+    a call into another module is judged by what the callee requires (CTG114). In a check
+    run the first pass also lints each file with stand-in contracts, and the second keeps
+    that result where the project's contracts answer the lint the same (`FirstPass`).
+    `progress` hears of each file the second pass finishes."""
     report = progress or (lambda done, total: None)
     jobs = options.jobs or os.cpu_count() or 1
     if jobs <= 1 or len(files) < SERIAL_BELOW:
@@ -121,17 +127,20 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     # Small chunks: sorted paths cluster big files (tests, generated code) and one huge
     # chunk would leave the other workers idle at the end.
     chunksize = max(1, min(16, len(files) // (workers * 16)))
+    modules = _modules(files)
     try:
         pool = ProcessPoolExecutor(workers, initializer=_init_worker,
-                                   initargs=(_portable(config), options))
+                                   initargs=(_portable(config), options, modules))
     except (OSError, PermissionError):
         return _serial(files, config, options, report)
     try:
-        summaries = list(pool.map(_summarize_in_worker, files, chunksize=chunksize))
-        project = _project([s for s, _ in filter(None, summaries)], files)
+        firsts = list(pool.map(_first_pass_in_worker, files, chunksize=chunksize))
+        project = _project([f.summary for f in firsts if f is not None], modules)
         outcomes = []
-        for outcome in pool.map(_process_in_worker, files, _per_file(project, summaries),
-                                chunksize=chunksize):
+        # the summary travels as the project's `own`: not twice
+        lean = [replace(f, summary=None) if f is not None else None for f in firsts]
+        for outcome in pool.map(_second_pass_in_worker, files, _per_file(project, firsts),
+                                lean, chunksize=chunksize):
             outcomes.append(outcome)
             report(len(outcomes), len(files))
         pool.shutdown()
@@ -150,47 +159,118 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
 
 def _serial(files: Sequence[str], config: Config, options: RunOptions,
             report: Progress) -> list[FileOutcome]:
-    """One process: each file is read once for both phases."""
+    """One process: each file is read once for both passes."""
     if len(files) <= 1:  # a module's own contracts are learned while it is linted
-        sources = summaries = [None] * len(files)
-        project = None
-    else:
-        sources = [_read(path) for path in files]
-        summaries = [None if isinstance(s, SourceError) else _digested(s, options)
-                     for s in sources]
-        project = _project([s for s, _ in filter(None, summaries)], files)
+        outcomes = []
+        for path in files:
+            outcomes.append(process_file(path, config, options))
+            report(len(outcomes), len(files))
+        return outcomes
+    modules = _modules(files)
+    sources = [_read(path) for path in files]
+    firsts = [None if isinstance(s, SourceError) else first_pass(s, config, options, modules)
+              for s in sources]
+    project = _project([f.summary for f in firsts if f is not None], modules)
     outcomes = []
-    for path, source, own in zip(files, sources, _per_file(project, summaries)):
-        outcomes.append(process_read(path, _read(path) if source is None else source, config,
-                                     options, own))
+    for path, source, own, first in zip(files, sources, _per_file(project, firsts), firsts):
+        outcomes.append(second_pass(path, source, config, options, own, first))
         report(len(outcomes), len(files))
     return outcomes
 
 
-def _project(summaries: list, files: Sequence[str]) -> Optional[ProjectContracts]:
+def _modules(files: Sequence[str]) -> frozenset[str]:
+    """Every linted file's module name, also of those that define no function (a package's
+    `__init__.py` that only re-exports): the project's Python modules are what tell a
+    compiled extension imported next to them apart (`is_compiled_module`)."""
+    return frozenset(module_name(path) for path in files)
+
+
+def _project(summaries: list, modules: frozenset[str]) -> Optional[ProjectContracts]:
     found = [s for s in summaries if s is not None]
     if not found:
         return None
     project = resolve(found).exported()
-    # Every linted file's module name, also of those that define no function (a package's
-    # `__init__.py` that only re-exports): the project's Python modules are what tell a
-    # compiled extension imported next to them apart (`is_compiled_module`).
-    project.modules = project.modules | frozenset(module_name(path) for path in files)
+    project.modules = project.modules | modules
     return project
 
 
-def _per_file(project: Optional[ProjectContracts], summaries: list) -> list:
-    """The project's contracts for each file's lint, with the summary phase 1 made of that
-    file, so that the lint phase does not summarize it again (outside fix mode: a rewritten
+def _per_file(project: Optional[ProjectContracts], firsts: list) -> list:
+    """The project's contracts for each file's lint, with the summary the first pass made of
+    that file, so that the lint does not summarize it again (outside fix mode: a rewritten
     text no longer matches the digest)."""
     if project is None:
-        return [None] * len(summaries)
-    return [project.with_own(*found) if found else project for found in summaries]
+        return [None] * len(firsts)
+    return [project.with_own(f.summary, f.digest) if f is not None else project
+            for f in firsts]
 
 
-def _digested(source: SourceFile, options: RunOptions) -> Optional[tuple]:
-    summary = summarize_source(source, options)
-    return (summary, text_digest(source.text)) if summary is not None else None
+@dataclass
+class FirstPass:
+    """What the first pass learned of one file: its contract summary (for the project's
+    contracts), and, in a check run, the file's result linted with stand-in contracts, which
+    know none of the other modules' contracts, and every answer the lint got from them. Once
+    the project's contracts are known, that result is the file's result if they give the
+    same answers (`second_pass`): the lint reads the contracts through those answers only,
+    and is a function of the text and of what it reads. Most files call into no other
+    module's contract, so most are parsed and analysed once instead of twice."""
+
+    summary: Optional[ModuleSummary]
+    digest: str
+    result: Optional[LintResult] = None
+    asked: Optional[dict] = None
+    # the module's own summary where `summary` is None (a text without `def `, which no
+    # project holds): the one its lint makes, for checking the answers
+    own: Optional[ModuleSummary] = None
+
+
+def first_pass(source: SourceFile, config: Config, options: RunOptions,
+               modules: frozenset[str]) -> Optional[FirstPass]:
+    """The file's contract summary and, in a check run, its speculative result (see
+    `FirstPass`); None for a text that cannot be summarized (the lint reports why)."""
+    path, text = source.path, source.text
+    module, package = module_name(path), path.endswith("__init__.py")
+    cache = Cache(options.cache_dir) if options.cache_dir is not None else None
+    summary, tree, index, parsed = None, None, None, False
+    # per-file settings only ignore more: no file reads contracts if the run's settings don't
+    contracts = reads_contracts(enabled_rules(config.settings))
+    try:
+        if "def " in text and contracts:
+            key = cache.summary_key(text, path, module) if cache is not None else ""
+            cached = cache.load_summary(key) if cache is not None else None
+            if cached is not None:
+                summary = ModuleSummary.from_json(cached)
+            else:
+                tree, _ = parse(text, path)
+                parsed = True
+                if tree is not None:
+                    index = ModuleIndex(tree)  # one walk for the summary and the lint
+                    summary = summarize(tree, module, path, package, index=index)
+                    if cache is not None:
+                        cache.store_summary(key, summary.as_json())
+    except (RecursionError, MemoryError, ValueError):
+        return None
+    first = FirstPass(summary, text_digest(text))
+    # With a cache, only a text whose summary was not cached is linted here: its result
+    # cannot be cached either (its key holds the text); a cached one is read in the lint.
+    if options.mode != "check" or cache is not None and not parsed:
+        return first
+    try:
+        if not parsed:
+            tree, _ = parse(text, path)
+        if tree is not None and index is None:
+            index = ModuleIndex(tree)
+        own = summarize(tree, module, path, package, index=index) if contracts and \
+            tree is not None and summary is None else None
+        asked: dict = {}
+        stand_in = ProjectContracts(modules=modules, asked=asked)
+        if summary is not None or own is not None:  # the lint changes it: it gets a copy
+            stand_in = stand_in.with_own(_copy(summary or own), first.digest)
+        result = _check(source, config.settings_for(path), options, stand_in, tree, index,
+                        store=False)
+    except Exception:  # noqa: BLE001 - the lint runs again, and reports it
+        return first
+    first.result, first.asked, first.own = result, asked, own
+    return first
 
 
 def _read(path: str):
@@ -200,67 +280,87 @@ def _read(path: str):
         return _internal_error(path, error)
 
 
-def summarize_file(path: str, options: RunOptions) -> Optional[ModuleSummary]:
-    """The contract summary of one module (None for a file that cannot hold a contract or
-    does not parse: the lint phase reports that)."""
+def second_pass(path: str, source, config: Config, options: RunOptions,
+                project: Optional[ProjectContracts], first: Optional[FirstPass]
+                ) -> FileOutcome:
+    """The file's outcome: the first pass's result where the project's contracts give the
+    answers its lint got (see `FirstPass`), else a lint with them."""
+    if first is None or first.result is None or not _stands_safely(path, project, first):
+        return process_read(path, _read(path) if source is None else source, config, options,
+                            project)
+    if options.cache_dir is not None:
+        if source is None:
+            source = _read(path)
+        if not isinstance(source, SourceError) and text_digest(source.text) == first.digest:
+            cache = Cache(options.cache_dir)
+            cache.store(cache.key(source.text, path, config.settings_for(path),
+                                  project.digest() if project is not None else ""),
+                        first.result)
+    return FileOutcome(path, findings=first.result.findings, errors=first.result.errors)
+
+
+def _stands_safely(path: str, project: Optional[ProjectContracts], first: FirstPass) -> bool:
     try:
-        source = read_source(path)
-    except Exception:  # noqa: BLE001 - the lint phase reports it
-        return None
-    return None if isinstance(source, SourceError) else summarize_source(source, options)
+        return _stands(path, project, first)
+    except Exception:  # noqa: BLE001 - a bug here costs a second lint, never a result
+        return False
 
 
-def summarize_source(source: SourceFile, options: RunOptions) -> Optional[ModuleSummary]:
-    path = source.path
-    try:
-        if "def " not in source.text:
-            return None
-        cache = Cache(options.cache_dir) if options.cache_dir is not None else None
-        module = module_name(path)
-        key = None
-        if cache is not None:
-            key = cache.summary_key(source.text, path, module)
-            cached = cache.load_summary(key)
-            if cached is not None:
-                return ModuleSummary.from_json(cached)
-        tree, error = parse(source.text, path)
-        if error is not None or tree is None:
-            return None
-        summary = summarize(tree, module, path, path.endswith("__init__.py"))
-        if cache is not None and key is not None:
-            cache.store_summary(key, summary.as_json())
-        return summary
-    except (RecursionError, MemoryError, ValueError):
-        return None
+def _stands(path: str, project: Optional[ProjectContracts], first: FirstPass) -> bool:
+    """Do the contracts the file's lint would get from `project` (`module_contracts`, as
+    the flow pass calls it) answer what its first-pass lint asked, the same way?"""
+    if not first.asked:
+        return True  # it read no contract (the prefilter or a syntax error stopped it)
+    own = first.own if first.own is not None else project.own if project is not None \
+        else None
+    if own is None:
+        return False
+    # module_contracts changes the summary it is given: the lint may still need this one
+    own = _copy(own)
+    if project is None:  # what module_contracts makes of a module alone
+        real = resolve([own])
+    else:
+        real = module_contracts(None, module_name(path), path, path.endswith("__init__.py"),
+                                replace(project, own=own, own_digest=first.digest),
+                                first.digest)
+    return real.answers(first.asked)
 
 
-_worker_state: Optional[tuple[Config, RunOptions]] = None
+def _copy(summary: ModuleSummary) -> ModuleSummary:
+    """A summary whose contracts can change without changing `summary`'s: resolve() and
+    module_contracts() change a contract only by setting entries of its `required` table."""
+    functions = {}
+    for key, contract in summary.functions.items():
+        functions[key] = copy.copy(contract)
+        functions[key].required = dict(contract.required)
+    return replace(summary, functions=functions)
 
 
-def _init_worker(config: Config, options: RunOptions) -> None:
+_worker_state: Optional[tuple[Config, RunOptions, frozenset[str]]] = None
+
+
+def _init_worker(config: Config, options: RunOptions, modules: frozenset[str]) -> None:
     global _worker_state
     # Ctrl-C reaches the whole process group. The parent handles it and cancels what is
     # queued; a worker interrupted inside a write could otherwise lose its temporary file's
     # name between `mkstemp` and the cleanup.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_state = (config, options)
+    _worker_state = (config, options, modules)
     gc.freeze()  # what the worker imported lives as long as it does: never scanned again
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def _process_in_worker(path: str, project: Optional[ProjectContracts] = None) -> FileOutcome:
+def _first_pass_in_worker(path: str) -> Optional[FirstPass]:
     assert _worker_state is not None
-    return process_file(path, *_worker_state, project)
+    source = _read(path)
+    return None if isinstance(source, SourceError) else first_pass(source, *_worker_state)
 
 
-def _summarize_in_worker(path: str) -> Optional[tuple]:
-    """(summary, digest of the text it was made from), or None."""
+def _second_pass_in_worker(path: str, project: Optional[ProjectContracts],
+                           first: Optional[FirstPass]) -> FileOutcome:
     assert _worker_state is not None
-    try:
-        source = read_source(path)
-    except Exception:  # noqa: BLE001 - the lint phase reports it
-        return None
-    return None if isinstance(source, SourceError) else _digested(source, _worker_state[1])
+    config, options, _ = _worker_state
+    return second_pass(path, None, config, options, project, first)
 
 
 def _portable(config: Config) -> Config:
@@ -323,15 +423,18 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
 
 
 def _check(source: SourceFile, settings, options: RunOptions,
-           project: Optional[ProjectContracts] = None) -> LintResult:
-    if options.cache_dir is None:
-        return lint_source(source.text, source.path, settings, project=project)
+           project: Optional[ProjectContracts] = None, tree=None, index=None,
+           store: bool = True) -> LintResult:
+    """`tree`, `index`: the text's syntax tree and its walk, when the caller has them;
+    `store`: False to neither read nor write the cache (the first pass's stand-in contracts)."""
+    if options.cache_dir is None or not store:
+        return lint_source(source.text, source.path, settings, tree, project, index)
     cache = Cache(options.cache_dir)
     key = cache.key(source.text, source.path, settings,
                     project.digest() if project is not None else "")
     result = cache.load(key, source.text)
     if result is None:
-        result = lint_source(source.text, source.path, settings, project=project)
+        result = lint_source(source.text, source.path, settings, tree, project, index)
         cache.store(key, result)
     return result
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import subprocess
 import sys
@@ -77,6 +78,38 @@ def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeyp
     assert [(os.path.basename(e.path), e.line, e.kind) for e in result.all_errors] == \
         [("plain.py", 1, "syntax")]
     assert result.findings == [] and analysed == []
+
+
+def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch):
+    """`distributed` in a license header or a docstring is no collective: a text whose
+    prefilter tokens are all words that no name of its code holds is parsed, not analysed.
+    A token inside a longer name, a keyword token (`return`), or a real collective through
+    an alias is analysed, and found."""
+    from contiglint import engine
+
+    analysed = []
+    real = engine.analyze_module
+    monkeypatch.setattr(engine, "analyze_module",
+                        lambda *a, **k: analysed.append(a[2]) or real(*a, **k))
+    header = "# Licensed ... distributed under the License is distributed on an AS IS BASIS\n"
+    default = Settings()
+    texts = {
+        "header.py": header + '"""Sends nothing: see all_reduce in the docs."""\nimport torch\n'
+                     "x = torch.ones(2).t()\n",
+        "longer.py": header + "from .utils import is_torch_distributed_available\n",
+        "collective.py": header + "import torch\nfrom torch import distributed as d\n\n\n"
+                         "def sync(x):\n    d.all_gather([torch.empty(4, 3)], x.t())\n",
+    }
+    found = {name: engine.lint_source(text, name, default) for name, text in texts.items()}
+    assert analysed == ["longer.py", "collective.py"]
+    assert [f.code for f in found["collective.py"].findings] == ["CTG107"]
+    analysed.clear()
+    escapes = Settings(select=("CTG102",))
+    engine.lint_source("# nothing to split here\ndef f(x):\n    return x[:, 1]\n", "e.py",
+                       escapes)
+    assert analysed == ["e.py"]
+    # a syntax error is still reported
+    assert engine.lint_source(header + "def f(:\n", "bad.py", default).errors
 
 
 def test_project_check_summarizes_each_module_once(tmp_path, monkeypatch):
@@ -162,3 +195,119 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path):
     assert [process.returncode for process in runs] == [1] * 4
     assert len({stdout for stdout, _ in outputs}) == 1 and all(err == "" for _, err in outputs)
     assert not list((tmp_path / ".contiglint_cache").rglob(".contiglint-*.tmp"))
+
+
+PROJECT = {  # cross-module contracts of every kind, and modules that meet none of them
+    "pkg/__init__.py": "",
+    "pkg/utils.py": "def torch_check(cond, message):\n    if not cond:\n"
+                    "        raise RuntimeError(message)\n",
+    "pkg/kernels.py": "import torch\nfrom .utils import torch_check\n\n\ndef fused(x, y):\n"
+                      "    torch._check(x.is_contiguous())\n"
+                      "    torch_check(y.is_contiguous(), 'y')\n    return x + y\n\n\n"
+                      "def raw(t):\n    return t.data_ptr()\n",
+    "pkg/ops.py": "from .kernels import fused, raw\n\n\ndef wrapper(x, y):\n"
+                  "    return fused(x, y), raw(x)\n",
+    "pkg/color/__init__.py": "from .gray import to_gray\n",  # re-exports only, no `def `
+    "pkg/color/gray.py": "def to_gray(x):\n    return x.mean(0)\n",
+    "pkg/model.py": "import torch\nfrom .ops import wrapper\nfrom pkg.color import to_gray\n"
+                    "from . import _C\n\n\ndef forward(h):\n"
+                    "    return wrapper(h.t(), h.t()), to_gray(h.t()), _C.blend(h.t())\n",
+    "pkg/plain.py": BAD + "\n\ndef helper(x):\n    return x.view(-1)\n",
+    "pkg/quiet.py": CLEAN,
+}
+
+
+def test_speculative_results_are_the_results_linted_with_the_project(tmp_path, monkeypatch):
+    """The first pass lints each file with stand-in contracts and keeps every answer the lint
+    got from them; the second pass keeps that result only where the project's contracts
+    answer the same (runner.FirstPass). On a project with cross-module contracts (through a
+    wrapper, an imported check function, a raw read, a re-exporting package, a compiled
+    module), serial and parallel, default and strict, with and without a cache, the results
+    are those of linting every file again with the project's contracts; the files that call
+    into another module's contract are linted again, the others are not."""
+    from contiglint import runner
+    from contiglint.config import Config
+
+    for name, text in PROJECT.items():
+        write(tmp_path, name, text)
+    kept, real = [], runner._stands
+
+    def counted(path, project, first):
+        kept.append((os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path),
+                     real(path, project, first)))
+        return kept[-1][1]
+
+    monkeypatch.setattr(runner, "_stands", counted)
+    for strict in (False, True):
+        config = Config(settings=Settings(select=("CTG",), extend_select=("CTG101", "CTG114"),
+                                          strict=strict))
+        outcomes = {}
+        for jobs, cache in ((1, None), (2, None), (1, str(tmp_path / "cache"))):
+            kept.clear()
+            result = run([str(tmp_path / "pkg")], config,
+                         RunOptions(jobs=jobs, cache_dir=cache))
+            outcomes[jobs, cache] = [(o.path, o.findings, o.errors) for o in result.outcomes]
+            if jobs == 1 and cache is None:
+                linted_again = sorted(name for name, stands in kept if not stands)
+                # kernels.py: its own contract needs the project's check functions
+                assert linted_again == ["pkg/kernels.py", "pkg/model.py", "pkg/ops.py"], kept
+                assert len(kept) == len(PROJECT)
+        monkeypatch.setattr(runner, "_stands", lambda path, project, first: False)
+        for jobs in (1, 2):
+            again = run([str(tmp_path / "pkg")], config, RunOptions(jobs=jobs))
+            expected = [(o.path, o.findings, o.errors) for o in again.outcomes]
+            assert all(found == expected for found in outcomes.values())
+        monkeypatch.setattr(runner, "_stands", counted)
+        codes = sorted((os.path.basename(path), f.line, f.code) for path, found, _ in expected
+                       for f in found)
+        assert ("model.py", 8, "CTG114") in codes and ("plain.py", 4, "CTG101") in codes
+        assert not any(errors for _, _, errors in expected)
+        shutil.rmtree(tmp_path / "cache")
+
+
+def test_without_a_rule_that_reads_contracts_none_is_computed(tmp_path, monkeypatch):
+    """Only the contract sinks read the contracts (CTG114; CTG106 reads them with CTG114 on):
+    with no such rule enabled, neither the project's contracts nor a module's own are made,
+    and every other rule reports what it reports when they are computed."""
+    from contiglint import engine, runner
+    from contiglint.config import Config
+    from contiglint.layout.sinks import contracts
+
+    for name, text in PROJECT.items():
+        write(tmp_path, name, text)
+    write(tmp_path, "pkg/ext.py", "import torch\nfrom torch.utils.cpp_extension import load\n"
+          "ext = load('ext', ['ext.cpp'])\n\n\ndef run(x):\n    y = ext.forward(x)\n"
+          "    return y.view(-1), x.t().contiguous()\n")
+    made = []
+    original = contracts.summarize
+    monkeypatch.setattr(contracts, "summarize",
+                        lambda *a, **k: made.append(a[2]) or original(*a, **k))
+    monkeypatch.setattr(runner, "summarize", contracts.summarize)
+    for select in (("CTG",), ("CTG", "CTG101", "CTG106", "CTG113")):
+        config = Config(settings=Settings(select=select, strict=True))
+        found = {}
+        for jobs in (1, 2):
+            made.clear()
+            result = run([str(tmp_path / "pkg")], config, RunOptions(jobs=jobs))
+            assert made == [] and result.all_errors == []
+            found[jobs] = result.findings
+        monkeypatch.setattr(engine, "reads_contracts", lambda rules: True)
+        monkeypatch.setattr(runner, "reads_contracts", lambda rules: True)
+        computed = run([str(tmp_path / "pkg")], config, RunOptions(jobs=1))
+        assert made  # this time the contracts were computed
+        monkeypatch.undo()
+        monkeypatch.setattr(contracts, "summarize",
+                            lambda *a, **k: made.append(a[2]) or original(*a, **k))
+        monkeypatch.setattr(runner, "summarize", contracts.summarize)
+        assert found[1] == found[2] == computed.findings
+    assert {f.code for f in computed.findings} >= {"CTG101", "CTG106"}
+    # what the flow pass still needs of them: the names bound to extension modules, whose
+    # calls are opaque
+    import ast
+    from contiglint.layout.flow.program import Program
+    from contiglint.source import SourceMap
+    path = tmp_path / "pkg" / "ext.py"
+    text = path.read_text()
+    known = [Program(ast.parse(text), SourceMap(text), str(path), contracts=flag).extension_names
+             for flag in (True, False)]
+    assert known[0] == known[1] == {"ext": True}  # run() passes it `.contiguous()` tensors

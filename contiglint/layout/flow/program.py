@@ -15,8 +15,8 @@ from typing import Optional
 
 from contiglint.layout.flow.compiled import Kernel, kernel_signature, traced_functions
 from contiglint.layout.sinks.contracts import (
-    FunctionContract, Names, ProjectContracts, function_keys, module_contracts, module_name,
-    text_digest,
+    FunctionContract, Names, ProjectContracts, extension_names, function_keys, module_contracts,
+    module_name, text_digest,
 )
 from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.flow.names import ImportMap
@@ -61,19 +61,28 @@ class ClassInfo:
 
 class Program:
     def __init__(self, tree: ast.Module, source: SourceMap, path: str = "-",
-                 project: Optional[ProjectContracts] = None) -> None:
+                 project: Optional[ProjectContracts] = None,
+                 index: Optional[ModuleIndex] = None, contracts: bool = True) -> None:
+        """`contracts`: False when no enabled rule reads the contract sinks (CTG114): then
+        no contract is learned, and only the module's extension names (which make a call
+        opaque) are known."""
         self.tree = tree
         self.source = source
-        self.index = ModuleIndex(tree)  # the one walk of the tree
+        self.index = index or ModuleIndex(tree)  # the one walk of the tree (the caller's)
         self.names = ImportMap(tree, self.index.imports)
         self.path = path
         self.module = module_name(path) if path not in ("-", "") else "__main__"
         package = path.endswith("__init__.py")
         # `from .k import f` -> k.f
-        self.relative = Names(tree, self.module, package, self.index).local
-        digest = text_digest(source.text) if project is not None and project.own else ""
-        self.contracts = module_contracts(tree, self.module, path, package, project, digest,
-                                          self.index)
+        names = Names(tree, self.module, package, self.index)
+        self.relative = names.local
+        if contracts:
+            digest = text_digest(source.text) if project is not None and project.own else ""
+            self.contracts = module_contracts(tree, self.module, path, package, project,
+                                              digest, self.index)
+        else:
+            self.contracts = ProjectContracts(extensions={
+                self.module: extension_names(self.index, names)})
         self.node_contracts: dict[int, FunctionContract] = {
             id(node): self.contracts.functions[key]
             for key, node, _ in function_keys(tree, self.module)
@@ -266,5 +275,6 @@ def literal_value(node: ast.expr) -> Optional[Value]:
 
 
 def analyze_module(tree: ast.Module, source: SourceMap, path: str = "-",
-                   project: Optional[ProjectContracts] = None) -> list[Sink]:
-    return Program(tree, source, path, project).run()
+                   project: Optional[ProjectContracts] = None,
+                   index: Optional[ModuleIndex] = None, contracts: bool = True) -> list[Sink]:
+    return Program(tree, source, path, project, index, contracts).run()

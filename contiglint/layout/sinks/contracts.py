@@ -248,7 +248,7 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
     kernels = {node.name: kernel_signature(node, names.imports) for node in tree.body
                if isinstance(node, FunctionNode) and
                any("jit" in ast.unparse(d) for d in node.decorator_list)}
-    extensions = _extensions(index, names)
+    extensions = extension_names(index, names)
     classes = {f"{module}.{node.name}": node for node in index.classes}
     checkers = check_functions(tree) | checkers
     for key, node, cls in function_keys(tree, module):
@@ -289,7 +289,7 @@ def check_functions(tree: ast.Module) -> frozenset[str]:
     return frozenset(found)
 
 
-def _extensions(index: ModuleIndex, names: Names) -> dict[str, bool]:
+def extension_names(index: ModuleIndex, names: Names) -> dict[str, bool]:
     """Local names bound to extension modules -> whether the module's code passes them
     `.contiguous()` tensors somewhere (then their contract is taken as "contiguous")."""
     found: dict[str, bool] = {}
@@ -802,6 +802,9 @@ class ProjectContracts:
     # the text it was made from (`text_digest`): reused while the text is the same
     own: Optional[ModuleSummary] = None
     own_digest: str = ""
+    # when not None, every answer a flow pass gets from these contracts is written here (see
+    # `Asked`): a result linted with stand-in contracts stands if the real ones answer the same
+    asked: Optional[dict] = None
 
     def with_own(self, summary: Optional[ModuleSummary], digest: str) -> "ProjectContracts":
         return replace(self, own=summary, own_digest=digest) if summary is not None else self
@@ -809,15 +812,32 @@ class ProjectContracts:
     def lookup(self, qualname: str) -> Optional[FunctionContract]:
         if qualname.startswith("torch.ops."):
             impl = self.ops.get(qualname[len("torch.ops."):])
-            return self.functions.get(impl) if impl else None
-        return self.functions.get(qualname)
+            found = self.functions.get(impl) if impl else None
+        else:
+            found = self.functions.get(qualname)
+        if self.asked is not None:
+            self.asked.setdefault(("lookup", qualname), fingerprint(found))
+        return found
 
     def is_compiled_module(self, qualname: str) -> bool:
         """A relative import of a module the project holds no Python file for (`from . import
         _C` next to a built extension), or one named like an extension."""
-        return catalogue.is_extension_name(qualname) or bool(
+        found = catalogue.is_extension_name(qualname) or bool(
             self.modules and qualname not in self.modules and
             qualname.rpartition(".")[0] in self.modules)
+        if self.asked is not None:
+            self.asked.setdefault(("compiled", qualname), fingerprint(found))
+        return found
+
+    def answers(self, asked: dict) -> bool:
+        """Do these contracts give every answer recorded in `asked`?"""
+        for (what, name), recorded in asked.items():
+            answer = self.lookup(name) if what == "lookup" else \
+                self.is_compiled_module(name) if what == "compiled" else \
+                getattr(self, what).get(name)  # "functions", "extensions"
+            if fingerprint(answer) != recorded:
+                return False
+        return True
 
     def digest(self) -> str:
         """Changes whenever a contract any caller can see changes (for the result cache)."""
@@ -830,6 +850,39 @@ class ProjectContracts:
         """Only what other modules need: functions with requirements, and the op table."""
         return ProjectContracts({k: f for k, f in self.functions.items() if f.required},
                                 dict(self.ops), self.modules, self.extensions, self.checkers)
+
+
+class Asked(dict):
+    """A table of the contracts whose reads are recorded: `name in table`, `table[name]` and
+    `table.get(name)` write the answer to `asked` (what is read, from `ProjectContracts`'s
+    field `what`). Only the first answer of each name is kept."""
+
+    def __init__(self, items: dict, asked: dict, what: str) -> None:
+        super().__init__(items)
+        self.asked, self.what = asked, what
+
+    def _note(self, name) -> None:
+        self.asked.setdefault((self.what, name), fingerprint(dict.get(self, name)))
+
+    def __contains__(self, name) -> bool:
+        self._note(name)
+        return dict.__contains__(self, name)
+
+    def __getitem__(self, name):
+        self._note(name)
+        return dict.__getitem__(self, name)
+
+    def get(self, name, default=None):
+        self._note(name)
+        return dict.get(self, name, default)
+
+
+def fingerprint(answer: object) -> str:
+    """A short text equal for equal answers: the reprs of these dataclasses show every field,
+    so equal texts mean equal values (a table's order aside, which can only make two equal
+    answers look different)."""
+    text = repr(sorted(answer.items()) if isinstance(answer, dict) else answer)
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
@@ -956,4 +1009,8 @@ def module_contracts(tree: ast.Module, module: str, path: str, is_package: bool,
                                                 _stronger(requirement.kind, old.kind)):
                     contract.required[edge.param] = requirement
                     changed = True
+    if project.asked is not None:  # the flow pass's reads from here on are recorded
+        resolved.asked = project.asked
+        resolved.functions = Asked(resolved.functions, project.asked, "functions")
+        resolved.extensions = Asked(resolved.extensions, project.asked, "extensions")
     return resolved
