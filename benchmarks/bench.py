@@ -2,7 +2,7 @@
 
     python benchmarks/bench.py [--repeats 3] [--pairs 3] [--torchfix-repeats 1] [--jobs N]
                                [--packages transformers,timm,torchvision] [--skip-torchfix]
-                               [--ruff-only]
+                               [--ruff-only] [--rules all|default]
 
 Corpus: fixed wheels from PyPI (`pip download --no-deps`), unpacked into benchmarks/corpus/
 (git-ignored, never committed) and reused when already there. Every tool gets exactly the
@@ -283,6 +283,10 @@ def main() -> int:
     parser.add_argument("--ruff-only", action="store_true",
                         help="measure only the ruff / contiglint cold -jN pairs (the issue 16 "
                              "target), e.g. to compare two commits in one run each")
+    parser.add_argument("--rules", choices=("all", "default"), default="all",
+                        help="contiglint's rules: every rule, opt-in and preview ones too "
+                             "(default), or only those that run by default (the issue 16 "
+                             "target's setting)")
     parser.add_argument("--torchfix-packages", metavar="NAMES",
                         help="run TorchFix on this subset only (it is ~40x slower than "
                              "contiglint); the speedup then compares both on that subset")
@@ -308,7 +312,7 @@ def bench(args: argparse.Namespace) -> int:
                    .split(",") if name.strip()]
     if not set(tf_packages) <= set(packages):
         raise BenchError("--torchfix-packages must be a subset of --packages")
-    select = all_codes()
+    select = all_codes() if args.rules == "all" else ["CTG"]
     files, skipped = corpus_facts(trees, select)
     listing = corpus / "files.txt"
     listing.write_text("\n".join(files) + "\n")
