@@ -18,17 +18,17 @@ no verdict; `--json` writes every finding with its key.
 
 A verdict is keyed by package, version, the path inside the package, the code and the stripped
 text of the flagged line, so that it survives line shifts; the reproduction scripts that back
-the verdicts live in `realcode_repro/`. `tests/test_realcode.py` checks the verdicts against the
-current linter when the corpus is downloaded. Exit status: 0 ran, 2 setup or lint failed.
+the verdicts live in `realcode_repro/`. `tests/test_corpus_verdicts.py` checks every corpus's
+verdicts against the current linter where the corpus is downloaded. Exit status: 0 ran, 2
+setup or lint failed.
 
 `--corpus heldout` measures the second, held-out list instead: the packages pinned in
 `heldout.json` (none of them in the tuning set), cached in `$CONTIGLINT_HELDOUT_DIR` or
 `~/.cache/contiglint/heldout`, judged in `heldout_judged.json` (reproductions in
-`heldout_repro/`, checked by `tests/test_heldout.py`). Its verdicts were measured on the commit
-that `heldout.json` names; tuning on them makes them tuning data. `--corpus fresh` is a third
-list of the same kind (`fresh.json`, `fresh_judged.json`, `fresh_repro/`, cache
-`$CONTIGLINT_FRESH_DIR` or `~/.cache/contiglint/fresh`), pinned after the held-out verdicts had
-been tuned on.
+`heldout_repro/`). Its verdicts were measured on the commit that `heldout.json` names; tuning
+on them makes them tuning data. `--corpus fresh` is a third list of the same kind
+(`fresh.json`, `fresh_judged.json`, `fresh_repro/`, cache `$CONTIGLINT_FRESH_DIR` or
+`~/.cache/contiglint/fresh`), pinned after the held-out verdicts had been tuned on.
 """
 from __future__ import annotations
 
