@@ -43,6 +43,7 @@ import zipfile
 from collections import Counter, defaultdict
 from datetime import date
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -71,13 +72,23 @@ sys.path.insert(0, str(ROOT))  # this checkout's contiglint, installed or not
 HELDOUT = HERE / "heldout.json"
 FRESH = HERE / "fresh.json"
 CACHE_ENV, CACHE_DIR = "CONTIGLINT_REALCODE_DIR", "realcode"
-# The corpora beside the tuning set: (pins file, verdicts, reproductions, cache variable, cache
-# folder, name in precision.json). Each later list was measured before anyone tuned on it.
+
+
+class Corpus(NamedTuple):
+    """A corpus beside the tuning set: each later list was measured before anyone tuned on it."""
+    pins: Path  # {"about", "measured_on", "packages": {name: version}}
+    judged: str  # verdicts file, next to this script
+    repro: str  # reproduction scripts' folder, next to this script
+    cache_env: str
+    cache_dir: str  # under ~/.cache/contiglint
+    recorded_as: str  # its section in contiglint/rules/precision.json
+
+
 CORPORA = {
-    "heldout": (HELDOUT, "heldout_judged.json", "heldout_repro", "CONTIGLINT_HELDOUT_DIR",
-                "heldout", "held-out"),
-    "fresh": (FRESH, "fresh_judged.json", "fresh_repro", "CONTIGLINT_FRESH_DIR", "fresh",
-              "fresh"),
+    "heldout": Corpus(HELDOUT, "heldout_judged.json", "heldout_repro", "CONTIGLINT_HELDOUT_DIR",
+                      "heldout", "held-out"),
+    "fresh": Corpus(FRESH, "fresh_judged.json", "fresh_repro", "CONTIGLINT_FRESH_DIR", "fresh",
+                    "fresh"),
 }
 
 
@@ -85,9 +96,10 @@ def use_corpus(corpus: str) -> None:
     """Point this module at a corpus other than the tuning set: its pins, verdicts and cache."""
     global PINNED, JUDGED, REPRO, CACHE_ENV, CACHE_DIR
     if corpus in CORPORA:
-        pins, judged, repro, CACHE_ENV, CACHE_DIR, _ = CORPORA[corpus]
-        PINNED = json.loads(pins.read_text(encoding="utf-8"))["packages"]
-        JUDGED, REPRO = HERE / judged, HERE / repro
+        chosen = CORPORA[corpus]
+        PINNED = json.loads(chosen.pins.read_text(encoding="utf-8"))["packages"]
+        JUDGED, REPRO = HERE / chosen.judged, HERE / chosen.repro
+        CACHE_ENV, CACHE_DIR = chosen.cache_env, chosen.cache_dir
 
 
 class SetupError(Exception):
@@ -309,8 +321,8 @@ def record(corpus: str, per_code: dict[str, Counter]) -> None:
         name, text = "tuning", (f"the {len(PINNED)} tuning packages pinned in "
                                 f"benchmarks/realcode.py")
     else:
-        pins, *_, name = CORPORA[corpus]
-        text = f"the {len(PINNED)} {name} packages pinned in benchmarks/{pins.name}"
+        name = CORPORA[corpus].recorded_as
+        text = f"the {len(PINNED)} {name} packages pinned in benchmarks/{CORPORA[corpus].pins.name}"
     data = json.loads(precision.DATA.read_text(encoding="utf-8"))
     data.setdefault("corpora", {})[name] = {"date": date.today().isoformat(), "corpus": text,
                                            "rules": rules}

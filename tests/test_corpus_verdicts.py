@@ -49,7 +49,7 @@ def load_corpus(name: str):
 
 CORPORA = {name: load_corpus(name) for name in ("tuning", "heldout", "fresh")}
 LATER = ("heldout", "fresh")  # measured before anyone tuned on them, each with its pins file
-PINS = {name: json.loads(CORPORA[name].CORPORA[name][0].read_text()) for name in LATER}
+PINS = {name: json.loads(CORPORA[name].CORPORA[name].pins.read_text()) for name in LATER}
 # Rules whose finding depends on another file (CTG114 reads the callee's contract where the
 # callee is defined): a package holding such a verdict is linted whole, the others file by file.
 CROSS_FILE = {"CTG114"}

@@ -107,7 +107,7 @@ def reads_parameters(target: ast.expr, function: Optional[ast.AST]) -> bool:
             if value is None or not depends(value, tainted):
                 continue
             bound = node.targets if isinstance(node, ast.Assign) else [node.target]
-            tainted |= {n.id for b in bound for n in ast.walk(b) if isinstance(n, ast.Name)}
+            tainted |= set().union(*map(_names, bound))
     return depends(target, tainted)
 
 
@@ -116,8 +116,8 @@ def depends(node: ast.expr, tainted: set[str]) -> bool:
     memory, through the root name (`x` in `x.t().float()[0]`), or as the sizes, dims or indices
     of the ops between that root and the result that can break contiguity (`hi.expand(B, S)`
     is contiguous when B is 1 and broadcast otherwise; a view or reshape of a contiguous tensor
-    is contiguous whatever its sizes). Not through a function call (`torch.zeros(...)`), an operator, or
-    a method that always returns a fresh contiguous tensor (`x.t().contiguous()`,
+    is contiguous whatever its sizes). Not through a function call (`torch.zeros(...)`), an
+    operator, or a method that always returns a fresh contiguous tensor (`x.t().contiguous()`,
     `x.softmax(-1)`, `x.index_select(0, i)`): their result is contiguous whatever goes in."""
     while True:
         if isinstance(node, ast.Name):
