@@ -96,7 +96,8 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if noqa.skips_file(text):
         return LintResult()
     rules = enabled_rules(settings)
-    if not rules or not any(token in text for rule in rules for token in rule.prefilter_tokens()):
+    found = {token for rule in rules for token in rule.prefilter_tokens() if token in text}
+    if not found:
         # Nothing to analyse, but a file that does not parse is still reported: parsing
         # costs little next to analysis, and silence would read as "this file is fine".
         error = parse(text, path)[1] if tree is None else None
@@ -105,19 +106,18 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         tree, error = parse(text, path)
         if error:
             return LintResult(errors=[error])
-    if only_outside_code(tree, text, rules):
+    if only_outside_code(tree, found):
         return LintResult()
     return lint_tree(tree, text, path, settings, rules, project, index)
 
 
-def only_outside_code(tree: ast.Module, text: str, rules: list[Rule]) -> bool:
-    """The prefilter tokens in `text` are all words, none of them in a name of the code:
-    they are in comments and strings only (`distributed` in a license header), and no rule
+def only_outside_code(tree: ast.Module, found: set[str]) -> bool:
+    """The prefilter tokens `found` in the text are all words, none of them in a name of the
+    code: they are in comments and strings only (`distributed` in a license header), and no rule
     can fire. A sink is an operation the code names (a method, a function by its qualified
     name through the imports, a module attribute), so a word token of its kind is in one of
     the code's names, or part of one. Tokens that are not names (`.view`, `](`) or that are
     keywords (`import`, `return`) are taken as found, as before."""
-    found = {token for rule in rules for token in rule.prefilter_tokens() if token in text}
     if any(not token.isidentifier() or keyword.iskeyword(token) for token in found):
         return False
     names = code_names(tree)
