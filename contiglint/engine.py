@@ -63,7 +63,22 @@ def reads_contracts(rules: list[Rule]) -> bool:
 
 def prefilter_tokens(settings: Settings) -> frozenset[str]:
     """Substrings of which a file must contain at least one for any enabled rule to fire."""
-    return frozenset(token for rule in enabled_rules(settings) for token in rule.prefilter_tokens())
+    return rule_tokens(enabled_rules(settings))
+
+
+_RULE_TOKENS: dict[tuple[type, ...], frozenset[str]] = {}
+
+
+def rule_tokens(rules: list[Rule]) -> frozenset[str]:
+    """The prefilter tokens of `rules`, each once (several rules share `.contiguous(`);
+    remembered per set of rule classes, since every file of a run asks."""
+    key = tuple(type(rule) for rule in rules)
+    try:
+        return _RULE_TOKENS[key]
+    except KeyError:
+        found = _RULE_TOKENS[key] = frozenset(
+            token for rule in rules for token in rule.prefilter_tokens())
+        return found
 
 
 def may_have_findings(text: str, settings: Settings) -> bool:
@@ -96,7 +111,7 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if noqa.skips_file(text):
         return LintResult()
     rules = enabled_rules(settings)
-    found = {token for rule in rules for token in rule.prefilter_tokens() if token in text}
+    found = {token for token in rule_tokens(rules) if token in text}
     if not found:
         # Nothing to analyse, but a file that does not parse is still reported: parsing
         # costs little next to analysis, and silence would read as "this file is fine".
@@ -106,12 +121,14 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         tree, error = parse(text, path)
         if error:
             return LintResult(errors=[error])
-    if only_outside_code(tree, found):
+    if index is None:
+        index = ModuleIndex(tree)
+    if only_outside_code(index, found):
         return LintResult()
     return lint_tree(tree, text, path, settings, rules, project, index)
 
 
-def only_outside_code(tree: ast.Module, found: set[str]) -> bool:
+def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:
     """The prefilter tokens `found` in the text are all words, none of them in a name of the
     code: they are in comments and strings only (`distributed` in a license header), and no rule
     can fire. A sink is an operation the code names (a method, a function by its qualified
@@ -120,22 +137,35 @@ def only_outside_code(tree: ast.Module, found: set[str]) -> bool:
     keywords (`import`, `return`) are taken as found, as before."""
     if any(not token.isidentifier() or keyword.iskeyword(token) for token in found):
         return False
-    names = code_names(tree)
+    names = code_names(index)
     return not any(token in name for name in names for token in found)
 
 
-def code_names(tree: ast.Module) -> set[str]:
+def code_names(index: ModuleIndex) -> set[str]:
     """Every name the code spells: identifiers, attributes, imported modules and aliases,
-    definitions, parameters, keywords (not the text of string literals)."""
+    definitions, parameters, keywords (not the text of string literals). Read from the
+    index's nodes, which are every node that can have children (a name is a field of one
+    of them: `Name.id`, `Attribute.attr`, `arg.arg`, `keyword.arg`), and from the imports'
+    aliases, which the index does not walk into."""
     names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant):
+    add, update = names.add, names.update
+    for node in index.nodes:
+        if node.__class__ is ast.Name:  # most nodes: the one field that is a name
+            add(node.id)
             continue
-        for _, value in ast.iter_fields(node):
-            if isinstance(value, str):
-                names.add(value)
-            elif isinstance(value, list) and value and isinstance(value[0], str):
-                names.update(value)  # global and nonlocal names, class patterns' attributes
+        if node.__class__ is ast.Constant:
+            continue
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if value.__class__ is str:
+                add(value)
+            elif value.__class__ is list and value and value[0].__class__ is str:
+                update(value)  # global and nonlocal names, class patterns' attributes
+    for node in index.imports:
+        for alias in node.names:
+            add(alias.name)
+            if alias.asname:
+                add(alias.asname)
     return names
 
 

@@ -257,10 +257,11 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     try:
         if not parsed:
             tree, _ = parse(text, path)
-        if tree is not None and index is None:
-            index = ModuleIndex(tree)
-        own = summarize(tree, module, path, package, index=index) if contracts and \
-            tree is not None and summary is None else None
+        own = None
+        if contracts and tree is not None and summary is None:
+            index = index or ModuleIndex(tree)
+            own = summarize(tree, module, path, package, index=index)
+        # else the lint walks the tree if its prefilter lets the text through
         asked: dict = {}
         stand_in = ProjectContracts(modules=modules, asked=asked)
         if summary is not None or own is not None:  # the lint changes it: it gets a copy

@@ -1,6 +1,8 @@
 """Many files: prefilter, worker pool, deterministic order, the cache."""
 from __future__ import annotations
 
+import ast
+
 import json
 import shutil
 import os
@@ -78,6 +80,45 @@ def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeyp
     assert [(os.path.basename(e.path), e.line, e.kind) for e in result.all_errors] == \
         [("plain.py", 1, "syntax")]
     assert result.findings == [] and analysed == []
+
+
+def _every_name(tree):
+    """Every str field of every node but constants, found by walking each field."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            continue
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, str):
+                names.add(value)
+            elif isinstance(value, list):
+                names.update(v for v in value if isinstance(v, str))
+    return names
+
+
+def test_code_names_read_from_the_index_are_every_name_of_the_code():
+    """The comments-and-strings check reads the code's names from the shared index (which
+    does not walk into aliases or childless nodes): it must find exactly the names a walk of
+    every field finds, on this package's own modules and on every kind of binding."""
+    from pathlib import Path
+
+    from contiglint import engine
+    from contiglint.layout.flow.index import ModuleIndex
+
+    every_kind = (
+        "import a.b as c, d\nfrom .e import f as g, h\nfrom i.j import *\n"
+        "@deco(key=1)\nclass K(Base, metaclass=M):\n    attr: int = 2\n"
+        "    def m(self, p, /, q=3, *r, s, **t):\n        global gg\n"
+        "        def inner():\n            nonlocal p\n        lam = lambda u, *v: u.w\n"
+        "        try:\n            pass\n        except E as err:\n            pass\n"
+        "        match p:\n            case Point(x=px, y=[*rest]) | {'k': kv, **more}:\n"
+        "                pass\n            case other:\n                pass\n"
+        "        return f(q, kw=s).attr2['s']\n")
+    texts = [every_kind] + [path.read_text(encoding="utf-8") for path in
+                            sorted(Path(engine.__file__).parent.rglob("*.py"))]
+    for text in texts:
+        tree = ast.parse(text)
+        assert engine.code_names(ModuleIndex(tree)) == _every_name(tree)
 
 
 def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch):

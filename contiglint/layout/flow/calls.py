@@ -343,7 +343,7 @@ class CallMixin:
             return False
         args, kwargs = self.arguments(node)
         made_contiguous = bool(self.program.extension_names[func.value.id])
-        self.contracts.emit_unknown(node, ast.unparse(func), args, kwargs,
+        self.contracts.emit_unknown(node, self.program.unparse(func), args, kwargs,
                                     "a function of the compiled extension module",
                                     made_contiguous=made_contiguous)
         return True

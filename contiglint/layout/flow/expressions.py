@@ -278,7 +278,7 @@ class ExpressionMixin:
             if fold is None or (b[0] == 0 and fold in (operator.floordiv, operator.mod)):
                 return None
             return literal(fold(a[0], b[0]))
-        return symbol(ast.unparse(node))
+        return symbol(self.program.unparse(node))
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
         value = self.evaluate(node.operand)

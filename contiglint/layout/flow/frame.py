@@ -529,13 +529,14 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
         elif isinstance(target, ast.Attribute):
             owner = self.evaluate(target.value)
             key = self.attribute_key(target)
-            self.count_assignment(key or ast.unparse(target))
+            self.count_assignment(key or self.program.unparse(target))
             if key is not None:
                 self.env[key] = value
             if isinstance(owner, Instance):
                 self.program.store_attribute(owner.cls, target.attr, value)
-                if source is not None:
-                    self.sinks.escape(target, source, value, f"stored on {ast.unparse(target)}")
+                if source is not None and isinstance(value, Tensor):  # what escape() records
+                    self.sinks.escape(target, source, value,
+                                      f"stored on {self.program.unparse(target)}")
         elif isinstance(target, ast.Subscript):
             container = self.evaluate(target.value)
             key = self.evaluate(target.slice)
@@ -567,7 +568,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
             self.env[target.id] = value
         elif isinstance(target, ast.Attribute):
             key = self.attribute_key(target)
-            self.count_assignment(key or ast.unparse(target))
+            self.count_assignment(key or self.program.unparse(target))
             if key is not None:
                 self.env[key] = value
             owner = self.evaluate(target.value)

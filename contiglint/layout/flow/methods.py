@@ -97,7 +97,7 @@ class MethodMixin:
         if isinstance(receiver, (Seq, Dims)):
             if name == "append" and args and isinstance(args[0], Tensor):
                 self.sinks.escape(node, node.args[0], args[0], f"appended to "
-                                  f"{ast.unparse(func.value)}")
+                                  f"{self.program.unparse(func.value)}")
             if isinstance(receiver, Seq) and args and name in ("append", "extend", "insert"):
                 self.rebind(func.value, grown(receiver, name, args))
             if name in ("numel",):
@@ -112,7 +112,7 @@ class MethodMixin:
         if receiver is OPAQUE and name in ("append", "add", "insert") and args and \
                 isinstance(args[0], Tensor):
             self.sinks.escape(node, node.args[0], args[0],
-                              f"appended to {ast.unparse(func.value)}")
+                              f"appended to {self.program.unparse(func.value)}")
             return NOT_TENSOR
         return self.call_tensor_method(node, func, self.as_tensor(receiver), args, kwargs)
 
@@ -294,7 +294,7 @@ class MethodMixin:
             return True
         if not args:
             return False
-        first, text = args[0], ast.unparse(node.args[0]) if node.args else ""
+        first, text = args[0], self.program.unparse(node.args[0]) if node.args else ""
         if isinstance(first, Ref) and first.qualname in DTYPES:
             return False
         if isinstance(first, Const) and isinstance(first.value, str):

@@ -110,6 +110,7 @@ class Program:
         # a `functools.partial` application builds lives only while it is analysed, and a
         # later one could reuse its id
         self.origins: dict[ast.AST, object] = {}
+        self.texts: dict[ast.AST, str] = {}  # node -> ast.unparse(node), the same way
         self.calls = self.index.calls
         self._collect()
         self.traced: dict[ast.AST, str] = traced_functions(self)  # def -> what jit.trace got
@@ -231,6 +232,15 @@ class Program:
         if "classmethod" in decorators and "." in key:
             return Ref(f"<class>{key.split('.')[0]}")
         return bound
+
+    def unparse(self, node: ast.AST) -> str:
+        """`ast.unparse(node)`, remembered per node (keyed like `origins`): the analysis
+        names sizes and stores by their text each time it runs the code again."""
+        try:
+            return self.texts[node]
+        except KeyError:
+            text = self.texts[node] = ast.unparse(node)
+            return text
 
     def emit(self, sink: Sink) -> None:
         if self.recording:

@@ -87,12 +87,12 @@ class SubscriptMixin:
         into `x`'s geometry, so a later `x.view(x.size(0), -1)` can be matched dim by dim."""
         geometry = tensor.geometry if isinstance(tensor, Tensor) else None
         if geometry is None or not -geometry.rank <= index < geometry.rank:
-            return IntVal(symbol(f"{ast.unparse(owner)}.size({index})"))
+            return IntVal(symbol(f"{self.program.unparse(owner)}.size({index})"))
         index %= geometry.rank
         size = geometry.axes[index].size
         if size is not None:
             return IntVal(size)
-        size = symbol(f"{ast.unparse(owner)}.size({index})")
+        size = symbol(f"{self.program.unparse(owner)}.size({index})")
         key = owner.id if isinstance(owner, ast.Name) else (
             self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
         if key is not None and self.env is not None and self.env.get(key) == tensor:
@@ -105,7 +105,7 @@ class SubscriptMixin:
         geometry = tensor.geometry
         if geometry is None or all(a.size is not None for a in geometry.axes):
             return tensor
-        text = ast.unparse(owner)
+        text = self.program.unparse(owner)
         for index, axis in enumerate(geometry.axes):
             if axis.size is None:
                 geometry = geometry.with_axis(index, size=symbol(f"{text}.size({index})"))
@@ -135,13 +135,15 @@ class SubscriptMixin:
                     length = upper_value.size if isinstance(upper_value, IntVal) else None
                     if upper_value is OPAQUE and isinstance(element.upper, (ast.Name,
                                                                             ast.Attribute)):
-                        length = symbol(ast.unparse(element.upper))  # as a view target names it
+                        # as a view target names it
+                        length = symbol(self.program.unparse(element.upper))
                 lower_node = element.lower
                 if element.upper is None and step == 1 and isinstance(lower_node, ast.UnaryOp) \
                         and isinstance(lower_node.op, ast.USub) and isinstance(
                             lower_node.operand, (ast.Name, ast.Attribute)) and \
                         self.evaluate(lower_node.operand) is OPAQUE:
-                    length = symbol(ast.unparse(lower_node.operand))  # `x[..., -k:]` keeps k
+                    # `x[..., -k:]` keeps k
+                    length = symbol(self.program.unparse(lower_node.operand))
                 items.append(Index("slice", lower, upper, step if step is not None else 2,
                                    bounded, length))
                 continue
