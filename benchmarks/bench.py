@@ -31,6 +31,9 @@ default 1 because one run takes minutes), with min and max:
     `ast.parse` for reference.
 `--ruff-only` runs the ruff / contiglint pairs alone (for comparing two commits: run it from
 each checkout with the same `--corpus`).
+contiglint runs as installed: from a byte-compiled copy of this checkout's package
+(benchmarks/corpus/contiglint-build, made afresh by each run; `pip install` byte-compiles too),
+and every measured command runs in that folder.
 Wall seconds come from `time.perf_counter` around the subprocess; CPU seconds and peak memory
 from `os.wait4`, whose rusage on Linux covers the process and every descendant it reaped (the
 pool workers), with `ru_maxrss` the largest *single* process among them: that is the
@@ -51,6 +54,7 @@ file); otherwise the bench stops with exit status 2 and shows the tool's output.
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import re
 import shutil
@@ -77,6 +81,24 @@ sys.path.insert(0, str(ROOT))  # this checkout's contiglint, installed or not
 
 class BenchError(Exception):
     pass
+
+
+RUN_DIR = ROOT  # where every measured command runs: the installed copy's folder, once made
+
+
+def installed_copy(corpus: Path) -> Path:
+    """This checkout's package as `pip install` leaves it: a copy with its bytecode compiled
+    (pip byte-compiles what it installs). Run from the checkout under
+    PYTHONDONTWRITEBYTECODE, every run would first compile each module it imports again
+    (about 0.1 s in the parent, before a worker forks), which no installed contiglint does.
+    Made afresh by every bench run, from the working tree."""
+    build = corpus / "contiglint-build"
+    shutil.rmtree(build, ignore_errors=True)
+    shutil.copytree(ROOT / "contiglint", build / "contiglint",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    if not compileall.compile_dir(str(build / "contiglint"), quiet=1):
+        raise BenchError(f"could not byte-compile the package copy in {build}")
+    return build
 
 
 @dataclass
@@ -117,7 +139,7 @@ def measure(label: str, argv: list[str], repeats: int, timeout: float, env=None,
         out = tempfile.TemporaryFile()
         start = time.perf_counter()
         process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                   cwd=ROOT, start_new_session=True)
+                                   cwd=RUN_DIR, start_new_session=True)
         timer = threading.Timer(timeout, os.killpg, (process.pid, signal.SIGKILL))
         timer.start()
         try:
@@ -321,7 +343,9 @@ def bench(args: argparse.Namespace) -> int:
           f"prefilter skips {skipped}; rules {','.join(select)}; -jN = -j{args.jobs}",
           flush=True)
 
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONDONTWRITEBYTECODE="1")
+    global RUN_DIR
+    RUN_DIR = installed_copy(corpus)  # `-m contiglint` imports it from the folder it runs in
+    env = dict(os.environ, PYTHONPATH=str(RUN_DIR), PYTHONDONTWRITEBYTECODE="1")
     lint = [sys.executable, "-m", "contiglint", "--config", str(corpus / "pyproject.toml"),
             "--select", ",".join(select), "-q", "--statistics", "--exit-zero"]
     cache = corpus / ".contiglint_cache"
@@ -418,7 +442,7 @@ def run_flake8(corpus: Path, trees: list[Path], env: dict, run) -> None:
     flake8_cfg.write_text("[flake8]\n" + ("" if installed else (
         "[flake8:local-plugins]\nextension =\n"
         "    CTG = contiglint.flake8_plugin:ContiglintChecker\n"
-        f"paths = {ROOT}\n")))
+        f"paths = {RUN_DIR}\n")))
 
     def ran_contiglint(output: str) -> Optional[str]:
         return no_traceback(output) or (
