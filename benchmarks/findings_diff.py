@@ -32,6 +32,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CACHE = HERE / "corpus" / "findings-cache"
 REPO_TARGETS = ("fixtures", "examples", "tests/eval")
+# 2: results from before the lint ran with -P are not read (the repo target's were the
+# working tree's, whatever commit they were filed under)
+CACHE_FORMAT = 2
 
 
 def realcode_trees() -> list[Path]:
@@ -83,8 +86,13 @@ def codes(pythonpath: Path) -> str:
     script = ("from contiglint.rules import all_rules; print(','.join(['CTG'] + "
               "[r.code for r in all_rules() if r.opt_in]))")
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          check=True, env=dict(os.environ, PYTHONPATH=str(pythonpath))
+                          check=True, cwd=str(pythonpath),  # first on sys.path for -c
+                          env=dict(os.environ, PYTHONPATH=str(pythonpath))
                           ).stdout.strip()
+
+
+RUN_VERSION = ("import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); "
+               "runpy.run_module('contiglint', run_name='__main__', alter_sys=True)")
 
 
 def lint(pythonpath: Path, paths: list[Path], cwd: Path, strict: bool, jobs: int,
@@ -93,8 +101,10 @@ def lint(pythonpath: Path, paths: list[Path], cwd: Path, strict: bool, jobs: int
     config = ["--config", str(cwd / "pyproject.toml")] if (cwd / "pyproject.toml").exists() \
         and cwd != ROOT else []
     select = ["--select", codes(pythonpath)] if rules == "all" else []
-    argv = [sys.executable, "-m", "contiglint", *config, *select, "--no-cache", "--exit-zero",
-            "--format", "json", f"-j{jobs}", *(["--strict"] if strict else []),
+    # `python -m` would put the folder it runs in first on sys.path: the repo target (run from
+    # the checkout) would lint with the working tree's package whatever the version asked
+    argv = [sys.executable, "-c", RUN_VERSION, str(pythonpath), *config, *select, "--no-cache",
+            "--exit-zero", "--format", "json", f"-j{jobs}", *(["--strict"] if strict else []),
             *map(str, paths)]
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=str(cwd), env=env)
     if proc.returncode not in (0, 2):
@@ -122,7 +132,8 @@ def results(version: str, names: list[str], modes: list[str], jobs: int,
             commit, pythonpath = "", ROOT
         for name, (paths, cwd) in targets(names).items():
             for mode in modes:
-                what = f"{commit} {name} {mode} {paths}" + ("" if rules == "all" else f" {rules}")
+                what = f"{CACHE_FORMAT} {commit} {name} {mode} {paths}" + (
+                    "" if rules == "all" else f" {rules}")
                 key = hashlib.sha256(what.encode()).hexdigest()[:16]
                 cached = CACHE / f"{key}.json"
                 if commit and cached.exists():
