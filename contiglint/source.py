@@ -16,6 +16,7 @@ class SourceMap:
     def __init__(self, text: str) -> None:
         self.text = text
         self.starts = line_starts(text)
+        self.ascii = text.isascii()  # then a byte column is a character column
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -32,6 +33,8 @@ class SourceMap:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
     def _column(self, line: int, byte_col: int) -> int:
+        if self.ascii:
+            return byte_col + 1
         text = self.line(line)
         if text.isascii():
             return byte_col + 1
