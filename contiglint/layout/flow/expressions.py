@@ -130,7 +130,7 @@ class ExpressionMixin:
             info = self.program.classes.get(owner.cls)
             if info is None:
                 return OPAQUE
-            value = info.attribute(node.attr, self.program.classes)
+            value = self.program.class_attribute(info, node.attr)
             if value is not None:
                 return value
             method = info.method(node.attr, self.program.classes)
@@ -143,7 +143,7 @@ class ExpressionMixin:
             method = info.method(node.attr, self.program.classes) if info else None
             if method:
                 return Function(method)
-            value = info.attribute(node.attr, self.program.classes) if info else None
+            value = self.program.class_attribute(info, node.attr) if info else None
             return value if value is not None else OPAQUE
         if isinstance(owner, Ref):
             if owner.instance:

@@ -499,7 +499,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
         else:
             key = f"<local>{id(node)}"
             self.program.functions.setdefault(key, node)
-            self.program.closures[key] = dict(self.env)  # what the nested function can see
+            self.program.set_closure(key, dict(self.env))  # what the nested function can see
             self.env[node.name] = Function(key)
 
     stmt_AsyncFunctionDef = stmt_FunctionDef

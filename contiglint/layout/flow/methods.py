@@ -146,9 +146,9 @@ class MethodMixin:
                 finally:
                     self.program.shadowed.pop()
             stored = self.env.get(f"self.{name}") if self.env else None
-            stored = stored or info.attribute(name, self.program.classes)
+            stored = stored or self.program.class_attribute(info, name)
             if stored is not None:
-                hooks = self.program.hooks.get((cls, name), ())
+                hooks = self.program.hooks_of(cls, name)
                 for kind, hook, with_kwargs in hooks:
                     if kind == "pre":
                         self.fire_hook(node, kind, hook, stored, args, with_kwargs)
@@ -200,11 +200,8 @@ class MethodMixin:
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             owner = self.evaluate(target.value)
             if isinstance(owner, Instance):
-                hooks = self.program.hooks.setdefault(
-                    (owner.cls.replace("<super>", ""), target.attr), [])
-                if (kind, hook, with_kwargs) not in hooks:
-                    hooks.append((kind, hook, with_kwargs))
-                    self.program.version += 1  # calls of the module now run the hook
+                self.program.add_hook(owner.cls.replace("<super>", ""), target.attr,
+                                      (kind, hook, with_kwargs))
         self.fire_hook(node, kind, hook, module, [UNKNOWN_TENSOR], with_kwargs)
         return OPAQUE  # the handle
 

@@ -59,6 +59,18 @@ class ClassInfo:
         return None
 
 
+@dataclass
+class Round:
+    """One round of learning a class's attributes (`Program._learn_attributes`): what its
+    runs read of the state that runs share (attribute and hook names, closures), whether any
+    of it changed after it was read, and every attribute store they made (a store that a
+    running `super().__init__()` shadows is not made)."""
+
+    reads: set[tuple[str, str]] = field(default_factory=set)
+    stale: bool = False
+    stores: list[tuple[str, str, Value]] = field(default_factory=list)
+
+
 class Program:
     def __init__(self, tree: ast.Module, source: SourceMap, path: str = "-",
                  project: Optional[ProjectContracts] = None,
@@ -86,7 +98,7 @@ class Program:
         self.node_contracts: dict[int, FunctionContract] = {
             id(node): self.contracts.functions[key]
             for key, node, _ in function_keys(tree, self.module)
-            if key in self.contracts.functions}
+            if key in self.contracts.functions} if self.contracts.functions else {}
         self.extension_names = self.contracts.extensions.get(self.module, {})
         self.autograd_backward: set[int] = set()  # `backward` of torch.autograd.Function classes
         self.functions: dict[str, ast.AST] = {}
@@ -99,6 +111,9 @@ class Program:
         self.kernels: set[str] = set()
         self.kernel_signatures: dict[str, Kernel] = {}
         self.version = 0  # bumped whenever a class attribute's value changes
+        # While a class's attributes are learned: what its methods read of the shared state
+        # (`Round`), so that a second round that cannot change anything is not run.
+        self.round: Optional[Round] = None
         self.closures: dict[str, dict[str, Value]] = {}  # nested function -> enclosing env
         # (class, attribute) -> the hooks registered on that module: (kind, hook, with_kwargs)
         self.hooks: dict[tuple[str, str], list[tuple[str, Value, bool]]] = {}
@@ -168,15 +183,63 @@ class Program:
         construction = constructor_arguments(self.index.calls_of.get(info.name, []))
         for _ in range(2 if len(order) > 1 else 1):
             before = self.version
-            for name in order:
-                if name == "__init__" and construction is not None:
-                    args, kwargs = construction  # the one way the module builds it
-                    self.call(f"{info.name}.__init__", Instance(info.name), args, kwargs, None)
-                    continue
-                self.call(f"{info.name}.{name}", Instance(info.name), [], {}, None,
-                          standalone=True)
-            if self.version == before:
+            # A memoised result from before the round would hide what its run read.
+            self.cache.clear()
+            self.round = Round()
+            try:
+                for name in order:
+                    if name == "__init__" and construction is not None:
+                        args, kwargs = construction  # the one way the module builds it
+                        self.call(f"{info.name}.__init__", Instance(info.name), args, kwargs,
+                                  None)
+                        continue
+                    self.call(f"{info.name}.{name}", Instance(info.name), [], {}, None,
+                              standalone=True)
+                settled = self.version == before or self._settled(self.round)
+            finally:
+                self.round = None
+            if settled:
                 break
+
+    def _settled(self, done: "Round") -> bool:
+        """Would running the round's methods again change nothing? True when nothing a
+        method read changed after it was read (every read got its final value, so a second
+        run takes the same paths with the same values), and every store it made leaves the
+        final value as it is (so the second run's stores change nothing either)."""
+        if done.stale:
+            return False
+        for cls, name, value in done.stores:
+            final = self.classes[cls].attrs[name]
+            if join(final, value) != final:
+                return False
+        return True
+
+    def class_attribute(self, info: ClassInfo, name: str) -> Optional[Value]:
+        """`info.attribute(name)`, noted as read while attributes are learned."""
+        if self.round is not None:
+            self.round.reads.add(("attribute", name))
+        return info.attribute(name, self.classes)
+
+    def hooks_of(self, cls: str, name: str) -> list:
+        if self.round is not None:
+            self.round.reads.add(("hooks", name))
+        return self.hooks.get((cls, name), ())
+
+    def add_hook(self, cls: str, name: str, hook: tuple) -> None:
+        hooks = self.hooks.setdefault((cls, name), [])
+        if hook not in hooks:
+            hooks.append(hook)
+            self.version += 1  # calls of the module now run the hook
+            self._changed(("hooks", name))
+
+    def set_closure(self, key: str, env: dict[str, Value]) -> None:
+        if self.round is not None and self.closures.get(key) != env:
+            self._changed(("closure", key))
+        self.closures[key] = env
+
+    def _changed(self, what: tuple) -> None:
+        if self.round is not None and what in self.round.reads:
+            self.round.stale = True
 
     def store_attribute(self, cls: str, name: str, value: Value) -> None:
         info = self.classes.get(cls)
@@ -184,9 +247,12 @@ class Program:
             return
         old = info.attrs.get(name)
         new = value if old is None else join(old, value)
+        if self.round is not None:
+            self.round.stores.append((cls, name, value))
         if new != old:
             info.attrs[name] = new
             self.version += 1  # memoised call results may have read the old value
+            self._changed(("attribute", name))
 
     # --- calls ----------------------------------------------------------------------------------
     def call(self, key: str, bound: Optional[Value], args: list[Value], kwargs: dict[str, Value],
@@ -212,6 +278,8 @@ class Program:
         self.active.append(key)
         try:
             frame = Frame(self, node, chain + ((site,) if site else ()))
+            if self.round is not None:
+                self.round.reads.add(("closure", key))
             frame.env = dict(self.closures.get(key, {}))
             frame.bind_parameters(bound, args, kwargs, standalone)
             frame.run_block(node.body)
