@@ -70,12 +70,21 @@ def join_envs(a: Env, b: Env) -> Env:
     if b is None:
         return dict(a)
     out = {}
-    for name in a.keys() | b.keys():
-        if name in a and name in b:
-            out[name] = join(a[name], b[name])
+    for name, value in a.items():
+        other = b.get(name, _UNBOUND)
+        if other is value:  # unchanged on both paths: most names
+            out[name] = value
+        elif other is _UNBOUND:
+            out[name] = join(value, OPAQUE)  # bound on one path only
         else:
-            out[name] = join(a.get(name, b.get(name)), OPAQUE)  # bound on one path only
+            out[name] = join(value, other)
+    for name, value in b.items():
+        if name not in a:
+            out[name] = join(value, OPAQUE)
     return out
+
+
+_UNBOUND = object()
 
 
 class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):

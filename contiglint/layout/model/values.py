@@ -211,7 +211,7 @@ Value = Union[Tensor, Seq, Mapping, Dims, IntVal, Instance, Function, Partial, R
 
 def join(a: Value, b: Value) -> Value:
     """The value that covers both paths."""
-    if a == b:
+    if a is b or a == b:  # most joins meet the same value from both paths
         return a
     if isinstance(a, Tensor) and isinstance(b, Tensor):
         return _join_tensors(a, b)
