@@ -5,7 +5,9 @@ the callee. Calls to the module's own functions, methods and classes are therefo
 context: the callee body runs with the caller's abstract arguments (memoised per argument
 values, depth-limited, recursion-safe), so a `.view` inside a helper is judged on the tensor the
 caller really passes, and its result flows back. `self.x` state is shared across methods: the
-stores of `__init__` and of every other method are joined into one value per attribute.
+stores of `__init__` and of every other method are joined into one value per attribute. A
+memoised result is reused while the shared state its run read (attributes, hooks, closures) has
+not changed since; a change to anything else does not make it run again.
 """
 from __future__ import annotations
 
@@ -60,13 +62,23 @@ class ClassInfo:
 
 
 @dataclass
+class Dependencies:
+    """What one call's run (its callees' included) read and wrote of the state that runs
+    share: `seen` maps each piece to how often it had changed when the run first touched it,
+    `reads` holds the pieces it read."""
+
+    seen: dict[tuple, int] = field(default_factory=dict)
+    reads: set[tuple] = field(default_factory=set)
+
+
+@dataclass
 class Round:
     """One round of learning a class's attributes (`Program._learn_attributes`): what its
     runs read of the state that runs share (attribute and hook names, closures), whether any
     of it changed after it was read, and every attribute store they made (a store that a
     running `super().__init__()` shadows is not made)."""
 
-    reads: set[tuple[str, str]] = field(default_factory=set)
+    reads: set[tuple] = field(default_factory=set)
     stale: bool = False
     stores: list[tuple[str, str, Value]] = field(default_factory=list)
 
@@ -106,11 +118,17 @@ class Program:
         self.globals: dict[str, Value] = {}
         self.sinks: list[Sink] = []
         self.recording = False
-        self.cache: dict[tuple, Value] = {}
+        # (function, receiver, arguments, standalone, recording) -> the result and what the
+        # run read and wrote of the state that runs share (`Dependencies`). A result is
+        # reused while none of that has changed since.
+        self.cache: dict[tuple, tuple[Value, Dependencies]] = {}
+        self.changes: dict[tuple, int] = {}  # shared state -> how often it changed
+        self.reading: list[Dependencies] = []  # of each running call, innermost last
         self.active: list[str] = []
         self.kernels: set[str] = set()
         self.kernel_signatures: dict[str, Kernel] = {}
-        self.version = 0  # bumped whenever a class attribute's value changes
+        self.version = 0  # bumped whenever a class attribute or a hook changes: a round
+        # of learning that bumps it has not converged yet
         # While a class's attributes are learned: what its methods read of the shared state
         # (`Round`), so that a second round that cannot change anything is not run.
         self.round: Optional[Round] = None
@@ -183,8 +201,6 @@ class Program:
         construction = constructor_arguments(self.index.calls_of.get(info.name, []))
         for _ in range(2 if len(order) > 1 else 1):
             before = self.version
-            # A memoised result from before the round would hide what its run read.
-            self.cache.clear()
             self.round = Round()
             try:
                 for name in order:
@@ -214,15 +230,20 @@ class Program:
                 return False
         return True
 
+    # --- the state that runs share ------------------------------------------------------------
+    # Class attributes (by name, whatever the class), the hooks registered on a module
+    # attribute, and the environment a nested function closes over are read by one run and
+    # changed by another. Each read and each write is noted as a dependency of every running
+    # call (a read also of the learning round), each change counted, so that a memoised
+    # result is reused only while what its run read and wrote is as it was: then running it
+    # again would read the same and write what is there already.
     def class_attribute(self, info: ClassInfo, name: str) -> Optional[Value]:
-        """`info.attribute(name)`, noted as read while attributes are learned."""
-        if self.round is not None:
-            self.round.reads.add(("attribute", name))
+        """`info.attribute(name)`, noted as read."""
+        self.read(("attribute", name))
         return info.attribute(name, self.classes)
 
     def hooks_of(self, cls: str, name: str) -> list:
-        if self.round is not None:
-            self.round.reads.add(("hooks", name))
+        self.read(("hooks", cls, name))
         return self.hooks.get((cls, name), ())
 
     def add_hook(self, cls: str, name: str, hook: tuple) -> None:
@@ -230,14 +251,43 @@ class Program:
         if hook not in hooks:
             hooks.append(hook)
             self.version += 1  # calls of the module now run the hook
-            self._changed(("hooks", name))
+            self._changed(("hooks", cls, name))
+        self.wrote(("hooks", cls, name))
+
+    def closure(self, key: str) -> dict[str, Value]:
+        self.read(("closure", key))
+        return self.closures.get(key, {})
 
     def set_closure(self, key: str, env: dict[str, Value]) -> None:
-        if self.round is not None and self.closures.get(key) != env:
+        if self.closures.get(key) != env:
             self._changed(("closure", key))
         self.closures[key] = env
+        self.wrote(("closure", key))
+
+    def read(self, what: tuple) -> None:
+        if self.reading:
+            running = self.reading[-1]
+            running.seen.setdefault(what, self.changes.get(what, 0))
+            running.reads.add(what)
+        if self.round is not None:
+            self.round.reads.add(what)
+
+    def wrote(self, what: tuple) -> None:
+        if self.reading:
+            self.reading[-1].seen.setdefault(what, self.changes.get(what, 0))
+
+    def _depends(self, done: "Dependencies") -> None:
+        """The running call (and round) read and wrote what a finished or reused call did."""
+        if self.reading:
+            caller = self.reading[-1]
+            for what, count in done.seen.items():
+                caller.seen.setdefault(what, count)
+            caller.reads |= done.reads
+        if self.round is not None:
+            self.round.reads |= done.reads
 
     def _changed(self, what: tuple) -> None:
+        self.changes[what] = self.changes.get(what, 0) + 1
         if self.round is not None and what in self.round.reads:
             self.round.stale = True
 
@@ -251,8 +301,9 @@ class Program:
             self.round.stores.append((cls, name, value))
         if new != old:
             info.attrs[name] = new
-            self.version += 1  # memoised call results may have read the old value
+            self.version += 1
             self._changed(("attribute", name))
+        self.wrote(("attribute", name))
 
     # --- calls ----------------------------------------------------------------------------------
     def call(self, key: str, bound: Optional[Value], args: list[Value], kwargs: dict[str, Value],
@@ -266,28 +317,35 @@ class Program:
         if key in self.active or len(self.active) >= MAX_DEPTH:
             return OPAQUE
         memo = (key, bound, tuple(args), tuple(sorted(kwargs.items())), standalone,
-                self.recording, self.version)
+                self.recording)
         try:
-            if memo in self.cache:
-                return self.cache[memo]
+            found = self.cache.get(memo)
         except TypeError:
-            memo = None
+            memo = found = None
+        if found is not None:
+            result, done = found
+            changes = self.changes
+            if all(changes.get(what, 0) == count for what, count in done.seen.items()):
+                self._depends(done)
+                return result
         bound = self.receiver(node, key, bound)
         if self.recording:
             self.inlined.add(key)
         self.active.append(key)
+        running = Dependencies()
+        self.reading.append(running)
         try:
             frame = Frame(self, node, chain + ((site,) if site else ()))
-            if self.round is not None:
-                self.round.reads.add(("closure", key))
-            frame.env = dict(self.closures.get(key, {}))
+            frame.env = dict(self.closure(key))
             frame.bind_parameters(bound, args, kwargs, standalone)
             frame.run_block(node.body)
             result = frame.result()
         finally:
+            self.reading.pop()
             self.active.pop()
+        self._depends(running)
         if memo is not None:
-            self.cache[memo] = result
+            self.cache[memo] = (result, running)
         return result
 
     def receiver(self, node: ast.AST, key: str, bound: Optional[Value]) -> Optional[Value]:
