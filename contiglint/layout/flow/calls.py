@@ -7,8 +7,8 @@ Calls to the module's own functions, classes and methods are analysed in context
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 
+from contiglint.layout.model.frozen import evolve
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.catalogue.collectives import keywords as collective_keywords
@@ -412,23 +412,23 @@ def module_output(qualname: str, result: Value, width, source: Value = None) -> 
     if last.startswith("Conv") and last[-2:] in CONV_RANK:
         rank = CONV_RANK[last[-2:]]
         if result.geometry is None and result.kind.value in ("contiguous", "unknown"):
-            result = replace(result, geometry=Geometry.contiguous([None] * rank))
+            result = evolve(result, geometry=Geometry.contiguous([None] * rank))
         if isinstance(source, Tensor) and source.rank == rank == result.rank and \
                 result.geometry.sizes[0] is None:  # a batch: its size carries through
-            result = replace(result, geometry=result.geometry.with_axis(
+            result = evolve(result, geometry=result.geometry.with_axis(
                 0, size=source.geometry.sizes[0]))
         dim = 1
     elif last in ("Linear", "LazyLinear"):
         dim = -1
         rank = source.rank if isinstance(source, Tensor) else None
         if result.geometry is not None and rank == result.geometry.rank:
-            result = replace(result, geometry=Geometry.contiguous(
+            result = evolve(result, geometry=Geometry.contiguous(
                 list(source.geometry.sizes[:-1]) + [result.geometry.sizes[-1]]))
     if dim is None or width is None or result.geometry is None:
         return result
     geometry = result.geometry
     index = dim % geometry.rank
-    return replace(result, geometry=geometry.with_axis(index, size=width))
+    return evolve(result, geometry=geometry.with_axis(index, size=width))
 
 
 def module_parameter(module: Ref, name: str) -> Value:

@@ -11,9 +11,9 @@ its own state.
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 from typing import Optional
 
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.flow import conditions
 from contiglint.layout.flow.calls import CallMixin
 from contiglint.layout.sinks.contract_calls import ContractChecker
@@ -289,7 +289,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
                                          self.assigned)
             if recorded is not None:
                 body, index = self.blocks[-1] if self.blocks else (None, 0)
-                self.splits[condition.key] = replace(recorded, where=(id(body), index))
+                self.splits[condition.key] = evolve(recorded, where=(id(body), index))
 
     def replay(self, statements: list[ast.stmt], paths: tuple) -> Optional[tuple[Env, Env]]:
         """Run `statements` again on each of two environments, reporting nothing and leaving
@@ -411,7 +411,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
                 return
             if isinstance(target, ast.Name) and geometry.axes[index].size is None:
                 geometry = geometry.with_axis(index, size=symbol(target.id))
-        self.env[key] = replace(tensor, geometry=geometry)
+        self.env[key] = evolve(tensor, geometry=geometry)
 
     stmt_AsyncFor = stmt_For
 

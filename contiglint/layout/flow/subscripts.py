@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 from typing import Optional
 
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model import ops
 from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import literal, symbol
@@ -96,7 +96,7 @@ class SubscriptMixin:
         key = owner.id if isinstance(owner, ast.Name) else (
             self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
         if key is not None and self.env is not None and self.env.get(key) == tensor:
-            self.env[key] = replace(tensor, geometry=geometry.with_axis(index, size=size))
+            self.env[key] = evolve(tensor, geometry=geometry.with_axis(index, size=size))
         return IntVal(size)
 
     def named_sizes(self, owner: ast.expr, tensor: Tensor) -> Tensor:
@@ -109,7 +109,7 @@ class SubscriptMixin:
         for index, axis in enumerate(geometry.axes):
             if axis.size is None:
                 geometry = geometry.with_axis(index, size=symbol(f"{text}.size({index})"))
-        return replace(tensor, geometry=geometry)
+        return evolve(tensor, geometry=geometry)
 
     def literal_int(self, node: Optional[ast.expr]) -> Optional[int]:
         return None if node is None else literal_of(self.evaluate(node))

@@ -12,10 +12,11 @@ Size-1 axes are ignored in both, as torch ignores them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import count, pairwise
 from typing import Literal, Optional, Sequence
 
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.sizes import ONE, Size, is_one, product
 
 Span = Literal["full", "cut", "step", "broadcast", "new"]
@@ -108,18 +109,18 @@ class Geometry:
 
     # --- transfers ----------------------------------------------------------------------------
     def permuted(self, order: Sequence[int]) -> "Geometry":
-        return replace(self, axes=tuple(self.axes[i] for i in order))
+        return evolve(self, axes=tuple(self.axes[i] for i in order))
 
     def dropped(self, dim: int) -> "Geometry":
-        return replace(self, axes=self.axes[:dim] + self.axes[dim + 1:])
+        return evolve(self, axes=self.axes[:dim] + self.axes[dim + 1:])
 
     def inserted(self, dim: int) -> "Geometry":
-        return replace(self, axes=self.axes[:dim] + (Axis(ONE, (), "new"),) + self.axes[dim:])
+        return evolve(self, axes=self.axes[:dim] + (Axis(ONE, (), "new"),) + self.axes[dim:])
 
     def with_axis(self, dim: int, **changes) -> "Geometry":
         axes = list(self.axes)
-        axes[dim] = replace(axes[dim], **changes)
-        return replace(self, axes=tuple(axes))
+        axes[dim] = evolve(axes[dim], **changes)
+        return evolve(self, axes=tuple(axes))
 
     def densified(self) -> "Geometry":
         """What clone()/to()/elementwise ops allocate for this input (preserve_format):
@@ -165,7 +166,7 @@ class Geometry:
                     tuple(b for a in live for b in a.base),
                     live[0].span if live[0].span in ("cut", "broadcast") else "full",
                 )
-                axes.append(replace(merged, size=sizes[0]))
+                axes.append(evolve(merged, size=sizes[0]))
                 continue
             # a split (or a merge then split): the group's base axes are refined into one new
             # base axis per target dim, consecutive in memory

@@ -5,9 +5,10 @@ indexing (tensors, lists, masks) always copies into a fresh contiguous tensor.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE, Size
 from contiglint.layout.model.transfer import CONTIGUOUS
@@ -73,7 +74,7 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             elif item.bounded:
                 length = _stepped_size(axis.size, item) or item.length  # clamped: x[1:] on 2
                 full = length is not None and length == axis.size
-                axes.append(axis if full else replace(
+                axes.append(axis if full else evolve(
                     axis, size=length, span="cut" if axis.span == "full" else axis.span))
             else:
                 axes.append(axis)
@@ -115,10 +116,10 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
             breaks = True
     assumed = _assumed(tensor, items, consumed)
     if not breaks:
-        return replace(tensor, partial=partial or tensor.partial, assumed=assumed,
+        return evolve(tensor, partial=partial or tensor.partial, assumed=assumed,
                        min_rank=max(tensor.min_rank, consumed))
     if tensor.noncontiguous:
-        return replace(tensor, geometry=None, partial=partial or tensor.partial, assumed=assumed)
+        return evolve(tensor, geometry=None, partial=partial or tensor.partial, assumed=assumed)
     return Tensor(Kind.STRIDED, None, origin, False, partial, consumed, assumed)
 
 

@@ -12,11 +12,11 @@ return contiguous tensors, sort keeps the input's order, einsum can permute.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from functools import partial
 from typing import Literal, Optional
 
+from contiglint.layout.model.frozen import evolve
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
 from contiglint.layout.model import indexing
@@ -81,7 +81,7 @@ def _keeping_dtype(transfer: Transfer) -> Transfer:
             return result
         if any(isinstance(a, Tensor) and a.dtype != source for a in call.args):
             return result
-        return dataclasses.replace(result, dtype=source)
+        return evolve(result, dtype=source)
     apply.__name__ = getattr(transfer, "__name__", "transfer")
     apply.__doc__ = getattr(transfer, "__doc__", None)
     return apply
@@ -113,12 +113,12 @@ def _convert(call: Call) -> Value:
             call.memory_format() is None and not copies:
         if target == tensor.dtype:
             return tensor  # no conversion: the tensor itself
-        return dataclasses.replace(tr.densify(tensor), dtype=target)
+        return evolve(tr.densify(tensor), dtype=target)
     result = _convert_layout(call)
     if isinstance(result, Tensor) and result is not tensor and result.kind is Kind.PERMUTED \
             and call.name in ("to", "cuda", "cpu"):
-        result = dataclasses.replace(result, kept_by=call.origin)  # a copy keeps the strides
-    return dataclasses.replace(result, dtype=target) if isinstance(result, Tensor) and \
+        result = evolve(result, kept_by=call.origin)  # a copy keeps the strides
+    return evolve(result, dtype=target) if isinstance(result, Tensor) and \
         target is not None else result
 
 
@@ -180,7 +180,7 @@ def _fresh_copy(call: Call) -> Value:
     reduction = call.kwargs.get("reduction")
     if isinstance(reduction, Const) and reduction.value == "none":
         if name in catalogue.TARGET_LEADS and call.args:
-            return tr.elementwise(dataclasses.replace(call, this=call.args[0],
+            return tr.elementwise(evolve(call, this=call.args[0],
                                                       args=[call.this] + call.args[1:]))
         return tr.elementwise(call)  # measured: mse/huber loss with reduction='none' keep x.t()
     return CONTIGUOUS
@@ -243,7 +243,7 @@ def _fft(call: Call) -> Value:
         length = literal(length[0] // 2 + 1) if known else None
     elif kind in ("irfft", "hfft") and length is sizes[-1]:  # m frequencies -> 2 (m - 1)
         length = literal(2 * (length[0] - 1)) if known else None
-    return dataclasses.replace(Tensor.of(Geometry.contiguous(sizes[:-1] + [length]), None),
+    return evolve(Tensor.of(Geometry.contiguous(sizes[:-1] + [length]), None),
                                dtype=dtype)
 
 
@@ -557,7 +557,7 @@ def _where_method(call: Call) -> Value:
 
 def _glu(call: Call) -> Value:
     """glu halves a dim: the input's layout, other sizes."""
-    return dataclasses.replace(tr.preserve(call), geometry=None)
+    return evolve(tr.preserve(call), geometry=None)
 
 
 def _function_factory(call: Call) -> Value:
@@ -626,7 +626,7 @@ def module(qualname: str) -> Optional[Op]:
 
 def index(tensor: Tensor, items, origin) -> Tensor:
     result = indexing.index(tensor, items, origin)
-    return dataclasses.replace(result, dtype=tensor.dtype) if tensor.dtype and \
+    return evolve(result, dtype=tensor.dtype) if tensor.dtype and \
         result.dtype is None else result
 
 
@@ -641,4 +641,4 @@ def with_factory_dtype(name: str, call: Call, result: Value) -> Value:
     if given is None and name in FLOAT_FACTORIES and "dtype" not in call.kwargs and not (
             name == "torch.full"):
         given = "float32"
-    return dataclasses.replace(result, dtype=given) if given else result
+    return evolve(result, dtype=given) if given else result

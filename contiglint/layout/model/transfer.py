@@ -5,9 +5,10 @@ the abstract result. They are composed declaratively in `ops.py`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE, Size, literal
 from contiglint.layout.model.values import (
@@ -133,7 +134,7 @@ def factory(call: Call) -> Tensor:
 
 def function_factory(call: Call) -> Tensor:
     """Factories whose first argument is a size too (`torch.zeros(2, 3)` -> this == 2)."""
-    return factory(replace(call, args=[call.this] + call.args))
+    return factory(evolve(call, args=[call.this] + call.args))
 
 
 def sized_factory(call: Call) -> Tensor:
@@ -144,7 +145,7 @@ def sized_factory(call: Call) -> Tensor:
         size = next((a for a in [call.this] + call.args if isinstance(a, (Seq, Dims))), None)
     if size is None:
         return CONTIGUOUS
-    return factory(replace(call, args=[size], kwargs={k: v for k, v in call.kwargs.items()
+    return factory(evolve(call, args=[size], kwargs={k: v for k, v in call.kwargs.items()
                                                       if k != "size"}))
 
 
@@ -175,16 +176,16 @@ def identity(call: Call) -> Value:
 def densify(tensor: Tensor) -> Tensor:
     """preserve_format allocation: dense layouts kept, others made dense in the same dim order."""
     if tensor.kind is Kind.UNKNOWN:
-        return replace(tensor, partial=None)
+        return evolve(tensor, partial=None)
     if tensor.geometry is None:
         if tensor.kind is Kind.PERMUTED:
-            return replace(tensor, partial=None)
+            return evolve(tensor, partial=None)
         if tensor.kind is Kind.BROADCAST:
             return Tensor(Kind.CONTIGUOUS, min_rank=tensor.min_rank)
         return Tensor(Kind.UNKNOWN, min_rank=tensor.min_rank)  # strided: order unknown
     geometry = tensor.geometry.densified()
     result = Tensor.of(geometry, tensor.origin)
-    return replace(result, maybe=tensor.maybe and result.noncontiguous)
+    return evolve(result, maybe=tensor.maybe and result.noncontiguous)
 
 
 def preserve(call: Call) -> Value:
@@ -298,7 +299,7 @@ def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tenso
     result = Tensor.of(Geometry(tuple(axes), tuple(range(rank))), None)
     if result.noncontiguous:
         source = next((t for t in tensors if t.noncontiguous and t.origin), None)
-        result = replace(result, origin=source.origin if source else origin,
+        result = evolve(result, origin=source.origin if source else origin,
                          maybe=any(t.maybe for t in tensors))
     return result
 
@@ -346,7 +347,7 @@ def broadcast(result: Tensor, operands: Sequence[Tensor]) -> Tensor:
         return Tensor(Kind.UNKNOWN, min_rank=geometry.rank)
     if result.kind is Kind.CONTIGUOUS:
         return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
-    return replace(result, geometry=None, min_rank=geometry.rank)
+    return evolve(result, geometry=None, min_rank=geometry.rank)
 
 
 def keep_channels_last(call: Call) -> Value:
@@ -364,7 +365,7 @@ def keep_channels_last(call: Call) -> Value:
     if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5, None)):
         # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides, MaxPool3d
         # keeps channels_last_3d (so a non-contiguous input of unknown rank may be either)
-        return replace(UNKNOWN_TENSOR, min_rank=tensor.min_rank)
+        return evolve(UNKNOWN_TENSOR, min_rank=tensor.min_rank)
     return fresh(call, [None] * tensor.rank) if tensor.rank else CONTIGUOUS
 
 

@@ -9,10 +9,11 @@ paths make it so. The other values carry what it takes to get there: shapes and 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Optional, Union
 
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import Size
 
@@ -217,7 +218,7 @@ def join(a: Value, b: Value) -> Value:
         return _join_tensors(a, b)
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         tensor = a if isinstance(a, Tensor) else b
-        return replace(tensor, maybe=True) if tensor.noncontiguous else UNKNOWN_TENSOR
+        return evolve(tensor, maybe=True) if tensor.noncontiguous else UNKNOWN_TENSOR
     if isinstance(a, Seq) and isinstance(b, Seq):
         chained = a.chained and b.chained
         if a.items is not None and b.items is not None and len(a.items) == len(b.items):
@@ -262,7 +263,7 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
         if other.geometry is not None and broken.geometry is not None \
                 and other.geometry.rank != broken.geometry.rank:
             geometry = None
-        return replace(broken, maybe=broken.maybe or not same, geometry=geometry,
+        return evolve(broken, maybe=broken.maybe or not same, geometry=geometry,
                        partial=a.partial or b.partial)
     kind = a.kind if a.kind == b.kind else Kind.UNKNOWN
     geometry = a.geometry if a.geometry == b.geometry else None

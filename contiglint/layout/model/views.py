@@ -7,10 +7,10 @@ non-contiguous whatever `param` was, in all but contrived cases.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from itertools import count, pairwise
 from typing import Callable, Optional
 
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE, WILDCARD, Size, align, is_one, literal, product
 from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
@@ -83,10 +83,10 @@ def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
     result = Tensor.of(geometry, None, partial=partial)
     if result.noncontiguous:
         origin = tensor.origin if tensor.noncontiguous and tensor.origin else call.origin
-        return replace(result, origin=origin, maybe=tensor.maybe)
+        return evolve(result, origin=origin, maybe=tensor.maybe)
     if tensor.kind is Kind.UNKNOWN:
         return Tensor(Kind.UNKNOWN, geometry, None, False, partial, geometry.rank)
-    return replace(result, maybe=False)
+    return evolve(result, maybe=False)
 
 
 def _norm(dim: Optional[int], rank: int) -> Optional[int]:
@@ -189,7 +189,7 @@ def narrow(call: Call) -> Tensor:
     size = length.size if isinstance(length, IntVal) else None
     if start == 0 and result.noncontiguous and result.kind is not call.tensor.kind and \
             _dim_size(call.tensor, dim) is None:
-        result = replace(result, maybe=True)  # the length may be the whole (unknown) dim
+        result = evolve(result, maybe=True)  # the length may be the whole (unknown) dim
     if size == ONE and call.tensor.geometry is None and result.geometry is None and \
             not call.tensor.noncontiguous and dim != 0:
         return Tensor(Kind.UNKNOWN, None, None, False, result.partial, result.min_rank)  # a
@@ -233,7 +233,7 @@ def _rank_guess(call: Call, dim: Optional[int], result: Tensor) -> Tensor:
     tensor = call.tensor
     if dim is not None and dim < 0 and tensor.geometry is None and result.noncontiguous \
             and result.kind is not tensor.kind:
-        return replace(result, maybe=True, assumed=None)  # the rank, hence the dims, unknown
+        return evolve(result, maybe=True, assumed=None)  # the rank, hence the dims, unknown
     return result
 
 
@@ -281,7 +281,7 @@ def split(call: Call) -> Value:
     if count == 1 and name != "split":
         return Seq((call.tensor,))  # one piece: the whole tensor
     if piece.noncontiguous and not (length is not None and length[1]):
-        piece = replace(piece, maybe=True)  # a piece may be the whole dim, or one element
+        piece = evolve(piece, maybe=True)  # a piece may be the whole dim, or one element
     if count is not None and 0 < count <= 64:
         return Seq(tuple([piece] * count))
     return Seq(each=piece)
@@ -358,7 +358,7 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
     result = apply_view(call, change, Kind.BROADCAST)
     if result.kind is Kind.BROADCAST and result.kind is not call.tensor.kind and (
             call.tensor.geometry is None or all(guessed)):
-        result = replace(result, maybe=True)  # the sizes may be the ones it already has
+        result = evolve(result, maybe=True)  # the sizes may be the ones it already has
     return result
 
 
@@ -408,7 +408,7 @@ def unfold(call: Call) -> Tensor:
             return _result(tensor, Geometry(axes, tuple(memory)), call, None)
     if size is None or step is None or step < size:
         result = apply_view(call, lambda g: None, Kind.BROADCAST)
-        return replace(result, maybe=True) if result.kind is Kind.BROADCAST and \
+        return evolve(result, maybe=True) if result.kind is Kind.BROADCAST and \
             not tensor.noncontiguous else result  # one window (size == n) does not overlap
     return apply_view(call, lambda g: None, Kind.UNKNOWN)
 
@@ -448,7 +448,7 @@ def diagonal(call: Call) -> Tensor:
         return _result(call.tensor, changed, call, call.origin)
     result = apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
     if offset != 0 and result.kind is Kind.STRIDED:
-        return replace(result, maybe=True)  # an offset diagonal may have one element
+        return evolve(result, maybe=True)  # an offset diagonal may have one element
     return result
 
 
@@ -502,7 +502,7 @@ def real_part(call: Call) -> Tensor:
     if tensor.geometry is None:
         kept = on_assumed(call, lambda g: _with_pair(g).dropped(g.rank))
         if kept is not None:
-            return replace(kept, kind=Kind.STRIDED, origin=kept.origin or call.origin,
+            return evolve(kept, kind=Kind.STRIDED, origin=kept.origin or call.origin,
                            partial=call.origin)
         return Tensor(Kind.STRIDED, None, call.origin, tensor.maybe, call.origin,
                       tensor.min_rank)
@@ -552,7 +552,7 @@ def squeeze(call: Call) -> Tensor:
     if d is not None and geometry.axes[d].size is None:
         # the dim may or may not have size 1: the rank is unknown, the layout is not (a
         # size-1 dim never decides contiguity)
-        return replace(call.tensor, geometry=None, min_rank=geometry.rank - 1, assumed=None)
+        return evolve(call.tensor, geometry=None, min_rank=geometry.rank - 1, assumed=None)
     return apply_view(call, change, None)
 
 
@@ -756,7 +756,7 @@ def flatten(call: Call) -> Value:
     if geometry is None or start is None or end is None:
         if call.tensor.noncontiguous and call.tensor.min_rank > (start or 0) + 1:
             return Tensor(Kind.UNKNOWN, min_rank=1)
-        return replace(UNKNOWN_TENSOR) if call.tensor.kind is Kind.UNKNOWN else CONTIGUOUS
+        return evolve(UNKNOWN_TENSOR) if call.tensor.kind is Kind.UNKNOWN else CONTIGUOUS
     s, e = _norm(start, geometry.rank), _norm(end, geometry.rank)
     if geometry.rank == 0:
         return view(call, [ONE], copy_if_needed=True)
