@@ -173,9 +173,14 @@ class ExpressionMixin:
 
     # --- literals and containers ----------------------------------------------------------------
     def expr_Constant(self, node: ast.Constant) -> Value:
-        if isinstance(node.value, int) and not isinstance(node.value, bool):
-            return IntVal(literal(node.value))
-        return Const(node.value)
+        literals = self.program.literals
+        try:
+            return literals[node]
+        except KeyError:
+            value = node.value
+            made = literals[node] = IntVal(literal(value)) if isinstance(value, int) and \
+                not isinstance(value, bool) else Const(value)
+            return made
 
     def expr_Tuple(self, node) -> Value:
         items: list[Value] = []

@@ -144,6 +144,7 @@ class Program:
         # later one could reuse its id
         self.origins: dict[ast.AST, object] = {}
         self.texts: dict[ast.AST, str] = {}  # node -> ast.unparse(node), the same way
+        self.literals: dict[ast.AST, Value] = {}  # constant node -> its value, made once
         self.calls = self.index.calls
         self._collect()
         self.traced: dict[ast.AST, str] = traced_functions(self)  # def -> what jit.trace got
