@@ -153,7 +153,7 @@ class Program:
         for node in self.tree.body:
             if isinstance(node, FunctionNode):
                 self.functions[node.name] = node
-                if any("jit" in ast.unparse(d) for d in node.decorator_list):
+                if any(_names_jit(d) and "jit" in ast.unparse(d) for d in node.decorator_list):
                     self.kernels.add(node.name)
                     self.kernel_signatures[node.name] = kernel_signature(node, self.names)
             elif isinstance(node, ast.ClassDef):
@@ -372,6 +372,21 @@ class Program:
     def emit(self, sink: Sink) -> None:
         if self.recording:
             self.sinks.append(sink)
+
+
+def _names_jit(decorator: ast.expr) -> bool:
+    """Whether "jit" is in a name of the decorator (an identifier, attribute, keyword or
+    parameter) or in a constant's repr: only then can its text (`ast.unparse`) hold it,
+    since no Python keyword or operator does."""
+    for node in ast.walk(decorator):
+        if isinstance(node, ast.Constant):
+            if "jit" in repr(node.value):
+                return True
+            continue
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, str) and "jit" in value:
+                return True
+    return False
 
 
 def callee_name(call: ast.Call) -> str:

@@ -295,6 +295,7 @@ def extension_names(index: ModuleIndex, names: Names) -> dict[str, bool]:
     found: dict[str, bool] = {}
     for node in index.bindings:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                _may_load(node.value.func) and \
                 names.qualname(node.value.func) in catalogue.EXTENSION_LOADERS:
             for target in node.targets:
                 if isinstance(target, ast.Name):
@@ -318,6 +319,16 @@ def extension_names(index: ModuleIndex, names: Names) -> dict[str, bool]:
             for name in used:
                 found[name] = True
     return found
+
+
+_LOADER_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in catalogue.EXTENSION_LOADERS)
+
+
+def _may_load(func: ast.expr) -> bool:
+    """Can the callee's qualified name be an extension loader's? The qualified name of an
+    attribute ends with the attribute (`cpp_extension.load`); only a bare name can be an
+    alias of a loader (`from torch.utils.cpp_extension import load as build`)."""
+    return not isinstance(func, ast.Attribute) or func.attr in _LOADER_NAMES
 
 
 def _root_name(node: ast.expr) -> Optional[str]:
