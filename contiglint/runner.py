@@ -215,7 +215,7 @@ class FirstPass:
     module's contract, so most are parsed and analysed once instead of twice."""
 
     summary: Optional[ModuleSummary]
-    digest: str
+    digest: str  # of the text; "" when neither a cache nor contracts need one
     result: Optional[LintResult] = None
     asked: Optional[dict] = None
     # the module's own summary where `summary` is None (a text without `def `, which no
@@ -249,7 +249,8 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
                         cache.store_summary(key, summary.as_json())
     except (RecursionError, MemoryError, ValueError):
         return None
-    first = FirstPass(summary, text_digest(text))
+    # the digest ties a result to its text for the cache and for the project's contracts
+    first = FirstPass(summary, text_digest(text) if contracts or cache is not None else "")
     # With a cache, only a text whose summary was not cached is linted here: its result
     # cannot be cached either (its key holds the text); a cached one is read in the lint.
     if options.mode != "check" or cache is not None and not parsed:
