@@ -256,13 +256,14 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     if options.mode != "check" or cache is not None and not parsed:
         return first
     try:
-        if not parsed:
-            tree, _ = parse(text, path)
         own = None
-        if contracts and tree is not None and summary is None:
-            index = index or ModuleIndex(tree)
-            own = summarize(tree, module, path, package, index=index)
-        # else the lint walks the tree if its prefilter lets the text through
+        if contracts and summary is None:
+            if not parsed:
+                tree, _ = parse(text, path)
+            if tree is not None:
+                index = index or ModuleIndex(tree)
+                own = summarize(tree, module, path, package, index=index)
+        # else the lint parses the text and walks its tree if its prefilter lets it through
         asked: dict = {}
         stand_in = ProjectContracts(modules=modules, asked=asked)
         if summary is not None or own is not None:  # the lint changes it: it gets a copy
