@@ -101,11 +101,13 @@ class FunctionContract:
 
     def as_json(self) -> dict:
         return {"qualname": self.qualname, "params": list(self.params),
-                "keywords": list(self.keywords),
-                "required": {p: {"kind": r.kind, "writes": r.writes,
-                                 "evidence": [vars(e) for e in r.evidence]}
-                             for p, r in self.required.items()},
+                "keywords": list(self.keywords), "required": self.required_json(),
                 "edges": [vars(e) for e in self.edges], "saved": list(self.saved)}
+
+    def required_json(self) -> dict:
+        return {p: {"kind": r.kind, "writes": r.writes,
+                    "evidence": [vars(e) for e in r.evidence]}
+                for p, r in self.required.items()}
 
     @staticmethod
     def from_json(data: dict) -> "FunctionContract":
@@ -816,6 +818,9 @@ class ProjectContracts:
     # when not None, every answer a flow pass gets from these contracts is written here (see
     # `Asked`): a result linted with stand-in contracts stands if the real ones answer the same
     asked: Optional[dict] = None
+    # `digest()`, once computed: the project run's contracts are resolved once, and each
+    # file's copy (`with_own`) keeps it instead of serializing every contract again
+    digested: str = field(default="", repr=False, compare=False)
 
     def with_own(self, summary: Optional[ModuleSummary], digest: str) -> "ProjectContracts":
         return replace(self, own=summary, own_digest=digest) if summary is not None else self
@@ -851,11 +856,15 @@ class ProjectContracts:
         return True
 
     def digest(self) -> str:
-        """Changes whenever a contract any caller can see changes (for the result cache)."""
-        required = {k: f.as_json()["required"] for k, f in sorted(self.functions.items())
-                    if f.required}
-        text = json.dumps([required, sorted(self.ops.items())], sort_keys=True)
-        return hashlib.sha256(text.encode()).hexdigest()
+        """Changes whenever a contract any caller can see changes (for the result cache).
+        Computed once: the contracts are final once resolved (a lint resolves its own
+        module's again, which adds nothing to what the whole project's resolution found)."""
+        if not self.digested:
+            required = {k: f.required_json() for k, f in sorted(self.functions.items())
+                        if f.required}
+            text = json.dumps([required, sorted(self.ops.items())], sort_keys=True)
+            self.digested = hashlib.sha256(text.encode()).hexdigest()
+        return self.digested
 
     def exported(self) -> "ProjectContracts":
         """Only what other modules need: functions with requirements, and the op table."""
@@ -908,12 +917,27 @@ def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
         project.extensions[summary.module] = dict(summary.extensions)
     project.checkers = frozenset(f"{s.module}.{name}" for s in summaries for name in s.checkers)
     by_module = {s.module: s for s in summaries}
+    # An edge's requirement is read from its target's requirements (or from what does not
+    # change here: checkers, extensions, the modules). It is computed again only when the
+    # target's requirements changed since: then it could be stronger; else it is what it was,
+    # and the parameter already holds it (requirements only grow).
+    changes: dict[int, int] = {}  # id(contract) -> how often its requirements changed
+    # per contract with edges, per edge: its target (None: none read) and the target's count
+    # when the edge was last computed (-1: never)
+    edges = [(contract, [project.lookup(e.target) if _reads_target(e) else None
+                         for e in contract.edges], [-1] * len(contract.edges))
+             for contract in project.functions.values() if contract.edges]
     changed = True
     rounds = 0
     while changed and rounds < 20:
         changed, rounds = False, rounds + 1
-        for contract in project.functions.values():
-            for edge in contract.edges:
+        for contract, targets, seen in edges:
+            for at, edge in enumerate(contract.edges):
+                target = targets[at]
+                count = changes.get(id(target), 0) if target is not None else 0
+                if seen[at] == count:
+                    continue
+                seen[at] = count
                 requirement = _edge_requirement(project, by_module, contract, edge)
                 if requirement is None:
                     continue
@@ -926,8 +950,14 @@ def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
                         _stronger(requirement.kind, old.kind) else old.evidence
                     contract.required[edge.param] = Requirement(
                         kind, evidence, requirement.writes or bool(old and old.writes))
+                    changes[id(contract)] = changes.get(id(contract), 0) + 1
                     changed = True
     return project
+
+
+def _reads_target(edge: Edge) -> bool:
+    """Whether `_edge_requirement` reads the edge's target contract (`lookup`)."""
+    return not edge.target.startswith(CHECK_PREFIX) and not edge.target.startswith("<ext>")
 
 
 def _edge_requirement(project: ProjectContracts, by_module: dict[str, ModuleSummary],
