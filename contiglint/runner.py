@@ -118,7 +118,8 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     a call into another module is judged by what the callee requires (CTG114). In a check
     run the first pass also lints each file with stand-in contracts, and the second keeps
     that result where the project's contracts answer the lint the same (`FirstPass`).
-    `progress` hears of each file the second pass finishes."""
+    When no enabled rule reads contracts (the default rules), there is one pass: each file
+    is linted on its own. `progress` hears of each file the last pass finishes."""
     report = progress or (lambda done, total: None)
     jobs = options.jobs or os.cpu_count() or 1
     if jobs <= 1 or len(files) < SERIAL_BELOW:
@@ -127,13 +128,20 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     # Small chunks: sorted paths cluster big files (tests, generated code) and one huge
     # chunk would leave the other workers idle at the end.
     chunksize = max(1, min(16, len(files) // (workers * 16)))
-    modules = _modules(files)
+    modules = _modules(files, config)
     try:
         pool = ProcessPoolExecutor(workers, initializer=_init_worker,
                                    initargs=(_portable(config), options, modules))
     except (OSError, PermissionError):
         return _serial(files, config, options, report)
     try:
+        if not _reads_contracts(config):  # one pass: each file is linted on its own
+            outcomes = []
+            for outcome in pool.map(_alone_in_worker, files, chunksize=chunksize):
+                outcomes.append(outcome)
+                report(len(outcomes), len(files))
+            pool.shutdown()
+            return outcomes
         firsts = list(pool.map(_first_pass_in_worker, files, chunksize=chunksize))
         project = _project([f.summary for f in firsts if f is not None], modules)
         outcomes = []
@@ -160,13 +168,15 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
 def _serial(files: Sequence[str], config: Config, options: RunOptions,
             report: Progress) -> list[FileOutcome]:
     """One process: each file is read once for both passes."""
-    if len(files) <= 1:  # a module's own contracts are learned while it is linted
+    if len(files) <= 1 or not _reads_contracts(config):
+        # one file: its own contracts are learned while it is linted; no enabled rule reads
+        # contracts: each file is linted on its own
         outcomes = []
         for path in files:
             outcomes.append(process_file(path, config, options))
             report(len(outcomes), len(files))
         return outcomes
-    modules = _modules(files)
+    modules = _modules(files, config)
     sources = [_read(path) for path in files]
     firsts = [None if isinstance(s, SourceError) else first_pass(s, config, options, modules)
               for s in sources]
@@ -178,11 +188,21 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
     return outcomes
 
 
-def _modules(files: Sequence[str]) -> frozenset[str]:
+def _modules(files: Sequence[str], config: Config) -> frozenset[str]:
     """Every linted file's module name, also of those that define no function (a package's
     `__init__.py` that only re-exports): the project's Python modules are what tell a
-    compiled extension imported next to them apart (`is_compiled_module`)."""
+    compiled extension imported next to them apart (`is_compiled_module`). None are needed
+    when no enabled rule reads contracts (each name costs a file-system walk up the
+    packages)."""
+    if not _reads_contracts(config):
+        return frozenset()
     return frozenset(module_name(path) for path in files)
+
+
+def _reads_contracts(config: Config) -> bool:
+    """Does an enabled rule read contracts? Per-file settings only ignore more, so no file's
+    lint reads them if the run's settings don't."""
+    return reads_contracts(enabled_rules(config.settings))
 
 
 def _project(summaries: list, modules: frozenset[str]) -> Optional[ProjectContracts]:
@@ -191,16 +211,21 @@ def _project(summaries: list, modules: frozenset[str]) -> Optional[ProjectContra
         return None
     project = resolve(found).exported()
     project.modules = project.modules | modules
+    project.digest()  # once, here: every file's copy of the project keeps it
     return project
 
 
 def _per_file(project: Optional[ProjectContracts], firsts: list) -> list:
     """The project's contracts for each file's lint, with the summary the first pass made of
     that file, so that the lint does not summarize it again (outside fix mode: a rewritten
-    text no longer matches the digest)."""
+    text no longer matches the digest). A file whose first-pass lint read no contract keeps
+    that result whatever the contracts say (`_stands`): it gets only their digest (its cache
+    key), not a copy of every contract to send to a worker."""
     if project is None:
         return [None] * len(firsts)
-    return [project.with_own(f.summary, f.digest) if f is not None else project
+    digest_only = ProjectContracts(digested=project.digest())
+    return [digest_only if f is not None and f.result is not None and not f.asked else
+            project.with_own(f.summary, f.digest) if f is not None else project
             for f in firsts]
 
 
@@ -215,7 +240,7 @@ class FirstPass:
     module's contract, so most are parsed and analysed once instead of twice."""
 
     summary: Optional[ModuleSummary]
-    digest: str  # of the text; "" when neither a cache nor contracts need one
+    digest: str  # of the text; "" when no enabled rule reads contracts
     result: Optional[LintResult] = None
     asked: Optional[dict] = None
     # the module's own summary where `summary` is None (a text without `def `, which no
@@ -228,11 +253,11 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     """The file's contract summary and, in a check run, its speculative result (see
     `FirstPass`); None for a text that cannot be summarized (the lint reports why)."""
     path, text = source.path, source.text
-    module, package = module_name(path), path.endswith("__init__.py")
     cache = Cache(options.cache_dir) if options.cache_dir is not None else None
     summary, tree, index, parsed = None, None, None, False
-    # per-file settings only ignore more: no file reads contracts if the run's settings don't
-    contracts = reads_contracts(enabled_rules(config.settings))
+    contracts = _reads_contracts(config)
+    module = module_name(path) if contracts else ""  # only contracts are named by module
+    package = path.endswith("__init__.py")
     try:
         if "def " in text and contracts:
             key = cache.summary_key(text, path, module) if cache is not None else ""
@@ -249,8 +274,9 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
                         cache.store_summary(key, summary.as_json())
     except (RecursionError, MemoryError, ValueError):
         return None
-    # the digest ties a result to its text for the cache and for the project's contracts
-    first = FirstPass(summary, text_digest(text) if contracts or cache is not None else "")
+    # the digest ties a summary, and a result linted here, to its text: only contracts (and,
+    # with a cache, only a text whose summary was made here, so with contracts) need one
+    first = FirstPass(summary, text_digest(text) if contracts else "")
     # With a cache, only a text whose summary was not cached is linted here: its result
     # cannot be cached either (its key holds the text); a cached one is read in the lint.
     if options.mode != "check" or cache is not None and not parsed:
@@ -357,6 +383,12 @@ def _first_pass_in_worker(path: str) -> Optional[FirstPass]:
     assert _worker_state is not None
     source = _read(path)
     return None if isinstance(source, SourceError) else first_pass(source, *_worker_state)
+
+
+def _alone_in_worker(path: str) -> FileOutcome:
+    assert _worker_state is not None
+    config, options, _ = _worker_state
+    return process_file(path, config, options)
 
 
 def _second_pass_in_worker(path: str, project: Optional[ProjectContracts],
