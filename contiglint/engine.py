@@ -101,20 +101,6 @@ def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceEr
                                  "parser (its stack overflowed)")
 
 
-def syntax_error(text: str, path: str) -> Optional[SourceError]:
-    """`parse(text, path)`'s error, without building the syntax tree: compiling to bytecode
-    runs the same parser and skips making the tree's Python objects (about a fifth cheaper).
-    The compiler rejects more than the parser does (`return` outside a function), so where
-    it fails the parser decides."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(text, path, "exec", dont_inherit=True)
-        return None
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return parse(text, path)[1]
-
-
 def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
                 tree: Optional[ast.Module] = None,
                 project: Optional[ProjectContracts] = None,
@@ -129,7 +115,7 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if not found:
         # Nothing to analyse, but a file that does not parse is still reported: parsing
         # costs little next to analysis, and silence would read as "this file is fine".
-        error = syntax_error(text, path) if tree is None else None
+        error = parse(text, path)[1] if tree is None else None
         return LintResult(errors=[error] if error else [])
     if tree is None:
         tree, error = parse(text, path)
