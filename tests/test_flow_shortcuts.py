@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 from contiglint.catalogue import contracts as catalogue
-from contiglint.layout.flow.program import _names_jit
+from contiglint.layout.flow.compiled import _names_jit
 from contiglint.layout.sinks.contracts import _may_load
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -34,6 +34,27 @@ class Kernel:
         return next((s for p, s in self.addressing if p == pointer), frozenset())
 
 
+def is_jit_kernel(function: ast.AST) -> bool:
+    """A function decorated with a jit (`@triton.jit`, `@numba.njit(...)`): a decorator whose
+    text holds "jit"."""
+    return any(_names_jit(d) and "jit" in ast.unparse(d) for d in function.decorator_list)
+
+
+def _names_jit(decorator: ast.expr) -> bool:
+    """Whether "jit" is in a name of the decorator (an identifier, attribute, keyword or
+    parameter) or in a constant's repr: only then can its text (`ast.unparse`) hold it,
+    since no Python keyword or operator does."""
+    for node in ast.walk(decorator):
+        if isinstance(node, ast.Constant):
+            if "jit" in repr(node.value):
+                return True
+            continue
+        for _, value in ast.iter_fields(node):
+            if isinstance(value, str) and "jit" in value:
+                return True
+    return False
+
+
 def kernel_signature(node: ast.AST, names) -> Kernel:
     spec = node.args
     params = tuple(a.arg for a in spec.posonlyargs + spec.args)

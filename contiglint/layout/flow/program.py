@@ -15,7 +15,9 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from contiglint.layout.flow.compiled import Kernel, kernel_signature, traced_functions
+from contiglint.layout.flow.compiled import (
+    Kernel, is_jit_kernel, kernel_signature, traced_functions,
+)
 from contiglint.layout.sinks.contracts import (
     FunctionContract, Names, ProjectContracts, extension_names, function_keys, module_contracts,
     module_name, text_digest,
@@ -153,7 +155,7 @@ class Program:
         for node in self.tree.body:
             if isinstance(node, FunctionNode):
                 self.functions[node.name] = node
-                if any(_names_jit(d) and "jit" in ast.unparse(d) for d in node.decorator_list):
+                if is_jit_kernel(node):
                     self.kernels.add(node.name)
                     self.kernel_signatures[node.name] = kernel_signature(node, self.names)
             elif isinstance(node, ast.ClassDef):
@@ -372,21 +374,6 @@ class Program:
     def emit(self, sink: Sink) -> None:
         if self.recording:
             self.sinks.append(sink)
-
-
-def _names_jit(decorator: ast.expr) -> bool:
-    """Whether "jit" is in a name of the decorator (an identifier, attribute, keyword or
-    parameter) or in a constant's repr: only then can its text (`ast.unparse`) hold it,
-    since no Python keyword or operator does."""
-    for node in ast.walk(decorator):
-        if isinstance(node, ast.Constant):
-            if "jit" in repr(node.value):
-                return True
-            continue
-        for _, value in ast.iter_fields(node):
-            if isinstance(value, str) and "jit" in value:
-                return True
-    return False
 
 
 def callee_name(call: ast.Call) -> str:

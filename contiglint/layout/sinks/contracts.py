@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterator, Optional
 
 from contiglint.catalogue import contracts as catalogue
-from contiglint.layout.flow.compiled import kernel_signature
+from contiglint.layout.flow.compiled import is_jit_kernel, kernel_signature
 from contiglint.layout.flow.index import ModuleIndex, child_nodes
 from contiglint.layout.flow.names import ImportMap
 
@@ -248,8 +248,7 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
     names = Names(tree, module, is_package, index)
     summary.imported_modules = tuple(names.relative)
     kernels = {node.name: kernel_signature(node, names.imports) for node in tree.body
-               if isinstance(node, FunctionNode) and
-               any("jit" in ast.unparse(d) for d in node.decorator_list)}
+               if isinstance(node, FunctionNode) and is_jit_kernel(node)}
     extensions = extension_names(index, names)
     classes = {f"{module}.{node.name}": node for node in index.classes}
     checkers = check_functions(tree) | checkers
