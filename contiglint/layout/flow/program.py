@@ -76,12 +76,11 @@ class Dependencies:
 @dataclass
 class Round:
     """One round of learning a class's attributes (`Program._learn_attributes`): what its
-    runs read of the state that runs share (attribute and hook names, closures), whether any
-    of it changed after it was read, and every attribute store they made (a store that a
-    running `super().__init__()` shadows is not made)."""
+    runs read and wrote of the state that runs share (the bottom of `Program.reading` while
+    it runs), and every attribute store they made (a store that a running
+    `super().__init__()` shadows is not made)."""
 
-    reads: set[tuple] = field(default_factory=set)
-    stale: bool = False
+    touched: Dependencies = field(default_factory=Dependencies)
     stores: list[tuple[str, str, Value]] = field(default_factory=list)
 
 
@@ -205,6 +204,7 @@ class Program:
         for _ in range(2 if len(order) > 1 else 1):
             before = self.version
             self.round = Round()
+            self.reading.append(self.round.touched)
             try:
                 for name in order:
                     if name == "__init__" and construction is not None:
@@ -216,16 +216,19 @@ class Program:
                               standalone=True)
                 settled = self.version == before or self._settled(self.round)
             finally:
+                self.reading.pop()
                 self.round = None
             if settled:
                 break
 
     def _settled(self, done: "Round") -> bool:
         """Would running the round's methods again change nothing? True when nothing a
-        method read changed after it was read (every read got its final value, so a second
-        run takes the same paths with the same values), and every store it made leaves the
-        final value as it is (so the second run's stores change nothing either)."""
-        if done.stale:
+        method read changed after the round first touched it (every read got its final
+        value, so a second run takes the same paths with the same values), and every store it
+        made leaves the final value as it is (so the second run's stores change nothing
+        either)."""
+        touched = done.touched
+        if any(self.changes.get(what, 0) != touched.seen[what] for what in touched.reads):
             return False
         for cls, name, value in done.stores:
             final = self.classes[cls].attrs[name]
@@ -237,7 +240,7 @@ class Program:
     # Class attributes (by name, whatever the class), the hooks registered on a module
     # attribute, and the environment a nested function closes over are read by one run and
     # changed by another. Each read and each write is noted as a dependency of every running
-    # call (a read also of the learning round), each change counted, so that a memoised
+    # call (and of the learning round), each change counted, so that a memoised
     # result is reused only while what its run read and wrote is as it was: then running it
     # again would read the same and write what is there already.
     def class_attribute(self, info: ClassInfo, name: str) -> Optional[Value]:
@@ -272,27 +275,21 @@ class Program:
             running = self.reading[-1]
             running.seen.setdefault(what, self.changes.get(what, 0))
             running.reads.add(what)
-        if self.round is not None:
-            self.round.reads.add(what)
 
     def wrote(self, what: tuple) -> None:
         if self.reading:
             self.reading[-1].seen.setdefault(what, self.changes.get(what, 0))
 
     def _depends(self, done: "Dependencies") -> None:
-        """The running call (and round) read and wrote what a finished or reused call did."""
+        """The running call (or round) read and wrote what a finished or reused call did."""
         if self.reading:
             caller = self.reading[-1]
             for what, count in done.seen.items():
                 caller.seen.setdefault(what, count)
             caller.reads |= done.reads
-        if self.round is not None:
-            self.round.reads |= done.reads
 
     def _changed(self, what: tuple) -> None:
         self.changes[what] = self.changes.get(what, 0) + 1
-        if self.round is not None and what in self.round.reads:
-            self.round.stale = True
 
     def store_attribute(self, cls: str, name: str, value: Value) -> None:
         info = self.classes.get(cls)
