@@ -257,3 +257,53 @@ def test_a_syntax_error_is_reported_once_and_the_rest_still_checked(tmp_path):
     assert process.returncode == 2
     assert process.stderr.count("a_broken.py:") == 1 and "E999" in process.stderr
     assert "b_bad.py:4:22: CTG101" in process.stdout
+
+
+def _nested(depth: int, kind: str) -> str:
+    if kind == "unary":
+        return "x = " + "-" * depth + "1\n"
+    if kind == "parentheses":
+        return "x = " + "(" * depth + "1" + ")" * depth + "\n"
+    if kind == "lists":
+        return "x = " + "[" * depth + "]" * depth + "\n"
+    if kind == "calls":
+        return "x = " + "f(" * depth + ")" * depth + "\n"
+    if kind == "blocks":
+        return "".join(" " * i + "if x:\n" for i in range(depth)) + " " * depth + "pass\n"
+    return "x = " + " + ".join(["y"] * depth) + "\n"  # a left-leaning chain of BinOps
+
+
+SYNTAX_TEXTS = [
+    *(data.decode("utf-8", "replace") for data, _ in KINDS.values()),
+    DEEP_FOR_PARSER.replace("torch", "numpy"),
+    "nonlocal x\n",  # the symbol table refuses it; the parser does not
+    "def f(a, a):\n    pass\n",
+    "def f():\n    x = 1\n    global x\n",
+    "class C:\n    def f(self):\n        nonlocal y\n",
+    "return 1\n", "yield 1\n", "await f()\n", "break\n",  # refused only by the compiler
+    "x = 'bad \\d escape'\n", "def f(:\n", "a = \x00\n", "x = 1\n" * 1000,
+    *(_nested(depth, kind) for kind in ("unary", "parentheses", "lists", "calls", "blocks",
+                                        "chain")
+      for depth in (10, 99, 100, 101, 199, 200, 201, 2980, 2983, 2984, 2985, 2986, 5000)),
+]
+
+
+@pytest.mark.parametrize("text", SYNTAX_TEXTS, ids=range(len(SYNTAX_TEXTS)))
+def test_the_syntax_check_without_a_tree_reports_what_parse_reports(text):
+    """`syntax_error` (for the texts no rule analyses) must answer exactly as `parse`, whose
+    tree the analysed texts need: the same error, or none."""
+    from contiglint.engine import parse, syntax_error
+
+    assert syntax_error(text, "m.py") == parse(text, "m.py")[1]
+
+
+def test_the_syntax_check_without_a_tree_agrees_with_parse_on_this_repository():
+    from contiglint.engine import parse, syntax_error
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for folder, _, names in os.walk(os.path.join(root, "contiglint")):
+        for name in names:
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                    text = handle.read()
+                assert syntax_error(text, name) is None is parse(text, name)[1], name
