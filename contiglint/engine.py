@@ -67,19 +67,41 @@ def prefilter_tokens(settings: Settings) -> frozenset[str]:
     return rule_tokens(enabled_rules(settings))
 
 
-_RULE_TOKENS: dict[tuple[type, ...], frozenset[str]] = {}
+@dataclass(frozen=True)
+class Tokens:
+    """The prefilter tokens of a set of rules, each once (several rules share `.contiguous(`):
+    `words` are those a comment or a string may hold without the code naming them
+    (`distributed`, see `only_outside_code`); `code` are the others (`.view(`, a keyword),
+    which make the text analysed wherever they are."""
+
+    all: frozenset[str]
+    code: tuple[str, ...]
+    words: tuple[str, ...]
+
+
+_RULE_TOKENS: dict[tuple[type, ...], Tokens] = {}
 
 
 def rule_tokens(rules: list[Rule]) -> frozenset[str]:
-    """The prefilter tokens of `rules`, each once (several rules share `.contiguous(`);
-    remembered per set of rule classes, since every file of a run asks."""
+    return token_kinds(rules).all
+
+
+def token_kinds(rules: list[Rule]) -> Tokens:
+    """The prefilter tokens of `rules`, remembered per set of rule classes, since every file
+    of a run asks."""
     key = tuple(type(rule) for rule in rules)
     try:
         return _RULE_TOKENS[key]
     except KeyError:
-        found = _RULE_TOKENS[key] = frozenset(
-            token for rule in rules for token in rule.prefilter_tokens())
+        tokens = sorted({token for rule in rules for token in rule.prefilter_tokens()})
+        found = _RULE_TOKENS[key] = Tokens(
+            frozenset(tokens), tuple(t for t in tokens if not _is_word(t)),
+            tuple(t for t in tokens if _is_word(t)))
         return found
+
+
+def _is_word(token: str) -> bool:
+    return token.isidentifier() and not keyword.iskeyword(token)
 
 
 def may_have_findings(text: str, settings: Settings) -> bool:
@@ -127,8 +149,12 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if noqa.skips_file(text):
         return LintResult()
     rules = enabled_rules(settings)
-    found = {token for token in rule_tokens(rules) if token in text}
-    if not found:
+    tokens = token_kinds(rules)
+    # A token that is not a word is in the code (`only_outside_code`): then the text is
+    # analysed whatever else it holds, and the other tokens need not be looked for.
+    found = None if any(token in text for token in tokens.code) else \
+        {token for token in tokens.words if token in text}
+    if found is not None and not found:
         # Nothing to analyse, but a file that does not parse is still reported: parsing
         # costs little next to analysis, and silence would read as "this file is fine".
         error = syntax_error(text, path) if tree is None else None
@@ -139,7 +165,7 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
             return LintResult(errors=[error])
     if index is None:
         index = ModuleIndex(tree)
-    if only_outside_code(index, found):
+    if found is not None and only_outside_code(index, found):
         return LintResult()
     return lint_tree(tree, text, path, settings, rules, project, index)
 
@@ -151,7 +177,7 @@ def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:
     name through the imports, a module attribute), so a word token of its kind is in one of
     the code's names, or part of one. Tokens that are not names (`.view`, `](`) or that are
     keywords (`import`, `return`) are taken as found, as before."""
-    if any(not token.isidentifier() or keyword.iskeyword(token) for token in found):
+    if not all(map(_is_word, found)):
         return False
     names = code_names(index)
     return not any(token in name for name in names for token in found)

@@ -43,7 +43,8 @@ class SourceFile:
     path: str  # as displayed to the user
     text: str
     encoding: str  # "utf-8-sig" when the file starts with a BOM
-    digest: str  # sha256 of the bytes read, to refuse writing over a concurrent change
+    digest: str  # sha256 of the bytes read, to refuse writing over a concurrent change; ""
+    # when read only to be checked (`read_source(digest=False)`): then it is never written
 
 
 def matches(path: str, patterns: Iterable[str], root: Optional[str] = None) -> bool:
@@ -255,7 +256,8 @@ def decode(data: bytes, path: str) -> Union[tuple[str, str], SourceError]:
     return text, encoding
 
 
-def read_source(path: str) -> Union[SourceFile, SourceError]:
+def read_source(path: str, digest: bool = True) -> Union[SourceFile, SourceError]:
+    """`digest`: False when the file will not be written, to skip hashing its bytes."""
     try:
         kind = stat.S_IFMT(os.stat(path).st_mode)
         if kind not in (stat.S_IFREG, stat.S_IFIFO):  # a FIFO named explicitly: `<(cmd)`
@@ -269,7 +271,7 @@ def read_source(path: str) -> Union[SourceFile, SourceError]:
     if isinstance(decoded, SourceError):
         return decoded
     text, encoding = decoded
-    return SourceFile(path, text, encoding, hashlib.sha256(data).hexdigest())
+    return SourceFile(path, text, encoding, hashlib.sha256(data).hexdigest() if digest else "")
 
 
 def encode(source: SourceFile, text: str) -> bytes:
@@ -283,6 +285,9 @@ def write_source(source: SourceFile, text: str) -> Optional[SourceError]:
     The new file is fsynced before it replaces the old one and takes its permissions. A
     symlink is followed: its target is rewritten, the link stays a link.
     """
+    if not source.digest:  # read without one: whether it changed since cannot be told
+        return SourceError(source.path, 1, 1, "not written: contiglint read the file without "
+                           "noting its content (please report this bug)", "internal")
     target = os.path.realpath(source.path)
     try:
         data = encode(source, text)

@@ -177,7 +177,7 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
             report(len(outcomes), len(files))
         return outcomes
     modules = _modules(files, config)
-    sources = [_read(path) for path in files]
+    sources = [_read(path, options) for path in files]
     firsts = [None if isinstance(s, SourceError) else first_pass(s, config, options, modules)
               for s in sources]
     project = _project([f.summary for f in firsts if f is not None], modules)
@@ -302,9 +302,9 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     return first
 
 
-def _read(path: str):
+def _read(path: str, options: RunOptions):
     try:
-        return read_source(path)
+        return read_source(path, digest=options.mode == "fix")  # only a fix writes
     except Exception as error:  # noqa: BLE001 - reported by the lint phase
         return _internal_error(path, error)
 
@@ -315,11 +315,11 @@ def second_pass(path: str, source, config: Config, options: RunOptions,
     """The file's outcome: the first pass's result where the project's contracts give the
     answers its lint got (see `FirstPass`), else a lint with them."""
     if first is None or first.result is None or not _stands_safely(path, project, first):
-        return process_read(path, _read(path) if source is None else source, config, options,
-                            project)
+        return process_read(path, _read(path, options) if source is None else source, config,
+                            options, project)
     if options.cache_dir is not None:
         if source is None:
-            source = _read(path)
+            source = _read(path, options)
         if not isinstance(source, SourceError) and text_digest(source.text) == first.digest:
             cache = Cache(options.cache_dir)
             cache.store(cache.key(source.text, path, config.settings_for(path),
@@ -381,7 +381,7 @@ def _init_worker(config: Config, options: RunOptions, modules: frozenset[str]) -
 
 def _first_pass_in_worker(path: str) -> Optional[FirstPass]:
     assert _worker_state is not None
-    source = _read(path)
+    source = _read(path, _worker_state[1])
     return None if isinstance(source, SourceError) else first_pass(source, *_worker_state)
 
 
@@ -406,7 +406,7 @@ def _portable(config: Config) -> Config:
 
 def process_file(path: str, config: Config, options: RunOptions,
                  project: Optional[ProjectContracts] = None) -> FileOutcome:
-    return process_read(path, _read(path), config, options, project)
+    return process_read(path, _read(path, options), config, options, project)
 
 
 def process_read(path: str, source, config: Config, options: RunOptions,

@@ -151,3 +151,17 @@ def test_write_that_cannot_be_encoded_is_refused(tmp_path):
     error = write_source(read_source(str(path)), "# coding: latin-1\nx = '\u4e2d'\n")
     assert error is not None and "cannot be encoded" in error.message
     assert path.read_bytes() == b"# coding: latin-1\nx = 1\n"
+
+
+def test_a_file_read_only_to_be_checked_is_never_written(tmp_path):
+    """A check run reads without hashing the bytes (`digest=False`); such a read cannot tell
+    whether the file changed since, so writing it back is refused."""
+    path = tmp_path / "m.py"
+    path.write_text("x.view(1)\n")
+    source = read_source(str(path), digest=False)
+    assert source.text == "x.view(1)\n" and source.digest == ""
+    error = write_source(source, "x.reshape(1)\n")
+    assert error is not None and error.kind == "internal"
+    assert path.read_text() == "x.view(1)\n"
+    assert write_source(read_source(str(path)), "x.reshape(1)\n") is None
+    assert path.read_text() == "x.reshape(1)\n"

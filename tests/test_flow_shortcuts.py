@@ -1,4 +1,4 @@
-"""The flow pass's cheap checks that stand in for costly ones must answer the same: each is
+"""The cheap checks that stand in for costly ones must answer the same: each is
 checked against what it replaces, on every case the repository holds."""
 from __future__ import annotations
 
@@ -48,3 +48,16 @@ def test_a_loader_call_is_never_skipped():
             assert _may_load(func)
     assert _may_load(ast.parse("build", mode="eval").body)
     assert not _may_load(ast.parse("torch.zeros", mode="eval").body)
+
+
+def test_line_starts_without_a_carriage_return_agree_with_the_line_end_pattern():
+    import re
+
+    from contiglint.findings import line_starts
+
+    pattern = re.compile(r"\r\n|\r|\n")
+    texts = ["", "x", "\n", "\n\n", "x = 1", "x = 1\n", "a\nb", "a\n\nb\n", "\u00e9\n\u65e5\n",
+             "a\r\nb\rc\nd", "\r", "\r\n\r\n", "a\x0cb\nc\x1cd\u2028e\n"]  # not line ends here
+    texts += [path.read_text(encoding="utf-8") for path in sorted(ROOT.glob("contiglint/**/*.py"))]
+    for text in texts:
+        assert line_starts(text) == [0] + [m.end() for m in pattern.finditer(text)], text[:40]

@@ -237,8 +237,8 @@ def test_paths_that_vanish_during_the_run(tmp_path, monkeypatch):
     # A file deleted after it was read, before the fix is written: reported, not recreated.
     real_read = files.read_source
 
-    def read_then_delete(path):
-        source = real_read(path)
+    def read_then_delete(path, **options):
+        source = real_read(path, **options)
         if path.endswith("c.py"):
             os.unlink(path)
         return source

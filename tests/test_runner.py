@@ -140,9 +140,11 @@ def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch)
         "longer.py": header + "from .utils import is_torch_distributed_available\n",
         "collective.py": header + "import torch\nfrom torch import distributed as d\n\n\n"
                          "def sync(x):\n    d.all_gather([torch.empty(4, 3)], x.t())\n",
+        # a token that is no word is taken as code wherever it is: the words are not looked at
+        "not_a_word.py": header + "# y = x.contiguous() would copy\nx = 1\n",
     }
     found = {name: engine.lint_source(text, name, default) for name, text in texts.items()}
-    assert analysed == ["longer.py", "collective.py"]
+    assert analysed == ["longer.py", "collective.py", "not_a_word.py"]
     assert [f.code for f in found["collective.py"].findings] == ["CTG107"]
     analysed.clear()
     escapes = Settings(select=("CTG102",))

@@ -393,17 +393,21 @@ def constructor_arguments(calls: list[ast.Call]):
     ones (`KVCache(batch=1, heads=2)`, `Model()`): then attributes set from them, such as a
     size-1 batch or head count, are known. None when the class is built in different ways,
     with non-literal arguments, or not at all."""
-    if not calls or len({ast.dump(ast.Tuple(c.args + [k.value for k in c.keywords],
-                                            ast.Load())) + str([k.arg for k in c.keywords])
-                         for c in calls}) != 1:
+    if not calls:
         return None
+    spellings = set()
+    for call in calls:  # literals first: only they are compared by their text
+        nodes = call.args + [k.value for k in call.keywords]
+        if any(k.arg is None for k in call.keywords) or any(
+                literal_value(node) is None for node in nodes):
+            return None
+        spellings.add(ast.dump(ast.Tuple(nodes, ast.Load())) +
+                      str([k.arg for k in call.keywords]))
+        if len(spellings) > 1:
+            return None
     call = calls[0]
-    values = [literal_value(a) for a in call.args]
-    keywords = {k.arg: literal_value(k.value) for k in call.keywords}
-    if any(v is None for v in values) or None in keywords or any(
-            v is None for v in keywords.values()):
-        return None
-    return values, keywords
+    return [literal_value(a) for a in call.args], \
+        {k.arg: literal_value(k.value) for k in call.keywords}
 
 
 def literal_value(node: ast.expr) -> Optional[Value]:
