@@ -167,6 +167,13 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         index = ModuleIndex(tree)
     if found is not None and only_outside_code(index, found):
         return LintResult()
+    if not all(rule.may_fire(index) for rule in rules):
+        # A rule its syntax check rules out does not run; when none is left of the rules
+        # whose tokens the text holds, the module is not analysed.
+        rules = [rule for rule in rules if rule.may_fire(index) and
+                 any(token in text for token in rule.prefilter_tokens())]
+        if not rules:
+            return LintResult()
     return lint_tree(tree, text, path, settings, rules, project, index)
 
 

@@ -61,3 +61,70 @@ def test_line_starts_without_a_carriage_return_agree_with_the_line_end_pattern()
     texts += [path.read_text(encoding="utf-8") for path in sorted(ROOT.glob("contiglint/**/*.py"))]
     for text in texts:
         assert line_starts(text) == [0] + [m.end() for m in pattern.finditer(text)], text[:40]
+
+
+def _sources():
+    for path in sorted(ROOT.glob("**/*.py")):
+        if "corpus" in path.parts or ".venv" in path.parts:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+            yield str(path), text, ast.parse(text)
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            continue
+
+
+def test_no_write_into_a_copy_is_missed_by_the_syntax_check():
+    """CTG111 reports only sinks whose target holds a copy-if-needed call on its receiver
+    spine (`sink.copy`); the index's syntax check that lets a module without one go
+    unanalysed must say True for every module where the flow pass records such a sink."""
+    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.layout.flow.program import analyze_module
+    from contiglint.source import SourceMap
+
+    with_copy = 0
+    for path, text, tree in _sources():
+        index = ModuleIndex(tree)
+        try:
+            sinks = analyze_module(tree, SourceMap(text), path, index=index)
+        except RecursionError:
+            continue
+        if any(s.kind in ("inplace", "collective") and s.copy is not None for s in sinks):
+            with_copy += 1
+            assert index.may_write_into_copy, path
+    assert with_copy >= 10  # the repository's CTG111 cases, fixtures and examples
+
+
+WRITES_INTO_A_COPY = {  # the statement (x is a transposed tensor) -> a write into a copy?
+    "x.contiguous().add_(1)": True,
+    "x.reshape(6)[0] = 1": True,
+    "x.flatten()[0] += 1": True,
+    "x.contiguous().data += 1": True,
+    "dist.all_reduce(x.contiguous())": True,
+    "dist.broadcast(tensor=x.contiguous(), src=0)": True,
+    "torch.add(x, 1, out=x.contiguous())": True,
+    "torch.relu_(x.contiguous())": True,
+    "F.relu(x.contiguous(), inplace=True)": True,
+    "x.contiguous().view(6).mul_(2)": True,
+    "y = x.contiguous()\n    y.add_(1)": False,  # the write's target is a name
+    "return x.reshape(6)": False,
+    "z = x.reshape(6).permute(0)": False,
+    "z = [x.contiguous()]": False,
+    "z = x.contiguous() + 1": False,
+}
+
+
+def test_the_syntax_check_for_writes_into_a_copy_on_each_form():
+    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.layout.flow.program import analyze_module
+    from contiglint.source import SourceMap
+
+    for statement, writes in WRITES_INTO_A_COPY.items():
+        text = ("import torch\nimport torch.distributed as dist\nimport torch.nn.functional as F"
+                f"\n\n\ndef f():\n    x = torch.randn(2, 3).t()\n    {statement}\n")
+        tree = ast.parse(text)
+        index = ModuleIndex(tree)
+        sinks = analyze_module(tree, SourceMap(text), "m.py", index=index)
+        recorded = any(s.kind in ("inplace", "collective") and s.copy is not None
+                       for s in sinks)
+        assert recorded == writes and index.may_write_into_copy == writes, statement

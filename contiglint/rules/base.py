@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 
 from contiglint.findings import Finding, Fix, Position, Related
+from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.flow.names import ImportMap
 from contiglint.layout.model.values import Kind
 from contiglint.rules import precision
@@ -84,6 +85,13 @@ class Rule:
 
     def check(self, sink, ctx: "RuleContext") -> Iterable[Report]:
         raise NotImplementedError
+
+    @classmethod
+    def may_fire(cls, index: ModuleIndex) -> bool:
+        """A look at the module's syntax (its shared walk) after the prefilter: False when
+        none of the sinks this rule reports can be in it. A module whose enabled rules all
+        say so is not analysed. True unless a rule knows better."""
+        return True
 
     @classmethod
     def prefilter_tokens(cls) -> frozenset[str]:

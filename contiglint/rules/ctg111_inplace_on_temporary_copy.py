@@ -8,6 +8,7 @@ from contiglint.findings import Fix
 from contiglint.catalogue import collectives
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
+from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.sinks.records import CollectiveSink, InplaceSink, Sink
 from contiglint.layout.model.values import Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
@@ -66,6 +67,11 @@ class InplaceOnTemporaryCopy(Rule):
     # a write into a temporary needs a copy-if-needed call; in-place writes are everywhere
     tokens = frozenset("." + name + "(" for name in catalogue.COPIES_IF_NEEDED)
     fix_safety = "unsafe"
+
+    @classmethod
+    def may_fire(cls, index: ModuleIndex) -> bool:
+        # a finding's sink has the copy on its target's receiver spine (`sink.copy`)
+        return index.may_write_into_copy
 
     def check(self, sink: Union[CollectiveSink, InplaceSink], ctx: RuleContext) -> Iterable[Report]:
         if sink.copy is None or not isinstance(sink.copy.call.func, ast.Attribute):

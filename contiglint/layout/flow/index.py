@@ -14,12 +14,13 @@ import ast
 import re
 from typing import Optional
 
-from contiglint.catalogue import sinks
+from contiglint.catalogue import ops, sinks
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 LAYOUT_QUERIES = sinks.LAYOUT_QUERIES
 REGISTRATIONS = sinks.REGISTRATIONS
 BUFFER_VIEWS = sinks.BUFFER_VIEWS
+COPIES_IF_NEEDED = ops.COPIES_IF_NEEDED
 
 
 # The node types that can have children, as the grammar (ASDL) names them in each node class's
@@ -123,7 +124,7 @@ class ModuleIndex:
         self.classes: list[ast.ClassDef] = []
         # id(`x.numpy()` call) -> how its array's raw memory is read (`.numpy().ctypes`)
         self.raw_buffers: dict[int, str] = {}
-        stores, layout_queries = [], []
+        stores, layout_queries, copies = [], [], []
         for index, node in enumerate(self.nodes):
             kind = type(node)
             if kind is ast.Call:
@@ -136,6 +137,8 @@ class ModuleIndex:
                         stores.append(index)
                     elif func.attr in LAYOUT_QUERIES:
                         layout_queries.append(index)
+                    elif func.attr in COPIES_IF_NEEDED:
+                        copies.append(index)
             elif kind is ast.Attribute:
                 if type(node.ctx) is ast.Store and type(node.value) is ast.Name \
                         and node.value.id == "self":
@@ -154,6 +157,7 @@ class ModuleIndex:
                 self.classes.append(node)
         self._storing = self._ancestors(stores, parents)
         self._querying = self._ancestors(layout_queries, parents)
+        self.may_write_into_copy = any(self._written_spine(i, parents) for i in copies)
 
     def _ancestors(self, indices: list[int], parents: list[int]) -> set[int]:
         """ids of the nodes at `indices` and of all their ancestors."""
@@ -164,6 +168,34 @@ class ModuleIndex:
                 found.add(id(nodes[index]))
                 index = parents[index]
         return found
+
+    def _written_spine(self, index: int, parents: list[int]) -> bool:
+        """May an in-place write or a call receive the copy-if-needed call at `index`
+        (`x.contiguous()`), or an expression that has it on its receiver spine (the chain of
+        calls, attributes and subscripts that `SinkRecorder.copied_from` walks down from a
+        write's target)? True when the spine reaches a method whose name ends in `_` (every
+        in-place Tensor method and dunder), a subscript that is stored into or deleted, the
+        target of an augmented assignment, or an argument of a call (in-place functions,
+        `out=`, `inplace=True`, collectives). Otherwise no write's target holds the copy."""
+        nodes = self.nodes
+        node = nodes[index]
+        while True:
+            index = parents[index]
+            if index < 0:
+                return False
+            parent = nodes[index]
+            kind = type(parent)
+            if kind is ast.Attribute and parent.value is node:
+                if parent.attr.endswith("_"):
+                    return True
+            elif kind is ast.Subscript and parent.value is node:
+                if type(parent.ctx) is not ast.Load:
+                    return True
+            elif not (kind is ast.Call and parent.func is node):
+                break
+            node = parent
+        return kind is ast.keyword or (kind is ast.Call and node in parent.args) or (
+            kind is ast.AugAssign and parent.target is node)
 
     def stores_on_self(self, function: ast.AST) -> bool:
         """Whether a method can change instance state: somewhere inside it (nested code
