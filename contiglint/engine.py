@@ -167,14 +167,21 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         index = ModuleIndex(tree)
     if found is not None and only_outside_code(index, found):
         return LintResult()
-    if not all(rule.may_fire(index) for rule in rules):
-        # A rule its syntax check rules out does not run; when none is left of the rules
-        # whose tokens the text holds, the module is not analysed.
-        rules = [rule for rule in rules if rule.may_fire(index) and
-                 any(token in text for token in rule.prefilter_tokens())]
-        if not rules:
-            return LintResult()
+    if not any(_holds_tokens(rule, text) and rule.may_fire(index) for rule in rules):
+        return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
     return lint_tree(tree, text, path, settings, rules, project, index)
+
+
+_TOKENS_OF: dict[type, frozenset[str]] = {}
+
+
+def _holds_tokens(rule: Rule, text: str) -> bool:
+    """Does `text` hold one of `rule`'s own prefilter tokens?"""
+    try:
+        tokens = _TOKENS_OF[type(rule)]
+    except KeyError:
+        tokens = _TOKENS_OF[type(rule)] = rule.prefilter_tokens()
+    return any(token in text for token in tokens)
 
 
 def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:
@@ -186,36 +193,12 @@ def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:
     keywords (`import`, `return`) are taken as found, as before."""
     if not all(map(_is_word, found)):
         return False
-    names = code_names(index)
-    return not any(token in name for name in names for token in found)
+    return not any(token in name for name in index.names for token in found)
 
 
-def code_names(index: ModuleIndex) -> set[str]:
-    """Every name the code spells: identifiers, attributes, imported modules and aliases,
-    definitions, parameters, keywords (not the text of string literals). Read from the
-    index's nodes, which are every node that can have children (a name is a field of one
-    of them: `Name.id`, `Attribute.attr`, `arg.arg`, `keyword.arg`), and from the imports'
-    aliases, which the index does not walk into."""
-    names: set[str] = set()
-    add, update = names.add, names.update
-    for node in index.nodes:
-        if node.__class__ is ast.Name:  # most nodes: the one field that is a name
-            add(node.id)
-            continue
-        if node.__class__ is ast.Constant:
-            continue
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if value.__class__ is str:
-                add(value)
-            elif value.__class__ is list and value and value[0].__class__ is str:
-                update(value)  # global and nonlocal names, class patterns' attributes
-    for node in index.imports:
-        for alias in node.names:
-            add(alias.name)
-            if alias.asname:
-                add(alias.asname)
-    return names
+def code_names(index: ModuleIndex) -> frozenset[str]:
+    """Every name the code spells (`ModuleIndex.names`)."""
+    return index.names
 
 
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,

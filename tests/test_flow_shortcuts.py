@@ -128,3 +128,24 @@ def test_the_syntax_check_for_writes_into_a_copy_on_each_form():
         recorded = any(s.kind in ("inplace", "collective") and s.copy is not None
                        for s in sinks)
         assert recorded == writes and index.may_write_into_copy == writes, statement
+
+
+def test_a_rule_ruled_out_by_the_syntax_check_has_no_finding_in_the_module():
+    """`Rule.may_fire` lets a module go unanalysed: it must never say False where the rule,
+    run, has a finding. Every rule, default and strict mode, every module of the repository
+    (its fixtures, examples and eval cases)."""
+    from contiglint.engine import lint_tree
+    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.rules import all_rules, rule_by_code
+    from contiglint.settings import Settings
+
+    codes = tuple(rule.code for rule in all_rules())
+    fired = 0
+    for strict in (False, True):
+        settings = Settings(select=codes, strict=strict)
+        for path, text, tree in _sources():
+            index = ModuleIndex(tree)
+            for finding in lint_tree(tree, text, path, settings, index=index).findings:
+                fired += 1
+                assert rule_by_code(finding.code).may_fire(index), (finding.code, path)
+    assert fired > 500

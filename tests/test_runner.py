@@ -124,8 +124,9 @@ def test_code_names_read_from_the_index_are_every_name_of_the_code():
 def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch):
     """`distributed` in a license header or a docstring is no collective: a text whose
     prefilter tokens are all words that no name of its code holds is parsed, not analysed.
-    A token inside a longer name, a keyword token (`return`), or a real collective through
-    an alias is analysed, and found."""
+    Nor is one whose code holds a token only inside a longer name, when the rule needs a
+    call of one of its functions (`Rule.names`) and the code names none. A keyword token
+    (`return`), or a real collective through an alias is analysed, and found."""
     from contiglint import engine
 
     analysed = []
@@ -140,12 +141,17 @@ def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch)
         "longer.py": header + "from .utils import is_torch_distributed_available\n",
         "collective.py": header + "import torch\nfrom torch import distributed as d\n\n\n"
                          "def sync(x):\n    d.all_gather([torch.empty(4, 3)], x.t())\n",
+        "renamed.py": "import torch\nfrom torch.distributed import all_reduce as ar\n\n\n"
+                      "def sync(x):\n    ar(x.t())\n",
+        "no_collective.py": "import torch.distributed as dist\n\n\n"
+                            "def rank(x):\n    return dist.get_rank() + x.t().sum()\n",
         # a token that is no word is taken as code wherever it is: the words are not looked at
         "not_a_word.py": header + "# y = x.contiguous() would copy\nx = 1\n",
     }
     found = {name: engine.lint_source(text, name, default) for name, text in texts.items()}
-    assert analysed == ["longer.py", "collective.py", "not_a_word.py"]
+    assert analysed == ["collective.py", "renamed.py", "not_a_word.py"]
     assert [f.code for f in found["collective.py"].findings] == ["CTG107"]
+    assert [f.code for f in found["renamed.py"].findings] == ["CTG107"]
     analysed.clear()
     escapes = Settings(select=("CTG102",))
     engine.lint_source("# nothing to split here\ndef f(x):\n    return x[:, 1]\n", "e.py",

@@ -78,6 +78,12 @@ def runtime(kind: str) -> frozenset[str]:
     return BY_KIND[kind].runtime
 
 
+def function_names(kind: str) -> frozenset[str]:
+    """The last parts of the qualified names of a sink kind's functions (`all_reduce`), which
+    any call of one names."""
+    return frozenset(name.rsplit(".", 1)[-1] for name in BY_KIND[kind].functions)
+
+
 TRACERS = frozenset(BY_KIND["trace"].functions)
 JIT_TRACERS = frozenset(n for n in TRACERS if n.startswith("torch.jit."))  # take a module too
 # Tensor methods that need the NCHW (default contiguous) layout to mean what the code expects

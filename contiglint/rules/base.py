@@ -75,6 +75,10 @@ class Rule:
     preview: ClassVar[bool] = False  # opt-in because its measured precision is below the policy
     options: ClassVar[Mapping[str, Option]] = {}
     tokens: ClassVar[Optional[frozenset[str]]] = None  # prefilter; default: the sinks' tokens
+    # identifiers of which the code must name one for a sink this rule reports (the last
+    # part of a sink function's qualified name, which every spelling of a call to it names:
+    # `dist.all_reduce`, `from torch.distributed import all_reduce as ar`); None: no such need
+    names: ClassVar[Optional[frozenset[str]]] = None
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -90,8 +94,9 @@ class Rule:
     def may_fire(cls, index: ModuleIndex) -> bool:
         """A look at the module's syntax (its shared walk) after the prefilter: False when
         none of the sinks this rule reports can be in it. A module whose enabled rules all
-        say so is not analysed. True unless a rule knows better."""
-        return True
+        say so (or hold none of their tokens) is not analysed. By default: the code names
+        one of `names`, when the rule has them."""
+        return cls.names is None or not cls.names.isdisjoint(index.names)
 
     @classmethod
     def prefilter_tokens(cls) -> frozenset[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional, Union
 
+from contiglint.catalogue.sinks import function_names
 from contiglint.findings import Fix
 from contiglint.layout.sinks.records import LayoutBranchSink, TraceSink
 from contiglint.layout.model.values import Seq, Tensor, Value
@@ -48,6 +49,8 @@ class TraceWithNonContiguousInput(Rule):
     name = "trace-with-noncontiguous-input"
     summary = "trace/export with a non-contiguous example, or a layout branch in traced code"
     sinks = frozenset({"trace", "layout_branch"})
+    # a layout branch is reported only in code the module traces: both need a tracer call
+    names = function_names("trace")
     fix_safety = "safe"
 
     def check(self, sink: Union[LayoutBranchSink, TraceSink], ctx: RuleContext) -> Iterable[Report]:

@@ -5,6 +5,7 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.catalogue import collectives
+from contiglint.catalogue.sinks import function_names
 from contiglint.findings import Fix
 from contiglint.layout.sinks.records import CollectiveSink, Sink
 from contiglint.layout.model.values import Seq, Tensor
@@ -63,6 +64,7 @@ class CollectiveOnNonContiguous(Rule):
     name = "collective-on-noncontiguous"
     summary = "torch.distributed op on a non-contiguous tensor: wrong values, corruption, raise"
     sinks = frozenset({"collective"})
+    names = function_names("collective")
     fix_safety = "unsafe"
     options = {"backend": Option(
         "any", collectives.BACKENDS,

@@ -5,6 +5,7 @@ import ast
 from dataclasses import replace
 from typing import Iterable, Optional
 
+from contiglint.catalogue.sinks import function_names
 from contiglint.findings import Fix, Related
 from contiglint.layout.sinks.records import Sink
 from contiglint.rules.base import Report, Rule, RuleContext
@@ -45,6 +46,7 @@ class SaveOfView(Rule):
     name = "save-of-view"
     summary = "`torch.save` of a slice or other partial view writes the whole base storage"
     sinks = frozenset({"save"})
+    names = function_names("save")
     fix_safety = "safe or unsafe"
     severity = "warning"
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cached_property
 from typing import Optional
 
 from contiglint.catalogue import ops, sinks
@@ -196,6 +197,34 @@ class ModuleIndex:
             node = parent
         return kind is ast.keyword or (kind is ast.Call and node in parent.args) or (
             kind is ast.AugAssign and parent.target is node)
+
+    @cached_property
+    def names(self) -> frozenset[str]:
+        """Every name the code spells: identifiers, attributes, imported modules and aliases,
+        definitions, parameters, keywords (not the text of string literals). Read from the
+        index's nodes, which are every node that can have children (a name is a field of one
+        of them: `Name.id`, `Attribute.attr`, `arg.arg`, `keyword.arg`), and from the imports'
+        aliases, which the index does not walk into."""
+        names: set[str] = set()
+        add, update = names.add, names.update
+        for node in self.nodes:
+            if node.__class__ is ast.Name:  # most nodes: the one field that is a name
+                add(node.id)
+                continue
+            if node.__class__ is ast.Constant:
+                continue
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if value.__class__ is str:
+                    add(value)
+                elif value.__class__ is list and value and value[0].__class__ is str:
+                    update(value)  # global and nonlocal names, class patterns' attributes
+        for node in self.imports:
+            for alias in node.names:
+                add(alias.name)
+                if alias.asname:
+                    add(alias.asname)
+        return frozenset(names)
 
     def stores_on_self(self, function: ast.AST) -> bool:
         """Whether a method can change instance state: somewhere inside it (nested code
