@@ -130,11 +130,12 @@ def test_the_syntax_check_for_writes_into_a_copy_on_each_form():
         assert recorded == writes and index.may_write_into_copy == writes, statement
 
 
-def test_a_rule_ruled_out_by_the_syntax_check_has_no_finding_in_the_module():
-    """`Rule.may_fire` lets a module go unanalysed: it must never say False where the rule,
-    run, has a finding. Every rule, default and strict mode, every module of the repository
-    (its fixtures, examples and eval cases)."""
-    from contiglint.engine import lint_tree
+def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_there():
+    """A module is analysed only when an enabled rule holds one of its own tokens and its
+    `Rule.may_fire` says True: neither may be False where the rule, run, has a finding.
+    Every rule, default and strict mode, every module of the repository (its fixtures,
+    examples and eval cases)."""
+    from contiglint.engine import _holds_tokens, lint_tree
     from contiglint.layout.flow.index import ModuleIndex
     from contiglint.rules import all_rules, rule_by_code
     from contiglint.settings import Settings
@@ -147,5 +148,7 @@ def test_a_rule_ruled_out_by_the_syntax_check_has_no_finding_in_the_module():
             index = ModuleIndex(tree)
             for finding in lint_tree(tree, text, path, settings, index=index).findings:
                 fired += 1
-                assert rule_by_code(finding.code).may_fire(index), (finding.code, path)
+                rule = rule_by_code(finding.code)
+                assert _holds_tokens(rule(), text), (finding.code, path)
+                assert rule.may_fire(index), (finding.code, path)
     assert fired > 500

@@ -47,7 +47,7 @@ class SinkSpec:
 SPECS: tuple[SinkSpec, ...] = (
     SinkSpec("view", methods=("view", "view_as"), tokens=(".view",)),
     SinkSpec("raw_memory", methods=("data_ptr", "untyped_storage", "storage", "_storage"),
-             tokens=("data_ptr", "storage")),
+             tokens=("data_ptr", "storage") + BUFFER_VIEWS),
     SinkSpec("kernel_launch", tokens=("triton", "[grid]", "](")),
     SinkSpec("buffer", methods=REGISTRATIONS[:1], argument=1, keyword="tensor",
              tokens=("register_buffer",), runtime_names=("nn.Module.register_buffer",)),
