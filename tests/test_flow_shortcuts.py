@@ -106,6 +106,8 @@ WRITES_INTO_A_COPY = {  # the statement (x is a transposed tensor) -> a write in
     "torch.relu_(x.contiguous())": True,
     "F.relu(x.contiguous(), inplace=True)": True,
     "x.contiguous().view(6).mul_(2)": True,
+    "relu = torch.nn.ReLU(inplace=True)\n    relu(x.contiguous())": True,  # named `inplace`
+    "print(x.contiguous())": False,  # passed to a call, and the module names no writing one
     "y = x.contiguous()\n    y.add_(1)": False,  # the write's target is a name
     "return x.reshape(6)": False,
     "z = x.reshape(6).permute(0)": False,

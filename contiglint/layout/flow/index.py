@@ -15,13 +15,19 @@ import re
 from functools import cached_property
 from typing import Optional
 
-from contiglint.catalogue import ops, sinks
+from contiglint.catalogue import inplace, ops, sinks
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 LAYOUT_QUERIES = sinks.LAYOUT_QUERIES
 REGISTRATIONS = sinks.REGISTRATIONS
 BUFFER_VIEWS = sinks.BUFFER_VIEWS
 COPIES_IF_NEEDED = ops.COPIES_IF_NEEDED
+# What a module names when a call in it may write into a tensor passed to it (the flow
+# pass's in-place sinks whose target is an argument): `inplace=True` (an activation, or a
+# module built with it), a collective, a torch function spelled like an in-place Tensor
+# method (`torch.relu_`); an `out=` argument says so by itself
+WRITING_CALL_NAMES = frozenset({"inplace"}) | sinks.function_names("collective") | \
+    inplace.TENSOR_METHODS | inplace.DUNDERS
 
 
 # The node types that can have children, as the grammar (ASDL) names them in each node class's
@@ -158,7 +164,9 @@ class ModuleIndex:
                 self.classes.append(node)
         self._storing = self._ancestors(stores, parents)
         self._querying = self._ancestors(layout_queries, parents)
-        self.may_write_into_copy = any(self._written_spine(i, parents) for i in copies)
+        spines = [self._written_spine(i, parents) for i in copies]
+        self._copy_written = "write" in spines
+        self._copy_passed = "argument" in spines
 
     def _ancestors(self, indices: list[int], parents: list[int]) -> set[int]:
         """ids of the nodes at `indices` and of all their ancestors."""
@@ -170,33 +178,45 @@ class ModuleIndex:
                 index = parents[index]
         return found
 
-    def _written_spine(self, index: int, parents: list[int]) -> bool:
-        """May an in-place write or a call receive the copy-if-needed call at `index`
-        (`x.contiguous()`), or an expression that has it on its receiver spine (the chain of
-        calls, attributes and subscripts that `SinkRecorder.copied_from` walks down from a
-        write's target)? True when the spine reaches a method whose name ends in `_` (every
+    @property
+    def may_write_into_copy(self) -> bool:
+        """May an in-place write's target, or a write's argument, hold a copy-if-needed call
+        (`x.contiguous()`, `x.reshape(..)`) on its receiver spine (the chain of calls,
+        attributes and subscripts `SinkRecorder.copied_from` walks down from a write's
+        target)? Only then can a write into a temporary copy be recorded (CTG111)."""
+        return self._copy_written or (self._copy_passed and
+                                      not WRITING_CALL_NAMES.isdisjoint(self.names))
+
+    def _written_spine(self, index: int, parents: list[int]) -> Optional[str]:
+        """What happens to the copy-if-needed call at `index`, or the expression that has it
+        on its receiver spine: "write" when it reaches a method whose name ends in `_` (every
         in-place Tensor method and dunder), a subscript that is stored into or deleted, the
-        target of an augmented assignment, or an argument of a call (in-place functions,
-        `out=`, `inplace=True`, collectives). Otherwise no write's target holds the copy."""
+        target of an augmented assignment, or an `out=` argument; "argument" when it is
+        passed to a call otherwise, which may write it only if the module names a writing
+        call (`WRITING_CALL_NAMES`); None otherwise (assigned, returned, chained into ops
+        that do not write, or starred)."""
         nodes = self.nodes
         node = nodes[index]
         while True:
             index = parents[index]
             if index < 0:
-                return False
+                return None
             parent = nodes[index]
             kind = type(parent)
             if kind is ast.Attribute and parent.value is node:
                 if parent.attr.endswith("_"):
-                    return True
+                    return "write"
             elif kind is ast.Subscript and parent.value is node:
                 if type(parent.ctx) is not ast.Load:
-                    return True
+                    return "write"
             elif not (kind is ast.Call and parent.func is node):
                 break
             node = parent
-        return kind is ast.keyword or (kind is ast.Call and node in parent.args) or (
-            kind is ast.AugAssign and parent.target is node)
+        if kind is ast.AugAssign and parent.target is node:
+            return "write"
+        if kind is ast.keyword:
+            return "write" if parent.arg == "out" else "argument"
+        return "argument" if kind is ast.Call and node in parent.args else None
 
     @cached_property
     def names(self) -> frozenset[str]:
