@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import keyword
+import re
 import symtable
 import warnings
 from dataclasses import dataclass, field
@@ -154,6 +155,9 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     # analysed whatever else it holds, and the other tokens need not be looked for.
     found = None if any(token in text for token in tokens.code) else \
         {token for token in tokens.words if token in text}
+    if found and not any(_may_name(rule, text) for rule in rules
+                         if not found.isdisjoint(_tokens_of(rule))):
+        found = set()  # only words, of rules whose functions the text never names as a word
     if found is not None and not found:
         # Nothing to analyse, but a file that does not parse is still reported: parsing
         # costs little next to analysis, and silence would read as "this file is fine".
@@ -175,13 +179,36 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
 _TOKENS_OF: dict[type, frozenset[str]] = {}
 
 
-def _holds_tokens(rule: Rule, text: str) -> bool:
-    """Does `text` hold one of `rule`'s own prefilter tokens?"""
+def _tokens_of(rule: Rule) -> frozenset[str]:
     try:
-        tokens = _TOKENS_OF[type(rule)]
+        return _TOKENS_OF[type(rule)]
     except KeyError:
         tokens = _TOKENS_OF[type(rule)] = rule.prefilter_tokens()
-    return any(token in text for token in tokens)
+        return tokens
+
+
+def _holds_tokens(rule: Rule, text: str) -> bool:
+    """Does `text` hold one of `rule`'s own prefilter tokens?"""
+    return any(token in text for token in _tokens_of(rule))
+
+
+_NAMED: dict[str, re.Pattern] = {}
+
+
+def _may_name(rule: Rule, text: str) -> bool:
+    """Can the code name one of `rule.names` (see `Rule.may_fire`)? Not unless the text
+    holds it as a word: a look before the parse, for a text whose tokens are words only."""
+    if rule.names is None:
+        return True
+    for name in rule.names:
+        if name in text:
+            try:
+                pattern = _NAMED[name]
+            except KeyError:
+                pattern = _NAMED[name] = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+            if pattern.search(text):
+                return True
+    return False
 
 
 def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:

@@ -129,10 +129,12 @@ def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch)
     (`return`), or a real collective through an alias is analysed, and found."""
     from contiglint import engine
 
-    analysed = []
-    real = engine.analyze_module
+    analysed, parsed = [], []
+    real, real_parse = engine.analyze_module, engine.parse
     monkeypatch.setattr(engine, "analyze_module",
                         lambda *a, **k: analysed.append(a[2]) or real(*a, **k))
+    monkeypatch.setattr(engine, "parse", lambda text, path: parsed.append(path) or
+                        real_parse(text, path))
     header = "# Licensed ... distributed under the License is distributed on an AS IS BASIS\n"
     default = Settings()
     texts = {
@@ -150,6 +152,8 @@ def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch)
     }
     found = {name: engine.lint_source(text, name, default) for name, text in texts.items()}
     assert analysed == ["collective.py", "renamed.py", "not_a_word.py"]
+    # words only, and no collective named as a word: not even parsed (`_may_name`)
+    assert "longer.py" not in parsed and "header.py" in parsed
     assert [f.code for f in found["collective.py"].findings] == ["CTG107"]
     assert [f.code for f in found["renamed.py"].findings] == ["CTG107"]
     analysed.clear()
