@@ -94,7 +94,7 @@ def token_kinds(rules: list[Rule]) -> Tokens:
     try:
         return _RULE_TOKENS[key]
     except KeyError:
-        tokens = sorted({token for rule in rules for token in rule.prefilter_tokens()})
+        tokens = sorted({token for rule in rules for token in _tokens_of(rule)})
         found = _RULE_TOKENS[key] = Tokens(
             frozenset(tokens), tuple(t for t in tokens if not _is_word(t)),
             tuple(t for t in tokens if _is_word(t)))
@@ -155,12 +155,11 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     # analysed whatever else it holds, and the other tokens need not be looked for.
     found = None if any(token in text for token in tokens.code) else \
         {token for token in tokens.words if token in text}
-    if found and not any(_may_name(rule, text) for rule in rules
-                         if not found.isdisjoint(_tokens_of(rule))):
-        found = set()  # only words, of rules whose functions the text never names as a word
-    if found is not None and not found:
-        # Nothing to analyse, but a file that does not parse is still reported: parsing
-        # costs little next to analysis, and silence would read as "this file is fine".
+    if found is not None and not any(_may_name(rule, text) for rule in rules
+                                     if not found.isdisjoint(_tokens_of(rule))):
+        # No token, or only words of rules whose functions the text never names as a word:
+        # nothing to analyse, but a file that does not parse is still reported: silence
+        # would read as "this file is fine".
         error = syntax_error(text, path) if tree is None else None
         return LintResult(errors=[error] if error else [])
     if tree is None:
@@ -221,11 +220,6 @@ def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:
     if not all(map(_is_word, found)):
         return False
     return not any(token in name for name in index.names for token in found)
-
-
-def code_names(index: ModuleIndex) -> frozenset[str]:
-    """Every name the code spells (`ModuleIndex.names`)."""
-    return index.names
 
 
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,

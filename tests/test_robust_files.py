@@ -273,6 +273,18 @@ def _nested(depth: int, kind: str) -> str:
     return "x = " + " + ".join(["y"] * depth) + "\n"  # a left-leaning chain of BinOps
 
 
+def _mutated_programs() -> list[str]:
+    """The robustness fuzz tests' seed programs, each also mutated six ways."""
+    import random
+
+    from tests.fuzz_inputs import MUTATORS, seed_programs
+
+    rng, texts = random.Random(16), []
+    for text in seed_programs().values():
+        texts += [text] + [rng.choice(MUTATORS)(text, rng) for _ in range(6)]
+    return texts
+
+
 SYNTAX_TEXTS = [
     *(data.decode("utf-8", "replace") for data, _ in KINDS.values()),
     DEEP_FOR_PARSER.replace("torch", "numpy"),
@@ -282,6 +294,9 @@ SYNTAX_TEXTS = [
     "class C:\n    def f(self):\n        nonlocal y\n",
     "return 1\n", "yield 1\n", "await f()\n", "break\n",  # refused only by the compiler
     "x = 'bad \\d escape'\n", "def f(:\n", "a = \x00\n", "x = 1\n" * 1000,
+    "from __future__ import braces\n", "f'{x!z}'\n", "lambda: (yield)\n", "del f()\n",
+    "print(*)\n", "x = 1 +\n", "if True:\n pass\n  x\n", "\\\n",
+    *_mutated_programs(),
     *(_nested(depth, kind) for kind in ("unary", "parentheses", "lists", "calls", "blocks",
                                         "chain")
       for depth in (10, 99, 100, 101, 199, 200, 201, 2980, 2983, 2984, 2985, 2986, 5000)),

@@ -118,7 +118,7 @@ def test_code_names_read_from_the_index_are_every_name_of_the_code():
                             sorted(Path(engine.__file__).parent.rglob("*.py"))]
     for text in texts:
         tree = ast.parse(text)
-        assert engine.code_names(ModuleIndex(tree)) == _every_name(tree)
+        assert ModuleIndex(tree).names == _every_name(tree)
 
 
 def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch):
