@@ -9,6 +9,7 @@ import ast
 import keyword
 import re
 import symtable
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
@@ -106,7 +107,8 @@ def _is_word(token: str) -> bool:
 
 
 def may_have_findings(text: str, settings: Settings) -> bool:
-    return any(token in text for token in prefilter_tokens(settings))
+    searched = _as_python_reads(text)
+    return any(token in searched for token in prefilter_tokens(settings))
 
 
 def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceError]]:
@@ -151,11 +153,12 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         return LintResult()
     rules = enabled_rules(settings)
     tokens = token_kinds(rules)
+    searched = _as_python_reads(text)
     # A token that is not a word is in the code (`only_outside_code`): then the text is
     # analysed whatever else it holds, and the other tokens need not be looked for.
-    found = None if any(token in text for token in tokens.code) else \
-        {token for token in tokens.words if token in text}
-    if found is not None and not any(_may_name(rule, text) for rule in rules
+    found = None if any(token in searched for token in tokens.code) else \
+        {token for token in tokens.words if token in searched}
+    if found is not None and not any(_may_name(rule, searched) for rule in rules
                                      if not found.isdisjoint(_tokens_of(rule))):
         # No token, or only words of rules whose functions the text never names as a word:
         # nothing to analyse, but a file that does not parse is still reported: silence
@@ -170,7 +173,8 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         index = ModuleIndex(tree)
     if found is not None and only_outside_code(index, found):
         return LintResult()
-    if not any(_holds_tokens(rule, text) and rule.may_fire(index) for rule in rules):
+    if not any(_holds_tokens(rule, searched) and _may_name(rule, searched)
+               and rule.may_fire(index) for rule in _by_cost(rules)):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
     return lint_tree(tree, text, path, settings, rules, project, index)
 
@@ -186,6 +190,31 @@ def _tokens_of(rule: Rule) -> frozenset[str]:
         return tokens
 
 
+def _as_python_reads(text: str) -> str:
+    """The text the prefilter searches: Python reads every identifier in its NFKC form
+    (`x.\uff43ontiguous()` calls `contiguous`), so a text with characters of other forms is
+    searched as NFKC normalizes it. Keywords and operators are not normalized, and a token
+    found in a normalized string or comment only makes the text analysed."""
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return text
+    return unicodedata.normalize("NFKC", text)
+
+
+_BY_COST: dict[tuple[type, ...], list[Rule]] = {}
+
+
+def _by_cost(rules: list[Rule]) -> list[Rule]:
+    """`rules` in the order their syntax checks are asked, the cheapest first: a rule that
+    needs the names the code spells (`Rule.names`, a walk of every node) after the others,
+    which most modules that are analysed satisfy first."""
+    key = tuple(type(rule) for rule in rules)
+    try:
+        return _BY_COST[key]
+    except KeyError:
+        ordered = _BY_COST[key] = sorted(rules, key=lambda rule: rule.names is not None)
+        return ordered
+
+
 def _holds_tokens(rule: Rule, text: str) -> bool:
     """Does `text` hold one of `rule`'s own prefilter tokens?"""
     return any(token in text for token in _tokens_of(rule))
@@ -196,7 +225,8 @@ _NAMED: dict[str, re.Pattern] = {}
 
 def _may_name(rule: Rule, text: str) -> bool:
     """Can the code name one of `rule.names` (see `Rule.may_fire`)? Not unless the text
-    holds it as a word: a look before the parse, for a text whose tokens are words only."""
+    holds it as a word: a look at the text, before the parse of a text whose tokens are words
+    only, and before the walk of every node that `ModuleIndex.names` takes."""
     if rule.names is None:
         return True
     for name in rule.names:

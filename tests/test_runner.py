@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.clitools import (
     BAD, BAD_LINE, CLEAN, EXAMPLE_CONFIG, EXAMPLE_SELECT, FIXED, contiglint, environment, write,
 )
@@ -163,6 +165,32 @@ def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch)
     assert analysed == ["e.py"]
     # a syntax error is still reported
     assert engine.lint_source(header + "def f(:\n", "bad.py", default).errors
+
+
+@pytest.mark.parametrize("ascii_text, spelled", [
+    # words only: the collective's name decides whether the text is parsed (`_may_name`)
+    ("import torch\nfrom torch.distributed import all_reduce as ar\n\n\n"
+     "def sync(x):\n    ar(torch.transpose(x, 0, 1))\n", "all_reduce"),
+    # a token that is no word: `.contiguous(` decides whether the text is analysed
+    ("import torch\n\n\ndef f(x):\n    for i in range(3):\n"
+     "        z = x.t().contiguous()\n        z.add_(1)\n    return z\n", "contiguous"),
+])
+def test_prefilter_reads_identifiers_as_python_does(ascii_text, spelled):
+    """Python reads an identifier in its NFKC form: `\uff41ll_reduce` (a fullwidth `a`) is
+    `all_reduce`, so the text calls what the prefilter looks for, spelled otherwise."""
+    import unicodedata
+
+    from contiglint import engine
+
+    other = "\uff41" + spelled[1:] if spelled[0] == "a" else "\uff43" + spelled[1:]
+    assert unicodedata.normalize("NFKC", other) == spelled
+    text = ascii_text.replace(spelled, other)
+    ascii_found = [(f.code, f.line, f.column) for f in
+                   engine.lint_source(ascii_text, "a.py", Settings()).findings]
+    assert ascii_found
+    assert [(f.code, f.line, f.column) for f in
+            engine.lint_source(text, "a.py", Settings()).findings] == ascii_found
+    assert engine.may_have_findings(text, Settings())
 
 
 def test_project_check_summarizes_each_module_once(tmp_path, monkeypatch):
