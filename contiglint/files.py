@@ -52,6 +52,8 @@ def matches(path: str, patterns: Iterable[str], root: Optional[str] = None) -> b
     file or directory name (`build`, `*_pb2.py`); one with a slash matches the path relative to
     `root`, or the working directory (`tests/data/*`, `src/**/gen_*.py`). Discovery prunes
     excluded directories, so `build` also excludes everything below it."""
+    if not patterns:
+        return False
     name = os.path.basename(os.path.normpath(path))
     relative = None
     for pattern in patterns:
@@ -157,13 +159,15 @@ class _Walk:
         return ignores + ((os.path.abspath(directory), pathspec.GitIgnoreSpec.from_lines(lines)),)
 
     @staticmethod
-    def gitignored(path: str, is_dir: bool, ignores: _Ignores) -> bool:
-        """Git's answer: the deepest .gitignore with a matching pattern decides."""
+    def gitignored(absolute: str, is_dir: bool, ignores: _Ignores) -> bool:
+        """Git's answer for the absolute path `absolute`, which is below every directory of
+        `ignores`: the deepest .gitignore with a matching pattern decides."""
         verdict = None
-        absolute = os.path.abspath(path)
         for base, spec in ignores:
-            relative = Path(os.path.relpath(absolute, base)).as_posix() + ("/" if is_dir else "")
-            result = spec.check_file(relative).include
+            relative = absolute[len(base.rstrip(os.sep)) + 1:]
+            if os.sep != "/":
+                relative = relative.replace(os.sep, "/")
+            result = spec.check_file(relative + "/" if is_dir else relative).include
             if result is not None:
                 verdict = result
         return bool(verdict)
@@ -186,6 +190,7 @@ class _Walk:
             self.errors.append(io_error(directory, error))
             return
         ignores = self._with_gitignore(directory, ignores)
+        absolute = os.path.abspath(directory)
         for entry in entries:
             path = entry.name if directory == "." else entry.path
             if matches(path, self.user, self.root):
@@ -196,16 +201,17 @@ class _Walk:
                 self.errors.append(io_error(path, error))
                 continue
             if is_dir:
-                ignored = self.gitignored(path, True, ignores)
+                ignored = self.gitignored(os.path.join(absolute, entry.name), True, ignores)
                 if ignored or matches(path, self.builtin, self.root):
                     if not os.path.isfile(os.path.join(path, "__init__.py")):
                         continue
                 inner = ignores
                 if ignored:  # a package kept despite .gitignore: patterns above it now match
                     # paths below it, so `dist/` no longer covers all of `mypkg/dist/`
-                    inner = tuple((os.path.abspath(path), spec) for _, spec in ignores)
+                    inner = tuple((os.path.join(absolute, entry.name), spec)
+                                  for _, spec in ignores)
                 self.directory(path, ancestors | {key}, inner)
-            elif self.gitignored(path, False, ignores):
+            elif self.gitignored(os.path.join(absolute, entry.name), False, ignores):
                 continue
             elif is_file and entry.name.endswith(".py"):
                 self.files.append(path)
