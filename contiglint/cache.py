@@ -7,12 +7,22 @@ file's changed contract is a miss too), so any change to one of them is a miss, 
 hit. Contract summaries are cached by the same fingerprint and the file's content. Entries are
 written atomically (temp file + `os.replace`), so concurrent runs can share the directory; an
 entry that cannot be read or decoded is treated as a miss. The cache never makes a run fail.
+
+A warm run need not read a file to know its text (`StatIndex`): the index holds, for each file
+a run read, its status then (size, modification and change times, inode, device) and the
+digest of its text. While the status is the same, the text is taken to be (git's index and
+ruff's cache trust a file's status the same way). Any write to a file sets its change time to
+the time of the write, which no tool can set back, so a file is noted only once its change
+time is `SETTLED_NS` old: a write that came after the status was taken, even within one tick of
+a coarse file-system clock, gives another change time.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import stat
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
@@ -52,17 +62,24 @@ class Cache:
     @staticmethod
     def key(text: str, path: str, settings: Settings, contracts: str = "") -> str:
         """`contracts`: the digest of the project's contracts the file was linted with."""
-        digest = hashlib.sha256()
-        for part in (fingerprint(), settings.cache_key(), path, text, contracts):
-            digest.update(part.encode("utf-8", "surrogatepass"))
-            digest.update(b"\0")
-        return digest.hexdigest()
+        return Cache.digest_key(text_digest(text), path, settings, contracts)
+
+    @staticmethod
+    def digest_key(digest: str, path: str, settings: Settings, contracts: str = "") -> str:
+        """`key` of the text whose `text_digest` is `digest`."""
+        key = hashlib.sha256()
+        for part in (fingerprint(), settings.cache_key(), path, digest, contracts):
+            key.update(part.encode("utf-8", "surrogatepass"))
+            key.update(b"\0")
+        return key.hexdigest()
 
     def _entry(self, key: str) -> str:
         return os.path.join(self.directory, f"{__version__}-{fingerprint()[:12]}", key[:2],
                             key + ".json")
 
-    def load(self, key: str, text: str) -> Optional[LintResult]:
+    def load(self, key: str, text: Optional[str]) -> Optional[LintResult]:
+        """The result stored under `key` for `text`; None when there is none, and when a
+        finding's fix is made from the text and `text` is None (not read)."""
         try:
             with open(self._entry(key), "rb") as handle:
                 entry = json.loads(handle.read())
@@ -108,6 +125,10 @@ class Cache:
         except OSError:
             pass
 
+    def stat_index(self) -> "StatIndex":
+        return StatIndex(os.path.join(self.directory, f"{__version__}-{fingerprint()[:12]}",
+                                      "files.json"), self)
+
     def _prepare(self, directory: str) -> None:
         if os.path.isdir(directory):
             return
@@ -118,10 +139,13 @@ class Cache:
                 atomic_write_bytes(marker, content.encode())
 
 
-def finding_from_json(data: dict, text: str) -> Finding:
-    """The inverse of `Finding.as_json(lazy=True)` for a finding in `text`."""
+def finding_from_json(data: dict, text: Optional[str]) -> Finding:
+    """The inverse of `Finding.as_json(lazy=True)` for a finding in `text` (KeyError when
+    the finding's fix is made from the text and `text` is None)."""
     fix = data["fix"]
     if fix is not None and "rewrite" in fix:  # a statement fix LibCST makes when asked
+        if text is None:
+            raise KeyError("text")
         fix = Fix(fix["safety"], None, fix["description"],
                   Rewrite.from_json(fix["rewrite"], text)) if rewrites_available() else None
     elif fix is not None:
@@ -131,3 +155,58 @@ def finding_from_json(data: dict, text: str) -> Finding:
     related = tuple(Related(r["line"], r["column"], r["message"]) for r in data["related"])
     return Finding(data["path"], data["line"], data["column"], data["end_line"],
                    data["end_column"], data["code"], data["message"], fix, related)
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+SETTLED_NS = 2_000_000_000  # above the coarsest file-system clock tick (FAT's two seconds)
+
+
+def stat_signature(status: os.stat_result) -> Optional[list[int]]:
+    """What the index compares of a file's status; None for a file whose text cannot be known
+    from it: not a regular file (a FIFO), or changed less than `SETTLED_NS` ago."""
+    if not stat.S_ISREG(status.st_mode) or time.time_ns() - status.st_ctime_ns < SETTLED_NS:
+        return None
+    return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino,
+            status.st_dev]
+
+
+class StatIndex:
+    """For each absolute path: the `stat_signature` a run saw and the `text_digest` of the text
+    it read then (see the module's docstring). Read once per run, written once at its end."""
+
+    def __init__(self, path: str, cache: Cache) -> None:
+        self.path, self.cache = path, cache
+        try:
+            with open(path, "rb") as handle:
+                known = json.loads(handle.read())["files"]
+            if not isinstance(known, dict):
+                raise ValueError("not a table")
+        except (OSError, ValueError, KeyError, TypeError):
+            known = {}  # missing or corrupt: every file is read
+        self.known: dict[str, list] = known
+
+    def digest(self, absolute: str, signature: Optional[list[int]]) -> Optional[str]:
+        """The digest of the file's text when its status is the one noted with it."""
+        entry = self.known.get(absolute)
+        if signature is None or not isinstance(entry, list) or entry[:-1] != signature:
+            return None
+        return entry[-1] if isinstance(entry[-1], str) else None
+
+    def note(self, seen: list[tuple[str, list[int], str]]) -> None:
+        """Write the index with the files read this run, if any is new."""
+        changed = False
+        for absolute, signature, digest in seen:
+            entry = signature + [digest]
+            if self.known.get(absolute) != entry:
+                self.known[absolute] = entry
+                changed = True
+        if not changed:
+            return
+        try:
+            self.cache._prepare(os.path.dirname(self.path))
+            atomic_write_bytes(self.path, json.dumps({"files": self.known}).encode("utf-8"))
+        except OSError:
+            pass  # a read-only tree or a full disk costs speed, not correctness

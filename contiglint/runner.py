@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
-from contiglint.cache import Cache
+from contiglint.cache import Cache, StatIndex, stat_signature, text_digest as cache_digest
 from contiglint.config import Config
 from contiglint.engine import (
     LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
@@ -52,6 +52,9 @@ class FileOutcome:
     fixes: list[Finding] = field(default_factory=list)  # the findings those fixes resolved
     diff: str = ""
     text: Optional[str] = None  # the fixed text, for stdin in fix mode
+    # (absolute path, stat signature, text digest) of a file read in a cached check run, for
+    # the cache's stat index (`StatIndex`)
+    seen: Optional[tuple[str, list[int], str]] = None
 
 
 @dataclass
@@ -129,9 +132,10 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     # chunk would leave the other workers idle at the end.
     chunksize = max(1, min(16, len(files) // (workers * 16)))
     modules = _modules(files, config)
+    index = _stat_index(config, options)
     try:
         pool = ProcessPoolExecutor(workers, initializer=_init_worker,
-                                   initargs=(_portable(config), options, modules))
+                                   initargs=(_portable(config), options, modules, index))
     except (OSError, PermissionError):
         return _serial(files, config, options, report)
     try:
@@ -141,6 +145,7 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
                 outcomes.append(outcome)
                 report(len(outcomes), len(files))
             pool.shutdown()
+            _note_seen(index, outcomes)
             return outcomes
         firsts = list(pool.map(_first_pass_in_worker, files, chunksize=chunksize))
         project = _project([f.summary for f in firsts if f is not None], modules)
@@ -171,10 +176,12 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
     if len(files) <= 1 or not _reads_contracts(config):
         # one file: its own contracts are learned while it is linted; no enabled rule reads
         # contracts: each file is linted on its own
+        index = _stat_index(config, options)
         outcomes = []
         for path in files:
-            outcomes.append(process_file(path, config, options))
+            outcomes.append(process_file(path, config, options, index=index))
             report(len(outcomes), len(files))
+        _note_seen(index, outcomes)
         return outcomes
     modules = _modules(files, config)
     sources = [_read(path, options) for path in files]
@@ -186,6 +193,19 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
         outcomes.append(second_pass(path, source, config, options, own, first))
         report(len(outcomes), len(files))
     return outcomes
+
+
+def _stat_index(config: Config, options: RunOptions) -> Optional[StatIndex]:
+    """The cache's stat index, for a check run whose files are each linted on their own (a
+    run that reads contracts reads every text for them anyway)."""
+    if options.mode != "check" or options.cache_dir is None or _reads_contracts(config):
+        return None
+    return Cache(options.cache_dir).stat_index()
+
+
+def _note_seen(index: Optional[StatIndex], outcomes: list[FileOutcome]) -> None:
+    if index is not None:
+        index.note([outcome.seen for outcome in outcomes if outcome.seen is not None])
 
 
 def _modules(files: Sequence[str], config: Config) -> frozenset[str]:
@@ -365,36 +385,39 @@ def _copy(summary: ModuleSummary) -> ModuleSummary:
     return replace(summary, functions=functions)
 
 
-_worker_state: Optional[tuple[Config, RunOptions, frozenset[str]]] = None
+_worker_state: Optional[tuple[Config, RunOptions, frozenset[str], Optional[StatIndex]]] = None
 
 
-def _init_worker(config: Config, options: RunOptions, modules: frozenset[str]) -> None:
+def _init_worker(config: Config, options: RunOptions, modules: frozenset[str],
+                 index: Optional[StatIndex] = None) -> None:
     global _worker_state
     # Ctrl-C reaches the whole process group. The parent handles it and cancels what is
     # queued; a worker interrupted inside a write could otherwise lose its temporary file's
     # name between `mkstemp` and the cleanup.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_state = (config, options, modules)
+    _worker_state = (config, options, modules, index)
     gc.freeze()  # what the worker imported lives as long as it does: never scanned again
     gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _first_pass_in_worker(path: str) -> Optional[FirstPass]:
     assert _worker_state is not None
-    source = _read(path, _worker_state[1])
-    return None if isinstance(source, SourceError) else first_pass(source, *_worker_state)
+    config, options, modules, _ = _worker_state
+    source = _read(path, options)
+    return None if isinstance(source, SourceError) else first_pass(source, config, options,
+                                                                   modules)
 
 
 def _alone_in_worker(path: str) -> FileOutcome:
     assert _worker_state is not None
-    config, options, _ = _worker_state
-    return process_file(path, config, options)
+    config, options, _, index = _worker_state
+    return process_file(path, config, options, index=index)
 
 
 def _second_pass_in_worker(path: str, project: Optional[ProjectContracts],
                            first: Optional[FirstPass]) -> FileOutcome:
     assert _worker_state is not None
-    config, options, _ = _worker_state
+    config, options, _, _ = _worker_state
     return second_pass(path, None, config, options, project, first)
 
 
@@ -405,8 +428,30 @@ def _portable(config: Config) -> Config:
 
 
 def process_file(path: str, config: Config, options: RunOptions,
-                 project: Optional[ProjectContracts] = None) -> FileOutcome:
-    return process_read(path, _read(path, options), config, options, project)
+                 project: Optional[ProjectContracts] = None,
+                 index: Optional[StatIndex] = None) -> FileOutcome:
+    """`index`: the cache's stat index, in a check run with a cache: a file whose status is
+    the one noted there is not read when its result is cached."""
+    if index is None:
+        return process_read(path, _read(path, options), config, options, project)
+    try:
+        signature = stat_signature(os.stat(path))
+    except OSError:
+        signature = None  # reading it reports why
+    absolute = os.path.abspath(path)
+    digest = index.digest(absolute, signature)
+    if digest is not None:
+        cache = Cache(options.cache_dir)
+        result = cache.load(cache.digest_key(digest, path, config.settings_for(path),
+                                             project.digest() if project is not None else ""),
+                            None)
+        if result is not None:
+            return FileOutcome(path, findings=result.findings, errors=result.errors)
+    source = _read(path, options)
+    outcome = process_read(path, source, config, options, project)
+    if signature is not None and isinstance(source, SourceFile):
+        outcome.seen = (absolute, signature, cache_digest(source.text))
+    return outcome
 
 
 def process_read(path: str, source, config: Config, options: RunOptions,

@@ -15,6 +15,7 @@ from tests.clitools import (
     BAD, BAD_LINE, CLEAN, EXAMPLE_CONFIG, EXAMPLE_SELECT, FIXED, contiglint, environment, write,
 )
 from contiglint.cache import Cache
+from contiglint.config import Config
 from contiglint.findings import Finding
 from contiglint.runner import RunOptions, run
 from contiglint.settings import Settings
@@ -276,6 +277,88 @@ def test_concurrent_runs_share_the_cache_safely(tmp_path):
     assert [process.returncode for process in runs] == [1] * 4
     assert len({stdout for stdout, _ in outputs}) == 1 and all(err == "" for _, err in outputs)
     assert not list((tmp_path / ".contiglint_cache").rglob(".contiglint-*.tmp"))
+
+
+# CTG101 alone: no enabled rule reads contracts, so each file is linted on its own and the
+# cache's stat index is used (a run that reads contracts reads every text for them)
+VIEWS = Config(settings=Settings(extend_select=("CTG101",)))
+
+
+def _read_counted(monkeypatch) -> list[str]:
+    from contiglint import runner
+
+    read, real = [], runner.read_source
+    monkeypatch.setattr(runner, "read_source",
+                        lambda path, **kwargs: read.append(os.path.basename(path)) or
+                        real(path, **kwargs))
+    return read
+
+
+def _settled(monkeypatch) -> None:
+    """Files written by the test count as settled (`SETTLED_NS`): the stat index notes them."""
+    from contiglint import cache
+
+    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+
+
+def test_a_file_whose_status_is_unchanged_is_not_read_again(tmp_path, monkeypatch):
+    make_tree(tmp_path, 6)
+    options = RunOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+    read = _read_counted(monkeypatch)
+    _settled(monkeypatch)
+    first = run([str(tmp_path)], VIEWS, options)
+    assert len(read) == 6 and len(first.findings) == 3
+    read.clear()
+    again = run([str(tmp_path)], VIEWS, options)
+    assert read == [] and again.findings == first.findings
+    # Another text of the same size, with the old modification time put back: the change
+    # time still differs, so the file is read and linted again.
+    path = tmp_path / "pkg1" / "m01.py"
+    status = path.stat()
+    path.write_text(BAD.replace("transpose(1, 2)", "flatten(1, 2)  "))  # a contiguous view
+    assert path.stat().st_size == status.st_size
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    changed = run([str(tmp_path)], VIEWS, options)
+    assert read == ["m01.py"] and len(changed.findings) == 2
+
+
+def test_a_file_changed_within_the_settling_time_is_read(tmp_path, monkeypatch):
+    """Without `_settled`, a file written a moment ago is never taken from its status: a
+    write in the same tick of the file system's clock could leave the status as it was."""
+    make_tree(tmp_path, 2)
+    options = RunOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+    read = _read_counted(monkeypatch)
+    run([str(tmp_path)], VIEWS, options)
+    run([str(tmp_path)], VIEWS, options)
+    assert len(read) == 4
+    assert not list((tmp_path / "cache").rglob("files.json"))
+
+
+def test_a_corrupt_stat_index_is_ignored(tmp_path, monkeypatch):
+    make_tree(tmp_path, 4)
+    options = RunOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+    _settled(monkeypatch)
+    first = run([str(tmp_path)], VIEWS, options)
+    [index] = (tmp_path / "cache").rglob("files.json")
+    read = _read_counted(monkeypatch)
+    for content in (b"\x00{not json", b'{"files": []}', b'{"files": {"x": 1}}',
+                    json.dumps({"files": {str(p): [1, "digest"] for p in
+                                          tmp_path.rglob("*.py")}}).encode()):
+        index.write_bytes(content)
+        assert run([str(tmp_path)], VIEWS, options).findings == first.findings
+    assert len(read) == 16
+
+
+def test_the_stat_index_is_shared_by_parallel_workers(tmp_path, monkeypatch):
+    make_tree(tmp_path, 12)
+    options = RunOptions(jobs=2, cache_dir=str(tmp_path / "cache"))
+    _settled(monkeypatch)
+    first = run([str(tmp_path)], VIEWS, options)
+    [index] = (tmp_path / "cache").rglob("files.json")
+    noted = json.loads(index.read_text())["files"]
+    assert sorted(noted) == sorted(os.path.abspath(p) for p in tmp_path.rglob("*.py")
+                                   if "cache" not in p.parts)
+    assert run([str(tmp_path)], VIEWS, options).findings == first.findings
 
 
 PROJECT = {  # cross-module contracts of every kind, and modules that meet none of them
