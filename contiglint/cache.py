@@ -68,7 +68,7 @@ class Cache:
     def digest_key(digest: str, path: str, settings: Settings, contracts: str = "") -> str:
         """`key` of the text whose `text_digest` is `digest`."""
         key = hashlib.sha256()
-        for part in (fingerprint(), settings.cache_key(), path, digest, contracts):
+        for part in (fingerprint(), settings.cache_key, path, digest, contracts):
             key.update(part.encode("utf-8", "surrogatepass"))
             key.update(b"\0")
         return key.hexdigest()

@@ -8,6 +8,7 @@ rules run only when their full code is selected.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
@@ -35,7 +36,9 @@ class Settings:
     def option(self, code: str, name: str, default: object) -> object:
         return self.rule_options.get(code, {}).get(name, default)
 
+    @cached_property
     def cache_key(self) -> str:
-        """A stable text that changes whenever the findings could change."""
+        """A stable text that changes whenever the findings could change (asked for every
+        file of a cached run: made once)."""
         options = sorted((code, sorted(opts.items())) for code, opts in self.rule_options.items())
         return repr((self.select, self.ignore, self.extend_select, self.strict, options))
