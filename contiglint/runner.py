@@ -122,22 +122,45 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     run the first pass also lints each file with stand-in contracts, and the second keeps
     that result where the project's contracts answer the lint the same (`FirstPass`).
     When no enabled rule reads contracts (the default rules), there is one pass: each file
-    is linted on its own. `progress` hears of each file the last pass finishes."""
+    is linted on its own; in a check run with a cache, a file whose text the cache's stat
+    index knows is answered here first, and only the others are linted (by workers when they
+    are many). `progress` hears of each file the last pass finishes."""
     report = progress or (lambda done, total: None)
+    index = _stat_index(config, options)
+    if index is None:
+        return _process(files, config, options, report, note=False)
+    answered: dict[str, FileOutcome] = {}
+    for path in files:
+        outcome = _answered(path, config, options, index)
+        if outcome is not None:
+            answered[path] = outcome
+            report(len(answered), len(files))
+    rest = [path for path in files if path not in answered]
+    done = len(answered)
+    linted = _process(rest, config, options,
+                      lambda count, _: report(done + count, len(files)), note=True)
+    index.note([outcome.seen for outcome in linted if outcome.seen is not None])
+    remaining = iter(linted)
+    return [answered[path] if path in answered else next(remaining) for path in files]
+
+
+def _process(files: Sequence[str], config: Config, options: RunOptions, report: Progress,
+             note: bool) -> list[FileOutcome]:
+    """`process_files` without the stat index's answers; `note`: each outcome notes what the
+    index is to learn of its file (`process_file`)."""
     jobs = options.jobs or os.cpu_count() or 1
     if jobs <= 1 or len(files) < SERIAL_BELOW:
-        return _serial(files, config, options, report)
+        return _serial(files, config, options, report, note)
     workers = min(jobs, len(files))
     # Small chunks: sorted paths cluster big files (tests, generated code) and one huge
     # chunk would leave the other workers idle at the end.
     chunksize = max(1, min(16, len(files) // (workers * 16)))
     modules = _modules(files, config)
-    index = _stat_index(config, options)
     try:
         pool = ProcessPoolExecutor(workers, initializer=_init_worker,
-                                   initargs=(_portable(config), options, modules, index))
+                                   initargs=(_portable(config), options, modules, note))
     except (OSError, PermissionError):
-        return _serial(files, config, options, report)
+        return _serial(files, config, options, report, note)
     try:
         if not _reads_contracts(config):  # one pass: each file is linted on its own
             outcomes = []
@@ -145,7 +168,6 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
                 outcomes.append(outcome)
                 report(len(outcomes), len(files))
             pool.shutdown()
-            _note_seen(index, outcomes)
             return outcomes
         firsts = list(pool.map(_first_pass_in_worker, files, chunksize=chunksize))
         project = _project([f.summary for f in firsts if f is not None], modules)
@@ -167,21 +189,19 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
         pool.shutdown(wait=True, cancel_futures=True)
         # No usable process pool here (sandbox, no /dev/shm): the serial path gives the same
         # results. In fix mode a file may already be fixed, which processing again handles.
-        return _serial(files, config, options, report)
+        return _serial(files, config, options, report, note)
 
 
 def _serial(files: Sequence[str], config: Config, options: RunOptions,
-            report: Progress) -> list[FileOutcome]:
+            report: Progress, note: bool = False) -> list[FileOutcome]:
     """One process: each file is read once for both passes."""
     if len(files) <= 1 or not _reads_contracts(config):
         # one file: its own contracts are learned while it is linted; no enabled rule reads
         # contracts: each file is linted on its own
-        index = _stat_index(config, options)
         outcomes = []
         for path in files:
-            outcomes.append(process_file(path, config, options, index=index))
+            outcomes.append(process_file(path, config, options, note=note))
             report(len(outcomes), len(files))
-        _note_seen(index, outcomes)
         return outcomes
     modules = _modules(files, config)
     sources = [_read(path, options) for path in files]
@@ -201,11 +221,6 @@ def _stat_index(config: Config, options: RunOptions) -> Optional[StatIndex]:
     if options.mode != "check" or options.cache_dir is None or _reads_contracts(config):
         return None
     return Cache(options.cache_dir).stat_index()
-
-
-def _note_seen(index: Optional[StatIndex], outcomes: list[FileOutcome]) -> None:
-    if index is not None:
-        index.note([outcome.seen for outcome in outcomes if outcome.seen is not None])
 
 
 def _modules(files: Sequence[str], config: Config) -> frozenset[str]:
@@ -385,17 +400,17 @@ def _copy(summary: ModuleSummary) -> ModuleSummary:
     return replace(summary, functions=functions)
 
 
-_worker_state: Optional[tuple[Config, RunOptions, frozenset[str], Optional[StatIndex]]] = None
+_worker_state: Optional[tuple[Config, RunOptions, frozenset[str], bool]] = None
 
 
 def _init_worker(config: Config, options: RunOptions, modules: frozenset[str],
-                 index: Optional[StatIndex] = None) -> None:
+                 note: bool = False) -> None:
     global _worker_state
     # Ctrl-C reaches the whole process group. The parent handles it and cancels what is
     # queued; a worker interrupted inside a write could otherwise lose its temporary file's
     # name between `mkstemp` and the cleanup.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_state = (config, options, modules, index)
+    _worker_state = (config, options, modules, note)
     gc.freeze()  # what the worker imported lives as long as it does: never scanned again
     gc.set_threshold(*GC_THRESHOLDS)
 
@@ -410,8 +425,8 @@ def _first_pass_in_worker(path: str) -> Optional[FirstPass]:
 
 def _alone_in_worker(path: str) -> FileOutcome:
     assert _worker_state is not None
-    config, options, _, index = _worker_state
-    return process_file(path, config, options, index=index)
+    config, options, _, note = _worker_state
+    return process_file(path, config, options, note=note)
 
 
 def _second_pass_in_worker(path: str, project: Optional[ProjectContracts],
@@ -429,29 +444,38 @@ def _portable(config: Config) -> Config:
 
 def process_file(path: str, config: Config, options: RunOptions,
                  project: Optional[ProjectContracts] = None,
-                 index: Optional[StatIndex] = None) -> FileOutcome:
-    """`index`: the cache's stat index, in a check run with a cache: a file whose status is
-    the one noted there is not read when its result is cached."""
-    if index is None:
+                 note: bool = False) -> FileOutcome:
+    """`note`: in a check run with a cache whose files are each linted on their own, the
+    outcome notes the file's status before it was read and its text's digest, for the cache's
+    stat index (`FileOutcome.seen`)."""
+    if not note:
         return process_read(path, _read(path, options), config, options, project)
-    try:
-        signature = stat_signature(os.stat(path))
-    except OSError:
-        signature = None  # reading it reports why
-    absolute = os.path.abspath(path)
-    digest = index.digest(absolute, signature)
-    if digest is not None:
-        cache = Cache(options.cache_dir)
-        result = cache.load(cache.digest_key(digest, path, config.settings_for(path),
-                                             project.digest() if project is not None else ""),
-                            None)
-        if result is not None:
-            return FileOutcome(path, findings=result.findings, errors=result.errors)
+    signature = _signature(path)
     source = _read(path, options)
     outcome = process_read(path, source, config, options, project)
     if signature is not None and isinstance(source, SourceFile):
-        outcome.seen = (absolute, signature, cache_digest(source.text))
+        outcome.seen = (os.path.abspath(path), signature, cache_digest(source.text))
     return outcome
+
+
+def _signature(path: str) -> Optional[list[int]]:
+    try:
+        return stat_signature(os.stat(path))
+    except OSError:
+        return None  # reading it reports why
+
+
+def _answered(path: str, config: Config, options: RunOptions,
+              index: StatIndex) -> Optional[FileOutcome]:
+    """The cached outcome of a file whose status is the one the stat index noted with its
+    text's digest: the file is not read. None when it must be read and linted."""
+    digest = index.digest(os.path.abspath(path), _signature(path))
+    if digest is None:
+        return None
+    cache = Cache(options.cache_dir)
+    result = cache.load(cache.digest_key(digest, path, config.settings_for(path)), None)
+    return None if result is None else FileOutcome(path, findings=result.findings,
+                                                   errors=result.errors)
 
 
 def process_read(path: str, source, config: Config, options: RunOptions,

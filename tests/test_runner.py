@@ -358,7 +358,23 @@ def test_the_stat_index_is_shared_by_parallel_workers(tmp_path, monkeypatch):
     noted = json.loads(index.read_text())["files"]
     assert sorted(noted) == sorted(os.path.abspath(p) for p in tmp_path.rglob("*.py")
                                    if "cache" not in p.parts)
+    # Every file answered by the index: no worker is started.
+    from contiglint import runner
+
+    real_pool = runner.ProcessPoolExecutor
+    pools = []
+    monkeypatch.setattr(runner, "ProcessPoolExecutor",
+                        lambda *a, **k: pools.append(a) or real_pool(*a, **k))
     assert run([str(tmp_path)], VIEWS, options).findings == first.findings
+    assert pools == []
+    # Nine files changed: they go to the workers, and the outcomes keep the files' order.
+    for number in range(0, 9):
+        write(tmp_path, f"pkg{number % 3}/m{number:02d}.py", BAD if number % 2 == 0 else CLEAN)
+    fresh = run([str(tmp_path)], VIEWS, RunOptions(jobs=1))
+    mixed = run([str(tmp_path)], VIEWS, options)
+    assert len(pools) == 1 and len(fresh.findings) == 7
+    assert [o.path for o in mixed.outcomes] == [o.path for o in fresh.outcomes]
+    assert mixed.findings == fresh.findings
 
 
 PROJECT = {  # cross-module contracts of every kind, and modules that meet none of them
