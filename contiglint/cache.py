@@ -175,18 +175,25 @@ def stat_signature(status: os.stat_result) -> Optional[list[int]]:
 
 class StatIndex:
     """For each absolute path: the `stat_signature` a run saw and the `text_digest` of the text
-    it read then (see the module's docstring). Read once per run, written once at its end."""
+    it read then (see the module's docstring); and the keys whose result is clean (no finding,
+    no error), so that a warm run reads no entry for most files. Read once per run, written
+    once at its end, with the clean keys of that run only (the index does not grow with every
+    setting a run ever had)."""
 
     def __init__(self, path: str, cache: Cache) -> None:
         self.path, self.cache = path, cache
         try:
             with open(path, "rb") as handle:
-                known = json.loads(handle.read())["files"]
-            if not isinstance(known, dict):
-                raise ValueError("not a table")
+                data = json.loads(handle.read())
+            known, clean = data["files"], data["clean"]
+            if not isinstance(known, dict) or not isinstance(clean, list) or \
+                    not all(isinstance(key, str) for key in clean):
+                raise ValueError("not an index")
         except (OSError, ValueError, KeyError, TypeError):
-            known = {}  # missing or corrupt: every file is read
+            known, clean = {}, []  # missing or corrupt: every file is read
         self.known: dict[str, list] = known
+        self.clean: frozenset[str] = frozenset(clean)
+        self.clean_now: set[str] = set()  # the clean keys this run met
 
     def digest(self, absolute: str, signature: Optional[list[int]]) -> Optional[str]:
         """The digest of the file's text when its status is the one noted with it."""
@@ -195,9 +202,21 @@ class StatIndex:
             return None
         return entry[-1] if isinstance(entry[-1], str) else None
 
+    def is_clean(self, key: str) -> bool:
+        if key in self.clean:
+            self.clean_now.add(key)
+            return True
+        return False
+
+    def met(self, key: str, result: LintResult) -> None:
+        """This run's result under `key` (a clean one is remembered)."""
+        if not result.findings and not result.errors:
+            self.clean_now.add(key)
+
     def note(self, seen: list[tuple[str, list[int], str]]) -> None:
-        """Write the index with the files read this run, if any is new."""
-        changed = False
+        """Write the index with the files read this run, if any is new, and the clean keys
+        this run met."""
+        changed = self.clean_now != self.clean
         for absolute, signature, digest in seen:
             entry = signature + [digest]
             if self.known.get(absolute) != entry:
@@ -207,6 +226,7 @@ class StatIndex:
             return
         try:
             self.cache._prepare(os.path.dirname(self.path))
-            atomic_write_bytes(self.path, json.dumps({"files": self.known}).encode("utf-8"))
+            atomic_write_bytes(self.path, json.dumps(
+                {"files": self.known, "clean": sorted(self.clean_now)}).encode("utf-8"))
         except OSError:
             pass  # a read-only tree or a full disk costs speed, not correctness

@@ -139,6 +139,11 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     done = len(answered)
     linted = _process(rest, config, options,
                       lambda count, _: report(done + count, len(files)), note=True)
+    for outcome in linted:
+        if outcome.seen is not None:
+            index.met(Cache.digest_key(outcome.seen[2], outcome.path,
+                                       config.settings_for(outcome.path)),
+                      LintResult(outcome.findings, outcome.errors))
     index.note([outcome.seen for outcome in linted if outcome.seen is not None])
     remaining = iter(linted)
     return [answered[path] if path in answered else next(remaining) for path in files]
@@ -473,9 +478,14 @@ def _answered(path: str, config: Config, options: RunOptions,
     if digest is None:
         return None
     cache = Cache(options.cache_dir)
-    result = cache.load(cache.digest_key(digest, path, config.settings_for(path)), None)
-    return None if result is None else FileOutcome(path, findings=result.findings,
-                                                   errors=result.errors)
+    key = cache.digest_key(digest, path, config.settings_for(path))
+    if index.is_clean(key):
+        return FileOutcome(path)
+    result = cache.load(key, None)
+    if result is None:
+        return None
+    index.met(key, result)
+    return FileOutcome(path, findings=result.findings, errors=result.errors)
 
 
 def process_read(path: str, source, config: Config, options: RunOptions,
