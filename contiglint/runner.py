@@ -12,8 +12,6 @@ import gc
 import copy
 import os
 import signal
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
@@ -161,6 +159,10 @@ def _process(files: Sequence[str], config: Config, options: RunOptions, report: 
     # chunk would leave the other workers idle at the end.
     chunksize = max(1, min(16, len(files) // (workers * 16)))
     modules = _modules(files, config)
+    # imported only here: a warm run that the stat index answers starts no worker
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         pool = ProcessPoolExecutor(workers, initializer=_init_worker,
                                    initargs=(_portable(config), options, modules, note))

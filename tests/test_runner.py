@@ -364,11 +364,11 @@ def test_the_stat_index_is_shared_by_parallel_workers(tmp_path, monkeypatch):
     assert sorted(noted) == sorted(os.path.abspath(p) for p in tmp_path.rglob("*.py")
                                    if "cache" not in p.parts)
     # Every file answered by the index: no worker is started.
-    from contiglint import runner
+    import concurrent.futures
 
-    real_pool = runner.ProcessPoolExecutor
+    real_pool = concurrent.futures.ProcessPoolExecutor
     pools = []
-    monkeypatch.setattr(runner, "ProcessPoolExecutor",
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor",
                         lambda *a, **k: pools.append(a) or real_pool(*a, **k))
     assert run([str(tmp_path)], VIEWS, options).findings == first.findings
     assert pools == []
