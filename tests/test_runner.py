@@ -339,27 +339,31 @@ def test_a_file_changed_within_the_settling_time_is_read(tmp_path, monkeypatch):
     assert not list((tmp_path / "cache").rglob("files.json"))
 
 
-def test_a_corrupt_stat_index_is_ignored(tmp_path, monkeypatch):
-    make_tree(tmp_path, 4)
-    options = RunOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+def _indexed(tmp_path, monkeypatch, files: int, jobs: int):
+    """A tree linted once with the stat index noting its files: the options, the result and
+    the index's file."""
+    make_tree(tmp_path, files)
+    options = RunOptions(jobs=jobs, cache_dir=str(tmp_path / "cache"))
     _settled(monkeypatch)
     first = run([str(tmp_path)], VIEWS, options)
     [index] = (tmp_path / "cache").rglob("files.json")
+    return options, first, index
+
+
+def test_a_corrupt_stat_index_is_ignored(tmp_path, monkeypatch):
+    options, first, index = _indexed(tmp_path, monkeypatch, 4, 1)
     read = _read_counted(monkeypatch)
-    for content in (b"\x00{not json", b'{"files": []}', b'{"files": {"x": 1}}',
+    for content in (b"\x00{not json", b'{"files": []}', b'{"files": {"x": 1}, "clean": []}',
+                    b'{"files": {}, "clean": [1]}',
                     json.dumps({"files": {str(p): [1, "digest"] for p in
-                                          tmp_path.rglob("*.py")}}).encode()):
+                                          tmp_path.rglob("*.py")}, "clean": []}).encode()):
         index.write_bytes(content)
         assert run([str(tmp_path)], VIEWS, options).findings == first.findings
-    assert len(read) == 16
+    assert len(read) == 20
 
 
 def test_the_stat_index_is_shared_by_parallel_workers(tmp_path, monkeypatch):
-    make_tree(tmp_path, 12)
-    options = RunOptions(jobs=2, cache_dir=str(tmp_path / "cache"))
-    _settled(monkeypatch)
-    first = run([str(tmp_path)], VIEWS, options)
-    [index] = (tmp_path / "cache").rglob("files.json")
+    options, first, index = _indexed(tmp_path, monkeypatch, 12, 2)
     noted = json.loads(index.read_text())["files"]
     assert sorted(noted) == sorted(os.path.abspath(p) for p in tmp_path.rglob("*.py")
                                    if "cache" not in p.parts)
