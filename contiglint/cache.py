@@ -174,59 +174,46 @@ def stat_signature(status: os.stat_result) -> Optional[list[int]]:
 
 
 class StatIndex:
-    """For each absolute path: the `stat_signature` a run saw and the `text_digest` of the text
-    it read then (see the module's docstring); and the keys whose result is clean (no finding,
-    no error), so that a warm run reads no entry for most files. Read once per run, written
-    once at its end, with the clean keys of that run only (the index does not grow with every
-    setting a run ever had)."""
+    """For each absolute path: the `stat_signature` a run saw, the `text_digest` of the text
+    it read then (see the module's docstring), and the file's key in that run when its result
+    was clean (no finding, no error; else ""), so that a warm run with the same settings reads
+    no entry for most files. Read once per run, written once at its end."""
 
     def __init__(self, path: str, cache: Cache) -> None:
         self.path, self.cache = path, cache
         try:
             with open(path, "rb") as handle:
-                data = json.loads(handle.read())
-            known, clean = data["files"], data["clean"]
-            if not isinstance(known, dict) or not isinstance(clean, list) or \
-                    not all(isinstance(key, str) for key in clean):
-                raise ValueError("not an index")
+                known = json.loads(handle.read())["files"]
+            if not isinstance(known, dict):
+                raise ValueError("not a table")
         except (OSError, ValueError, KeyError, TypeError):
-            known, clean = {}, []  # missing or corrupt: every file is read
+            known = {}  # missing or corrupt: every file is read
         self.known: dict[str, list] = known
-        self.clean: frozenset[str] = frozenset(clean)
-        self.clean_now: set[str] = set()  # the clean keys this run met
+        self.changed = False
 
-    def digest(self, absolute: str, signature: Optional[list[int]]) -> Optional[str]:
-        """The digest of the file's text when its status is the one noted with it."""
+    def lookup(self, absolute: str, signature: Optional[list[int]]) -> Optional[tuple[str, str]]:
+        """The digest of the file's text and its clean key (or ""), when its status is the one
+        noted with them."""
         entry = self.known.get(absolute)
-        if signature is None or not isinstance(entry, list) or entry[:-1] != signature:
+        if signature is None or not isinstance(entry, list) or entry[:-2] != signature or \
+                not all(isinstance(part, str) for part in entry[-2:]):
             return None
-        return entry[-1] if isinstance(entry[-1], str) else None
+        return entry[-2], entry[-1]
 
-    def is_clean(self, key: str) -> bool:
-        if key in self.clean:
-            self.clean_now.add(key)
-            return True
-        return False
+    def met(self, absolute: str, signature: list[int], digest: str, key: str,
+            result: LintResult) -> None:
+        """The file's text (its status, the digest) and its result under `key` this run."""
+        entry = signature + [digest, key if not result.findings and not result.errors else ""]
+        if self.known.get(absolute) != entry:
+            self.known[absolute] = entry
+            self.changed = True
 
-    def met(self, key: str, result: LintResult) -> None:
-        """This run's result under `key` (a clean one is remembered)."""
-        if not result.findings and not result.errors:
-            self.clean_now.add(key)
-
-    def note(self, seen: list[tuple[str, list[int], str]]) -> None:
-        """Write the index with the files read this run, if any is new, and the clean keys
-        this run met."""
-        changed = self.clean_now != self.clean
-        for absolute, signature, digest in seen:
-            entry = signature + [digest]
-            if self.known.get(absolute) != entry:
-                self.known[absolute] = entry
-                changed = True
-        if not changed:
+    def write(self) -> None:
+        """Write the index, if this run changed it."""
+        if not self.changed:
             return
         try:
             self.cache._prepare(os.path.dirname(self.path))
-            atomic_write_bytes(self.path, json.dumps(
-                {"files": self.known, "clean": sorted(self.clean_now)}).encode("utf-8"))
+            atomic_write_bytes(self.path, json.dumps({"files": self.known}).encode("utf-8"))
         except OSError:
             pass  # a read-only tree or a full disk costs speed, not correctness

@@ -139,10 +139,11 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
                       lambda count, _: report(done + count, len(files)), note=True)
     for outcome in linted:
         if outcome.seen is not None:
-            index.met(Cache.digest_key(outcome.seen[2], outcome.path,
-                                       config.settings_for(outcome.path)),
+            absolute, signature, digest = outcome.seen
+            index.met(absolute, signature, digest,
+                      Cache.digest_key(digest, outcome.path, config.settings_for(outcome.path)),
                       LintResult(outcome.findings, outcome.errors))
-    index.note([outcome.seen for outcome in linted if outcome.seen is not None])
+    index.write()
     remaining = iter(linted)
     return [answered[path] if path in answered else next(remaining) for path in files]
 
@@ -476,17 +477,19 @@ def _answered(path: str, config: Config, options: RunOptions,
               index: StatIndex) -> Optional[FileOutcome]:
     """The cached outcome of a file whose status is the one the stat index noted with its
     text's digest: the file is not read. None when it must be read and linted."""
-    digest = index.digest(os.path.abspath(path), _signature(path))
-    if digest is None:
+    absolute, signature = os.path.abspath(path), _signature(path)
+    found = index.lookup(absolute, signature)
+    if found is None:
         return None
+    digest, clean = found
     cache = Cache(options.cache_dir)
     key = cache.digest_key(digest, path, config.settings_for(path))
-    if index.is_clean(key):
+    if key == clean:
         return FileOutcome(path)
     result = cache.load(key, None)
     if result is None:
         return None
-    index.met(key, result)
+    index.met(absolute, signature, digest, key, result)
     return FileOutcome(path, findings=result.findings, errors=result.errors)
 
 

@@ -353,10 +353,12 @@ def _indexed(tmp_path, monkeypatch, files: int, jobs: int):
 def test_a_corrupt_stat_index_is_ignored(tmp_path, monkeypatch):
     options, first, index = _indexed(tmp_path, monkeypatch, 4, 1)
     read = _read_counted(monkeypatch)
-    for content in (b"\x00{not json", b'{"files": []}', b'{"files": {"x": 1}, "clean": []}',
-                    b'{"files": {}, "clean": [1]}',
-                    json.dumps({"files": {str(p): [1, "digest"] for p in
-                                          tmp_path.rglob("*.py")}, "clean": []}).encode()):
+    for content in (b"\x00{not json", b'{"files": []}', b'{"files": {"x": 1}}',
+                    json.dumps({"files": {str(p): [1, "digest", ""] for p in
+                                          tmp_path.rglob("*.py")}}).encode(),
+                    json.dumps({"files": {str(p): entry[:-2] + [1, 2] for p, entry in
+                                          json.loads(index.read_text())["files"].items()}
+                                }).encode()):
         index.write_bytes(content)
         assert run([str(tmp_path)], VIEWS, options).findings == first.findings
     assert len(read) == 20
