@@ -173,8 +173,8 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         index = ModuleIndex(tree)
     if found is not None and only_outside_code(index, found):
         return LintResult()
-    if not any(_holds_tokens(rule, searched) and _may_name(rule, searched)
-               and rule.may_fire(index) for rule in _by_cost(rules)):
+    if not any(_holds_tokens(rule, searched) and rule.may_fire(index)
+               for rule in _by_cost(rules)):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
     return lint_tree(tree, text, path, settings, rules, project, index)
 
@@ -225,8 +225,8 @@ _NAMED: dict[str, re.Pattern] = {}
 
 def _may_name(rule: Rule, text: str) -> bool:
     """Can the code name one of `rule.names` (see `Rule.may_fire`)? Not unless the text
-    holds it as a word: a look at the text, before the parse of a text whose tokens are words
-    only, and before the walk of every node that `ModuleIndex.names` takes."""
+    holds it as a word: a look before the parse, for a text whose tokens are words only (for
+    a parsed text, looking for every name in the text costs more than the walk it saves)."""
     if rule.names is None:
         return True
     for name in rule.names:
