@@ -34,6 +34,7 @@ from contiglint.findings import (
     Edit, Finding, Fix, Position, Related, Rewrite, rewrites_available,
 )
 from contiglint.settings import Settings
+from contiglint.source import text_digest
 
 CACHE_DIR_NAME = ".contiglint_cache"
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# created by contiglint\n"
@@ -155,10 +156,6 @@ def finding_from_json(data: dict, text: Optional[str]) -> Finding:
     related = tuple(Related(r["line"], r["column"], r["message"]) for r in data["related"])
     return Finding(data["path"], data["line"], data["column"], data["end_line"],
                    data["end_column"], data["code"], data["message"], fix, related)
-
-
-def text_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 SETTLED_NS = 2_000_000_000  # above the coarsest file-system clock tick (FAT's two seconds)

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
-from contiglint.cache import Cache, StatIndex, stat_signature, text_digest as cache_digest
+from contiglint.cache import Cache, StatIndex, stat_signature
 from contiglint.config import Config
 from contiglint.engine import (
     LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
@@ -27,8 +27,8 @@ from contiglint.findings import Finding
 from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.sinks.contracts import (
     ModuleSummary, ProjectContracts, module_contracts, module_name, resolve, summarize,
-    text_digest,
 )
+from contiglint.source import text_digest
 
 SERIAL_BELOW = 8  # fewer files than this: starting workers costs more than it saves
 
@@ -462,7 +462,7 @@ def process_file(path: str, config: Config, options: RunOptions,
     source = _read(path, options)
     outcome = process_read(path, source, config, options, project)
     if signature is not None and isinstance(source, SourceFile):
-        outcome.seen = (os.path.abspath(path), signature, cache_digest(source.text))
+        outcome.seen = (os.path.abspath(path), signature, text_digest(source.text))
     return outcome
 
 

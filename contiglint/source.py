@@ -6,6 +6,7 @@ Everything that turns a node into a position or an edit goes through `SourceMap`
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from functools import cached_property
 
@@ -81,3 +82,9 @@ class SourceMap:
     def indentation(self, line: int) -> str:
         text = self.line(line)
         return text[: len(text) - len(text.lstrip(" \t"))]
+
+
+def text_digest(text: str) -> str:
+    """What identifies a text: the cache's keys and stat index, and the contracts' reuse of a
+    module's summary, compare texts by it."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()

@@ -20,14 +20,14 @@ from contiglint.layout.flow.compiled import (
 )
 from contiglint.layout.sinks.contracts import (
     FunctionContract, Names, ProjectContracts, extension_names, function_keys, module_contracts,
-    module_name, text_digest,
+    module_name,
 )
 from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.flow.names import ImportMap
 from contiglint.layout.sinks.records import CallSite, Sink
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.values import OPAQUE, Const, Instance, IntVal, Ref, Value, join
-from contiglint.source import SourceMap
+from contiglint.source import SourceMap, text_digest
 
 MAX_DEPTH = 6
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -1007,10 +1007,6 @@ def _path_of(by_module: dict[str, ModuleSummary], qualname: str) -> str:
     return summary.path if summary else ""
 
 
-def text_digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
 def module_contracts(tree: ast.Module, module: str, path: str, is_package: bool,
                      project: Optional[ProjectContracts],
                      digest_of: str = "",
