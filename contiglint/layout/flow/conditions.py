@@ -28,14 +28,14 @@ attributes as unchanged by calls everywhere else too.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import Optional
 
 from contiglint.layout.flow.loops import chain
+from contiglint.layout.model.frozen import record
 from contiglint.layout.model.values import Tensor, Value
 
 
-@dataclass(frozen=True)
+@record
 class Condition:
     key: str  # the normalised test, e.g. "None:self.mask", "truth:flag", "==1:self.mode"
     positive: bool  # the test is true exactly when the key holds (False under one `not`)
@@ -72,7 +72,7 @@ def _chain(node: ast.expr) -> Optional[tuple[str, ...]]:
     return tuple(".".join(parts[:n]) for n in range(1, len(parts) + 1))
 
 
-@dataclass(frozen=True)
+@record
 class Split:
     """What the names an `if` changed held where its condition's key held (`when_true`) and
     where it did not (`when_false`); None for a side on which no path went on."""

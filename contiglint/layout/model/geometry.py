@@ -12,24 +12,23 @@ Size-1 axes are ignored in both, as torch ignores them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import count, pairwise
 from typing import Literal, Optional, Sequence
 
-from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.sizes import ONE, Size, is_one, product
 
 Span = Literal["full", "cut", "step", "broadcast", "new"]
 
 
-@dataclass(frozen=True)
+@record
 class Axis:
     size: Size
     base: tuple[int, ...]  # base axes spanned, outer to inner; () for broadcast or new axes
     span: Span = "full"
 
 
-@dataclass(frozen=True)
+@record
 class Geometry:
     axes: tuple[Axis, ...]
     memory: tuple[int, ...]  # base axis ids, outermost first

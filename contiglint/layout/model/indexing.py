@@ -5,10 +5,9 @@ indexing (tensors, lists, masks) always copies into a fresh contiguous tensor.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE, Size
 from contiglint.layout.model.transfer import CONTIGUOUS
@@ -16,7 +15,7 @@ from contiglint.layout.model.values import Kind, Origin, Tensor
 from contiglint.layout.model.views import _result
 
 
-@dataclass(frozen=True)
+@record
 class Index:
     """One subscript item: kind is slice, int, none, ellipsis, advanced or unknown."""
 

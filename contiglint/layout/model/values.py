@@ -9,11 +9,11 @@ paths make it so. The other values carry what it takes to get there: shapes and 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from typing import Optional, Union
 
-from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import Size
 
@@ -29,7 +29,7 @@ class Kind(Enum):
 NONCONTIGUOUS = (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST)
 
 
-@dataclass(frozen=True)
+@record
 class Origin:
     """Where a layout was made: the op's source text and its position."""
 
@@ -41,7 +41,7 @@ class Origin:
         return f"{self.op} on line {self.line}"
 
 
-@dataclass(frozen=True)
+@record
 class Tensor:
     kind: Kind = Kind.UNKNOWN
     geometry: Optional[Geometry] = None
@@ -85,7 +85,7 @@ def classify(geometry: Geometry) -> Kind:
     return Kind.PERMUTED if geometry.is_dense() else Kind.STRIDED
 
 
-@dataclass(frozen=True)
+@record
 class Seq:
     """A tuple or list: known items, or unknown length with every item like `each`."""
 
@@ -107,7 +107,7 @@ class Seq:
         return self.each if self.each is not None else OPAQUE
 
 
-@dataclass(frozen=True)
+@record
 class Mapping:
     """A dict literal with constant keys (`{"res2": feats}`), so `d["res2"]` keeps its layout."""
 
@@ -137,26 +137,26 @@ class Mapping:
                        value if self.rest is None else join(self.rest, value))
 
 
-@dataclass(frozen=True)
+@record
 class Dims:
     """`x.shape` or `x.size()`: the sizes when the rank is known."""
 
     sizes: Optional[tuple[Size, ...]]
 
 
-@dataclass(frozen=True)
+@record
 class IntVal:
     size: Size
 
 
-@dataclass(frozen=True)
+@record
 class Instance:
     """An instance of one of the module's own classes."""
 
     cls: str
 
 
-@dataclass(frozen=True)
+@record
 class Function:
     """A function or method defined in the module; `bound` is the receiver of a method."""
 
@@ -164,7 +164,7 @@ class Function:
     bound: Optional["Value"] = None
 
 
-@dataclass(frozen=True)
+@record
 class Partial:
     """`functools.partial(f, *args, **kwargs)`: calling it calls `f` with these in front; the
     argument expressions are kept so that sinks on them point at where they were bound."""
@@ -175,7 +175,7 @@ class Partial:
     call: Optional[ast.Call] = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
+@record
 class Ref:
     """A resolved external name: a module (`torch.nn.functional`), function, class or constant;
     `instance` marks an object built by calling the class (`nn.Linear(4, 4)`)."""
@@ -186,7 +186,7 @@ class Ref:
     config: tuple[tuple[str, object], ...] = ()  # literal keyword arguments of the constructor
 
 
-@dataclass(frozen=True)
+@record
 class Const:
     value: object
 

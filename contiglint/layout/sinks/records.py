@@ -12,16 +12,16 @@ type here.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import ClassVar, Iterable, Optional, Union
 
 from contiglint.catalogue.sinks import BY_KIND, SPECS, SinkSpec
 from contiglint.layout.flow.compiled import Kernel
+from contiglint.layout.model.frozen import record
 from contiglint.layout.model.values import Tensor, Value
 from contiglint.layout.sinks.contracts import Requirement
 
 
-@dataclass(frozen=True)
+@record
 class CallSite:
     """A call through which a value entered the function holding the sink."""
 
@@ -30,7 +30,7 @@ class CallSite:
     callee: str
 
 
-@dataclass(frozen=True)
+@record
 class Copy:
     """A copy-if-needed call (`x.contiguous()`, `x.reshape(..)`, `x.to(..)`) on the receiver
     spine of a sink's target, with the value of its receiver `x`: a write into such a temporary
@@ -40,7 +40,7 @@ class Copy:
     source: Value
 
 
-@dataclass(frozen=True)
+@record
 class Sink:
     """What every sink carries. `kind` is the catalogue's name of the sink kind."""
 
@@ -63,7 +63,7 @@ class Sink:
         return self.value if isinstance(self.value, Tensor) else None
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class ViewSink(Sink):
     """`x.view(*sizes)`, `x.view_as(y)`, `x.view(dtype)`."""
 
@@ -74,14 +74,14 @@ class ViewSink(Sink):
     sizes: Optional[tuple] = None
 
 
-@dataclass(frozen=True)
+@record
 class RawMemorySink(Sink):
     """`x.data_ptr()`, `x.untyped_storage()`, `x.numpy().ctypes`: the raw memory is read."""
 
     kind: ClassVar[str] = "raw_memory"
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class KernelLaunchSink(Sink):
     """A tensor argument of `kernel[grid](...)`, a `@jit` kernel of the module."""
 
@@ -90,21 +90,21 @@ class KernelLaunchSink(Sink):
     parameter: Optional[str]  # the kernel's parameter it binds (None: more arguments)
 
 
-@dataclass(frozen=True)
+@record
 class BufferSink(Sink):
     """`self.register_buffer(name, tensor)`."""
 
     kind: ClassVar[str] = "buffer"
 
 
-@dataclass(frozen=True)
+@record
 class ParameterSink(Sink):
     """`nn.Parameter(tensor)`, `nn.Buffer(tensor)`."""
 
     kind: ClassVar[str] = "parameter"
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class DeviceMoveSink(Sink):
     """`x.to(..)`, `x.cuda()`, `x.cpu()` and the other device moves."""
 
@@ -113,14 +113,14 @@ class DeviceMoveSink(Sink):
     memory_format: Optional[str]  # the `memory_format=` it asks for, if any
 
 
-@dataclass(frozen=True)
+@record
 class TraceSink(Sink):
     """The example inputs of `torch.jit.trace`, `torch.onnx.export`, `torch.export.export`."""
 
     kind: ClassVar[str] = "trace"
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class LayoutBranchSink(Sink):
     """An `if`/`while` test that queries a layout (`x.is_contiguous()`, `x.stride()`)."""
 
@@ -128,7 +128,7 @@ class LayoutBranchSink(Sink):
     traced: Optional[str]  # what `torch.jit.trace` of the enclosing function receives, if it is
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class CollectiveSink(Sink):
     """An argument of a `torch.distributed` collective."""
 
@@ -136,14 +136,14 @@ class CollectiveSink(Sink):
     position: Union[int, str]  # the argument's position, or its keyword
 
 
-@dataclass(frozen=True)
+@record
 class InplaceSink(Sink):
     """An in-place write: `x.add_(..)`, `x[i] = v`, `x += v`, `out=x`."""
 
     kind: ClassVar[str] = "inplace"
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class ContiguousCallSink(Sink):
     """`x.contiguous(..)`."""
 
@@ -151,28 +151,28 @@ class ContiguousCallSink(Sink):
     memory_format: Optional[str]  # the `memory_format=` it asks for, if any
 
 
-@dataclass(frozen=True)
+@record
 class SaveSink(Sink):
     """What `torch.save` writes (and each item of a literal dict, list or tuple it gets)."""
 
     kind: ClassVar[str] = "save"
 
 
-@dataclass(frozen=True)
+@record
 class EscapeSink(Sink):
     """A tensor that leaves the function: returned, yielded, stored on `self`, appended."""
 
     kind: ClassVar[str] = "escape"
 
 
-@dataclass(frozen=True)
+@record
 class FromNumpySink(Sink):
     """`torch.from_numpy(array)`."""
 
     kind: ClassVar[str] = "from_numpy"
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class ContractSink(Sink):
     """A tensor passed to a parameter that a function, custom op or library requires to be
     contiguous (contract_calls.py)."""
