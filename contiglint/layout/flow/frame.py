@@ -611,13 +611,12 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
 
     def attribute_key(self, node: ast.Attribute) -> Optional[str]:
         """`self.x` (or `obj.x.y`) as a flow-sensitive name, when rooted at a local name."""
-        parts = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if isinstance(node, ast.Name) and (node.id == "self" or
-                                           (self.env is not None and node.id in self.env)):
-            return ".".join([node.id] + list(reversed(parts)))
+        try:
+            root, key = self.program.paths[node]
+        except KeyError:
+            root, key = self.program.paths[node] = attribute_path(node)
+        if root is not None and (root == "self" or (self.env is not None and root in self.env)):
+            return key
         return None
 
     # --- branches ----------------------------------------------------------------------------
@@ -684,3 +683,15 @@ def _tensor_type(qualname: str) -> bool:
     if any(module == m or module.startswith(m + ".") for m in TENSOR_SUBCLASS_MODULES):
         return True
     return name.endswith("Tensor") or name in ("Parameter", "Buffer")
+
+
+def attribute_path(node: ast.Attribute) -> tuple[Optional[str], str]:
+    """The name an attribute chain is rooted at and the chain's dotted text (`self`,
+    "self.norm.weight"), or (None, "") when it is rooted at anything but a name."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None, ""
+    return node.id, ".".join([node.id] + list(reversed(parts)))

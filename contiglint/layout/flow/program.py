@@ -154,6 +154,8 @@ class Program:
         self.origins: dict[ast.AST, object] = {}
         self.texts: dict[ast.AST, str] = {}  # node -> ast.unparse(node), the same way
         self.literals: dict[ast.AST, Value] = {}  # constant node -> its value, made once
+        # attribute node -> the name its chain is rooted at and the chain's text (`attribute_path`)
+        self.paths: dict[ast.AST, tuple[Optional[str], str]] = {}
         self.calls = self.index.calls
         self._collect()
         self.traced: dict[ast.AST, str] = traced_functions(self)  # def -> what jit.trace got
