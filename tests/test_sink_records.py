@@ -116,3 +116,78 @@ def test_analysis_attaches_nothing_to_the_tree(path):
     for node in ast.walk(tree):
         extra = set(vars(node)) - before[id(node)]
         assert not extra, (type(node).__name__, getattr(node, "lineno", None), extra)
+
+
+# `.contiguous()` results fed to a collective, a buffer, a trace or an in-place write: CTG110
+# and CTG113 look at those sinks (`Rule.reads`) to leave these calls alone
+READS_OTHER_KINDS = '''\
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+
+
+class Stem(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+
+    def forward(self, images):
+        x = images.contiguous(memory_format=torch.channels_last)
+        y = self.conv(x)
+        dist.all_reduce(y.contiguous())
+        self.register_buffer("stats", torch.relu(y).contiguous())
+        return torch.jit.trace(self.conv, torch.relu(y).contiguous())
+
+
+def grads(images, weight):
+    x = images.to(memory_format=torch.channels_last)
+    flat = torch.relu(x)
+    dist.all_reduce(flat.contiguous())
+    flat.contiguous().add_(1)
+    return flat
+
+
+def buckets():
+    flat = torch.zeros(16)
+    dist.all_reduce(flat.contiguous())
+    return flat.contiguous()
+'''
+
+
+def _every_case() -> list[Path]:
+    return sorted((ROOT / "tests" / "eval").rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))
+
+
+@pytest.mark.parametrize("select, strict", [((rule.code,), strict) for rule in all_rules()
+                                            for strict in (False, True)] +
+                         [(("CTG",), False), (tuple(rule.code for rule in all_rules()), True)])
+def test_recording_only_the_kinds_the_rules_read_finds_the_same(select, strict, monkeypatch):
+    """The flow pass records only the sink kinds the enabled rules read (`Rule.sinks` and
+    `Rule.reads`). A rule that looks at another kind through `RuleContext.sinks` without
+    naming it in `reads` would lose findings here: every eval case and example is linted both
+    ways, each rule alone and together, with the findings compared."""
+    from contiglint import engine
+
+    settings = Settings(select=select, strict=strict)
+    texts = [(str(path), path.read_text()) for path in _every_case()] + \
+        [("reads_other_kinds.py", READS_OTHER_KINDS)]
+    recorded = [engine.lint_source(text, path, settings) for path, text in texts]
+    monkeypatch.setattr(engine, "sink_kinds", lambda rules: None)
+    every_kind = [engine.lint_source(text, path, settings) for path, text in texts]
+    found = [(f.path, f.line, f.column, f.code, f.message) for result in recorded
+             for f in result.findings]
+    assert found == [(f.path, f.line, f.column, f.code, f.message) for result in every_kind
+                     for f in result.findings]
+    assert any(result.findings for result in recorded) or select == ("CTG113",)
+
+
+def test_only_the_kinds_asked_for_are_recorded():
+    text = ("import torch\n"
+            "def f(x):\n"
+            "    y = x.t().contiguous()\n"
+            "    return x.t().view(-1), y\n")
+    tree = ast.parse(text)
+    every = {s.kind for s in analyze_module(tree, SourceMap(text), "m.py")}
+    assert {"contiguous_call", "view"} <= every
+    asked = analyze_module(tree, SourceMap(text), "m.py", kinds=frozenset({"contiguous_call"}))
+    assert {s.kind for s in asked} == {"contiguous_call"}

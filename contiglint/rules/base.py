@@ -69,6 +69,10 @@ class Rule:
     name: ClassVar[str]
     summary: ClassVar[str]
     sinks: ClassVar[frozenset[str]]
+    # the kinds of the other sinks `check` looks at through `RuleContext.sinks` (CTG110: is
+    # the `.contiguous()` result fed to a view?); the flow pass records only the kinds that
+    # the enabled rules name in `sinks` or here
+    reads: ClassVar[frozenset[str]] = frozenset()
     fix_safety: ClassVar[str] = "none"
     severity: ClassVar[str] = "error"
     opt_in: ClassVar[bool] = False  # runs only when its full code is selected

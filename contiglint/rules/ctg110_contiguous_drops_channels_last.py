@@ -61,6 +61,7 @@ class ContiguousDropsChannelsLast(Rule):
     name = "contiguous-drops-channels-last"
     summary = "`.contiguous()` copies a channels_last tensor back to NCHW"
     sinks = frozenset({"contiguous_call"})
+    reads = NCHW_SINKS
     fix_safety = "unsafe"
     severity = "warning"
 

@@ -54,6 +54,7 @@ class RedundantContiguous(Rule):
     name = "redundant-contiguous"
     summary = "`.contiguous()` on a tensor that is always contiguous is a no-op"
     sinks = frozenset({"contiguous_call"})
+    reads = REQUIRING_SINKS
     fix_safety = "safe"
     severity = "warning"
     opt_in = True

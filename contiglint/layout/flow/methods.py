@@ -266,6 +266,8 @@ class MethodMixin:
 
     def emit_method_sink(self, kind: str, node: ast.Call, func: ast.Attribute, tensor: Tensor,
                          args, kwargs) -> None:
+        if not self.sinks.wants(kind):
+            return
         if kind == "view":
             dtype = next((a.qualname for a in args if isinstance(a, Ref) and a.qualname in DTYPES),
                          None) or (kwargs["dtype"].qualname if isinstance(

@@ -95,10 +95,12 @@ class Round:
 class Program:
     def __init__(self, tree: ast.Module, source: SourceMap, path: str = "-",
                  project: Optional[ProjectContracts] = None,
-                 index: Optional[ModuleIndex] = None, contracts: bool = True) -> None:
+                 index: Optional[ModuleIndex] = None, contracts: bool = True,
+                 kinds: Optional[frozenset[str]] = None) -> None:
         """`contracts`: False when no enabled rule reads the contract sinks (CTG114): then
         no contract is learned, and only the module's extension names (which make a call
-        opaque) are known."""
+        opaque) are known. `kinds`: the kinds of sink to record (None: every kind); the
+        others are not made at all."""
         self.tree = tree
         self.source = source
         self.index = index or ModuleIndex(tree)  # the one walk of the tree (the caller's)
@@ -126,6 +128,7 @@ class Program:
         self.classes: dict[str, ClassInfo] = {}
         self.globals: dict[str, Value] = {}
         self.sinks: list[Sink] = []
+        self.kinds = kinds
         self.recording = False
         # (function, receiver, arguments, standalone, recording) -> the result and what the
         # run read and wrote of the state that runs share (`Dependencies`). A result is
@@ -427,5 +430,6 @@ def literal_value(node: ast.expr) -> Optional[Value]:
 
 def analyze_module(tree: ast.Module, source: SourceMap, path: str = "-",
                    project: Optional[ProjectContracts] = None,
-                   index: Optional[ModuleIndex] = None, contracts: bool = True) -> list[Sink]:
-    return Program(tree, source, path, project, index, contracts).run()
+                   index: Optional[ModuleIndex] = None, contracts: bool = True,
+                   kinds: Optional[frozenset[str]] = None) -> list[Sink]:
+    return Program(tree, source, path, project, index, contracts, kinds).run()

@@ -42,7 +42,7 @@ class SinkRecorder:
     def record(self, record: type[Sink], node: ast.AST, target: Optional[ast.expr],
                value: Value, op: str, **fields) -> None:
         """Record a sink of type `record`; `fields` are the ones its kind adds to `Sink`'s."""
-        if not self.program.recording:
+        if not self.wants(record.kind):
             return
         loop = self.loops[-1] if self.loops else None
         invariant = False
@@ -52,6 +52,12 @@ class SinkRecorder:
             target.id in self.guarded  # the function raised before: CTG114's
         self.program.emit(record(node, target, value, op, self.chain, loop, invariant,
                                  self.function, self.copied_from(target), guarded, **fields))
+
+    def wants(self, kind: str) -> bool:
+        """Is a sink of `kind` recorded now: while the program records sinks, of a kind that
+        it records? Callers that work out a sink's fields ask first."""
+        program = self.program
+        return program.recording and (program.kinds is None or kind in program.kinds)
 
     @cached_property
     def guarded(self) -> frozenset[str]:
