@@ -20,10 +20,12 @@ import tempfile
 import threading
 import tokenize
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
 from contiglint.engine import SourceError
+from contiglint.source import text_digest
 
 # Version control, virtual environments, installed packages and caches: never a project's
 # own source. Build output (`build`, `dist`) is left to .gitignore, because a package may well
@@ -45,6 +47,12 @@ class SourceFile:
     encoding: str  # "utf-8-sig" when the file starts with a BOM
     digest: str  # sha256 of the bytes read, to refuse writing over a concurrent change; ""
     # when read only to be checked (`read_source(digest=False)`): then it is never written
+
+    @cached_property
+    def text_digest(self) -> str:
+        """`source.text_digest` of the text, made once: a cached run's result key and its stat
+        index both use it."""
+        return text_digest(self.text)
 
 
 def matches(path: str, patterns: Iterable[str], root: Optional[str] = None) -> bool:

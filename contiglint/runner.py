@@ -364,10 +364,10 @@ def second_pass(path: str, source, config: Config, options: RunOptions,
     if options.cache_dir is not None:
         if source is None:
             source = _read(path, options)
-        if not isinstance(source, SourceError) and text_digest(source.text) == first.digest:
+        if not isinstance(source, SourceError) and source.text_digest == first.digest:
             cache = Cache(options.cache_dir)
-            cache.store(cache.key(source.text, path, config.settings_for(path),
-                                  project.digest() if project is not None else ""),
+            cache.store(cache.digest_key(source.text_digest, path, config.settings_for(path),
+                                         project.digest() if project is not None else ""),
                         first.result)
     return FileOutcome(path, findings=first.result.findings, errors=first.result.errors)
 
@@ -463,7 +463,7 @@ def process_file(path: str, config: Config, options: RunOptions,
     source = _read(path, options)
     outcome = process_read(path, source, config, options, project)
     if signature is not None and isinstance(source, SourceFile):
-        outcome.seen = (os.path.abspath(path), signature, text_digest(source.text))
+        outcome.seen = (os.path.abspath(path), signature, source.text_digest)
     return outcome
 
 
@@ -550,8 +550,8 @@ def _check(source: SourceFile, settings, options: RunOptions,
     if options.cache_dir is None or not store:
         return lint_source(source.text, source.path, settings, tree, project, index)
     cache = Cache(options.cache_dir)
-    key = cache.key(source.text, source.path, settings,
-                    project.digest() if project is not None else "")
+    key = cache.digest_key(source.text_digest, source.path, settings,
+                           project.digest() if project is not None else "")
     result = cache.load(key, source.text)
     if result is None:
         result = lint_source(source.text, source.path, settings, tree, project, index)

@@ -327,6 +327,23 @@ def test_a_file_whose_status_is_unchanged_is_not_read_again(tmp_path, monkeypatc
     assert read == ["m01.py"] and len(changed.findings) == 2
 
 
+def test_a_cached_run_hashes_each_text_it_reads_once(tmp_path, monkeypatch):
+    """The result's cache key and the stat index's entry come from one digest of the text."""
+    import hashlib
+    import types
+
+    from contiglint import source
+
+    make_tree(tmp_path, 4)
+    hashed = []
+    monkeypatch.setattr(source, "hashlib", types.SimpleNamespace(
+        blake2b=lambda data, **kwargs: hashed.append(data) or hashlib.blake2b(data, **kwargs)))
+    _settled(monkeypatch)
+    result = run([str(tmp_path)], VIEWS, RunOptions(jobs=1, cache_dir=str(tmp_path / "c")))
+    assert len(result.findings) == 2 and len(hashed) == 4  # one per file
+    assert run([str(tmp_path)], VIEWS, RunOptions(jobs=1)).findings == result.findings
+
+
 def test_a_file_changed_within_the_settling_time_is_read(tmp_path, monkeypatch):
     """Without `_settled`, a file written a moment ago is never taken from its status: a
     write in the same tick of the file system's clock could leave the status as it was."""
