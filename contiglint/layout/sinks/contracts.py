@@ -923,7 +923,7 @@ def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
     changes: dict[int, int] = {}  # id(contract) -> how often its requirements changed
     # per contract with edges, per edge: its target (None: none read) and the target's count
     # when the edge was last computed (-1: never)
-    edges = [(contract, [project.lookup(e.target) if _reads_target(e) else None
+    edges = [(contract, [project.lookup(e.target) if _edge_kind(e) == "callee" else None
                          for e in contract.edges], [-1] * len(contract.edges))
              for contract in project.functions.values() if contract.edges]
     changed = True
@@ -954,21 +954,26 @@ def resolve(summaries: list[ModuleSummary]) -> ProjectContracts:
     return project
 
 
-def _reads_target(edge: Edge) -> bool:
-    """Whether `_edge_requirement` reads the edge's target contract (`lookup`)."""
-    return not edge.target.startswith(CHECK_PREFIX) and not edge.target.startswith("<ext>")
+def _edge_kind(edge: Edge) -> str:
+    """What an edge passes its parameter to: a layout checker ("check"), an extension
+    function ("extension"), or a function whose contract `_edge_requirement` looks up
+    ("callee")."""
+    if edge.target.startswith(CHECK_PREFIX):
+        return "check"
+    return "extension" if edge.target.startswith("<ext>") else "callee"
 
 
 def _edge_requirement(project: ProjectContracts, by_module: dict[str, ModuleSummary],
                       contract: FunctionContract, edge: Edge) -> Optional[Requirement]:
     path = _path_of(by_module, contract.qualname)
-    if edge.target.startswith(CHECK_PREFIX):
+    kind = _edge_kind(edge)
+    if kind == "check":
         checker = edge.target[len(CHECK_PREFIX):]
         if checker not in project.checkers:
             return None
         return Requirement(edge.slot, (Evidence(path, edge.line, edge.column, edge.text),))
     here = Evidence(path, edge.line, edge.column, f"passes `{edge.param}` to `{edge.text}`")
-    if edge.target.startswith("<ext>"):
+    if kind == "extension":
         module = _module_of(by_module, contract.qualname)
         contiguous = project.extensions.get(module, {}).get(edge.target[5:].split(".")[0])
         return Requirement("unknown" if not contiguous else "full", (
