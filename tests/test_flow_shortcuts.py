@@ -155,3 +155,73 @@ def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_th
                     (finding.code, path)
                 assert rule.may_fire(index), (finding.code, path)
     assert fired > 500
+
+
+QUIET_INIT = """\
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.proj = nn.Linear(config.width, config.width)
+        self.scale = config.width ** -0.5
+
+    def forward(self, x):
+        return self.proj(x.transpose(1, 2).contiguous()) * self.scale
+"""
+
+
+def _runs_of(text: str, key: str, reuse: bool, monkeypatch) -> int:
+    from contiglint.layout.flow import program
+    from contiglint.layout.flow.frame import Frame
+    from contiglint.source import SourceMap
+
+    runs, real = [], Frame.bind_parameters
+    monkeypatch.setattr(Frame, "bind_parameters", lambda frame, *args: runs.append(
+        frame.function.name) or real(frame, *args))
+    made = program.Program(ast.parse(text), SourceMap(text), "m.py", contracts=False,
+                           kinds=frozenset({"contiguous_call"}))
+    made.quiet_runs_count = reuse
+    made.run()
+    monkeypatch.undo()
+    return runs.count(key)
+
+
+def test_a_quiet_run_made_before_sinks_are_recorded_is_not_made_again(monkeypatch):
+    """`Block.__init__` runs once to learn the attributes; it meets no sink of a kind that
+    is recorded, so while sinks are recorded its result is taken from that run."""
+    assert _runs_of(QUIET_INIT, "__init__", True, monkeypatch) == 1
+    assert _runs_of(QUIET_INIT, "__init__", False, monkeypatch) == 2
+    loud = QUIET_INIT.replace("self.scale = config.width ** -0.5",
+                              "self.scale = torch.ones(4).t().contiguous()")
+    assert _runs_of(loud, "__init__", True, monkeypatch) == 2  # it met one: it runs again
+
+
+def test_quiet_runs_taken_from_before_recording_give_every_finding(monkeypatch):
+    """Every eval case and example, each rule alone (CTG114 reads contracts: never reused)
+    and the default rules, default and strict mode: the same findings as when every call
+    runs again while sinks are recorded."""
+    from contiglint import engine
+    from contiglint.layout.flow import program
+    from contiglint.rules import all_rules
+    from contiglint.settings import Settings
+
+    cases = sorted((ROOT / "tests" / "eval").rglob("*.py")) + sorted(ROOT.glob("examples/*.py"))
+    texts = [(str(path), path.read_text()) for path in cases]
+    selections = [(rule.code,) for rule in all_rules() if rule.code != "CTG114"] + [("CTG",)]
+    made = program.Program.__init__
+
+    def findings(reuse: bool) -> list:
+        def init(self, *args, **kwargs):
+            made(self, *args, **kwargs)
+            self.quiet_runs_count = self.quiet_runs_count and reuse
+        monkeypatch.setattr(program.Program, "__init__", init)
+        return [(path, f.line, f.column, f.code, f.message, f.related)
+                for select in selections for strict in (False, True)
+                for path, text in texts
+                for f in engine.lint_source(text, path, Settings(select=select,
+                                                                 strict=strict)).findings]
+    reused = findings(True)
+    assert len(reused) > 400 and reused == findings(False)

@@ -75,10 +75,13 @@ UNMEMOISED = frozenset({"closure"})
 class Dependencies:
     """What one call's run (its callees' included) read and wrote of the state that runs
     share: `seen` maps each piece to how often it had changed when the run first touched it,
-    `reads` holds the pieces it read."""
+    `reads` holds the pieces it read. `ran`: the functions it ran (itself included); `quiet`:
+    it met no sink of a kind the program records (see `Program.call`)."""
 
     seen: dict[tuple, int] = field(default_factory=dict)
     reads: set[tuple] = field(default_factory=set)
+    ran: set[str] = field(default_factory=set)
+    quiet: bool = True
 
 
 @dataclass
@@ -129,6 +132,10 @@ class Program:
         self.globals: dict[str, Value] = {}
         self.sinks: list[Sink] = []
         self.kinds = kinds
+        # a run made before sinks are recorded that met none of these kinds gives what it
+        # would give while recording (`call`); not where contracts are read, whose sinks are
+        # passed over before the recorder is asked while nothing is recorded
+        self.quiet_runs_count = kinds is not None and not kinds & {"contract"}
         self.recording = False
         # (function, receiver, arguments, standalone, recording) -> the result and what the
         # run read and wrote of the state that runs share (`Dependencies`). A result is
@@ -193,7 +200,8 @@ class Program:
         for info in self.classes.values():
             self._learn_attributes(info)
         self.recording = True
-        self.cache.clear()
+        if not self.quiet_runs_count:
+            self.cache.clear()
         Frame(self, None, ()).run_block(self.tree.body)
         # Functions the module calls by name are judged in their callers' contexts (a literal
         # flag or a transposed argument decides what happens inside); the others, and any the
@@ -300,6 +308,13 @@ class Program:
             for what, count in done.seen.items():
                 caller.seen.setdefault(what, count)
             caller.reads |= done.reads
+            caller.ran |= done.ran
+            caller.quiet = caller.quiet and done.quiet
+
+    def unrecorded(self) -> None:
+        """The running call met a sink of a recorded kind while sinks are not recorded."""
+        if self.reading:
+            self.reading[-1].quiet = False
 
     def _changed(self, what: tuple) -> None:
         self.changes[what] = self.changes.get(what, 0) + 1
@@ -333,6 +348,12 @@ class Program:
                 self.recording)
         try:
             found = self.cache.get(memo)
+            if found is None and self.recording and self.quiet_runs_count:
+                # the same call made before sinks were recorded, which met no sink that is
+                # recorded: running it again would record nothing and give the same result
+                found = self.cache.get(memo[:-1] + (False,))
+                if found is not None and not found[1].quiet:
+                    found = None
         except TypeError:
             memo = found = None
         if found is not None:
@@ -341,12 +362,14 @@ class Program:
             if all(changes.get(what, 0) == count for what, count in done.seen.items()
                    if what[0] not in UNMEMOISED):
                 self._depends(done)
+                if self.recording:
+                    self.inlined |= done.ran  # as a run made now would mark them
                 return result
         bound = self.receiver(node, key, bound)
         if self.recording:
             self.inlined.add(key)
         self.active.append(key)
-        running = Dependencies()
+        running = Dependencies(ran={key})
         self.reading.append(running)
         try:
             frame = Frame(self, node, chain + ((site,) if site else ()))

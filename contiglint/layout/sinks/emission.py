@@ -55,9 +55,16 @@ class SinkRecorder:
 
     def wants(self, kind: str) -> bool:
         """Is a sink of `kind` recorded now: while the program records sinks, of a kind that
-        it records? Callers that work out a sink's fields ask first."""
+        it records? Callers that work out a sink's fields ask first. A sink of a recorded
+        kind met while nothing is recorded is noted (`Program.unrecorded`): the run that met
+        it would record it if made again while recording."""
         program = self.program
-        return program.recording and (program.kinds is None or kind in program.kinds)
+        if program.kinds is not None and kind not in program.kinds:
+            return False
+        if not program.recording:
+            program.unrecorded()
+            return False
+        return True
 
     @cached_property
     def guarded(self) -> frozenset[str]:
