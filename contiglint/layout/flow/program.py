@@ -7,7 +7,9 @@ values, depth-limited, recursion-safe), so a `.view` inside a helper is judged o
 caller really passes, and its result flows back. `self.x` state is shared across methods: the
 stores of `__init__` and of every other method are joined into one value per attribute. A
 memoised result is reused while the shared state its run read (attributes, hooks, closures) has
-not changed since; a change to anything else does not make it run again.
+not changed since; a change to anything else does not make it run again. The module runs first
+without recording sinks (to learn the classes' attributes), then recording them; a call of the
+first phase that met no sink of a recorded kind is reused in the second too.
 """
 from __future__ import annotations
 
