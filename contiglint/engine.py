@@ -64,19 +64,24 @@ def reads_contracts(rules: list[Rule]) -> bool:
     return any(rule.sinks & CONTRACT_SINKS for rule in rules)
 
 
+def _per_rule_set(table: dict, rules: list[Rule], make):
+    """`make(rules)`, remembered in `table` per set of rule classes: every file of a run asks."""
+    key = tuple(type(rule) for rule in rules)
+    try:
+        return table[key]
+    except KeyError:
+        made = table[key] = make(rules)
+        return made
+
+
 _SINK_KINDS: dict[tuple[type, ...], frozenset[str]] = {}
 
 
 def sink_kinds(rules: list[Rule]) -> frozenset[str]:
     """The kinds of sink that `rules` read (`Rule.sinks` and `Rule.reads`): the only ones the
     flow pass records for them."""
-    key = tuple(type(rule) for rule in rules)
-    try:
-        return _SINK_KINDS[key]
-    except KeyError:
-        kinds = _SINK_KINDS[key] = frozenset().union(*(rule.sinks | rule.reads
-                                                       for rule in rules))
-        return kinds
+    return _per_rule_set(_SINK_KINDS, rules, lambda chosen: frozenset().union(
+        *(rule.sinks | rule.reads for rule in chosen)))
 
 
 def prefilter_tokens(settings: Settings) -> frozenset[str]:
@@ -104,17 +109,14 @@ def rule_tokens(rules: list[Rule]) -> frozenset[str]:
 
 
 def token_kinds(rules: list[Rule]) -> Tokens:
-    """The prefilter tokens of `rules`, remembered per set of rule classes, since every file
-    of a run asks."""
-    key = tuple(type(rule) for rule in rules)
-    try:
-        return _RULE_TOKENS[key]
-    except KeyError:
-        tokens = sorted({token for rule in rules for token in _tokens_of(rule)})
-        found = _RULE_TOKENS[key] = Tokens(
-            frozenset(tokens), tuple(t for t in tokens if not _is_word(t)),
-            tuple(t for t in tokens if _is_word(t)))
-        return found
+    """The prefilter tokens of `rules`, each once."""
+    return _per_rule_set(_RULE_TOKENS, rules, _token_kinds)
+
+
+def _token_kinds(rules: list[Rule]) -> Tokens:
+    tokens = sorted({token for rule in rules for token in _tokens_of(rule)})
+    return Tokens(frozenset(tokens), tuple(t for t in tokens if not _is_word(t)),
+                  tuple(t for t in tokens if _is_word(t)))
 
 
 def _is_word(token: str) -> bool:
@@ -222,12 +224,8 @@ def _by_cost(rules: list[Rule]) -> list[Rule]:
     """`rules` in the order their syntax checks are asked, the cheapest first: a rule that
     needs the names the code spells (`Rule.names`, a walk of every node) after the others,
     which most modules that are analysed satisfy first."""
-    key = tuple(type(rule) for rule in rules)
-    try:
-        return _BY_COST[key]
-    except KeyError:
-        ordered = _BY_COST[key] = sorted(rules, key=lambda rule: rule.names is not None)
-        return ordered
+    return _per_rule_set(_BY_COST, rules,
+                         lambda chosen: sorted(chosen, key=lambda rule: rule.names is not None))
 
 
 def _holds_tokens(rule: Rule, text: str) -> bool:
