@@ -183,7 +183,7 @@ def _runs_of(text: str, key: str, reuse: bool, monkeypatch) -> int:
         frame.function.name) or real(frame, *args))
     made = program.Program(ast.parse(text), SourceMap(text), "m.py", contracts=False,
                            kinds=frozenset({"contiguous_call"}))
-    made.quiet_runs_count = reuse
+    made.reuse_quiet_runs = reuse
     made.run()
     monkeypatch.undo()
     return runs.count(key)
@@ -200,9 +200,8 @@ def test_a_quiet_run_made_before_sinks_are_recorded_is_not_made_again(monkeypatc
 
 
 def test_quiet_runs_taken_from_before_recording_give_every_finding(monkeypatch):
-    """Every eval case and example, each rule alone (CTG114 reads contracts: never reused)
-    and the default rules, default and strict mode: the same findings as when every call
-    runs again while sinks are recorded."""
+    """Every eval case and example, each rule alone and the default rules, default and strict
+    mode: the same findings as when every call runs again while sinks are recorded."""
     from contiglint import engine
     from contiglint.layout.flow import program
     from contiglint.rules import all_rules
@@ -210,14 +209,10 @@ def test_quiet_runs_taken_from_before_recording_give_every_finding(monkeypatch):
 
     cases = sorted((ROOT / "tests" / "eval").rglob("*.py")) + sorted(ROOT.glob("examples/*.py"))
     texts = [(str(path), path.read_text()) for path in cases]
-    selections = [(rule.code,) for rule in all_rules() if rule.code != "CTG114"] + [("CTG",)]
-    made = program.Program.__init__
+    selections = [(rule.code,) for rule in all_rules()] + [("CTG",)]
 
     def findings(reuse: bool) -> list:
-        def init(self, *args, **kwargs):
-            made(self, *args, **kwargs)
-            self.quiet_runs_count = self.quiet_runs_count and reuse
-        monkeypatch.setattr(program.Program, "__init__", init)
+        monkeypatch.setattr(program.Program, "reuse_quiet_runs", reuse)
         return [(path, f.line, f.column, f.code, f.message, f.related)
                 for select in selections for strict in (False, True)
                 for path, text in texts

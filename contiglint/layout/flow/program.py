@@ -98,6 +98,11 @@ class Round:
 
 
 class Program:
+    # a call made before sinks are recorded that met no sink of a recorded kind gives what it
+    # would give while recording: its result is taken then (`call`); the tests compare the
+    # findings with it switched off
+    reuse_quiet_runs = True
+
     def __init__(self, tree: ast.Module, source: SourceMap, path: str = "-",
                  project: Optional[ProjectContracts] = None,
                  index: Optional[ModuleIndex] = None, contracts: bool = True,
@@ -134,10 +139,6 @@ class Program:
         self.globals: dict[str, Value] = {}
         self.sinks: list[Sink] = []
         self.kinds = kinds
-        # a run made before sinks are recorded that met none of these kinds gives what it
-        # would give while recording (`call`); not where contracts are read, whose sinks are
-        # passed over before the recorder is asked while nothing is recorded
-        self.quiet_runs_count = kinds is not None and not kinds & {"contract"}
         self.recording = False
         # (function, receiver, arguments, standalone, recording) -> the result and what the
         # run read and wrote of the state that runs share (`Dependencies`). A result is
@@ -202,8 +203,6 @@ class Program:
         for info in self.classes.values():
             self._learn_attributes(info)
         self.recording = True
-        if not self.quiet_runs_count:
-            self.cache.clear()
         Frame(self, None, ()).run_block(self.tree.body)
         # Functions the module calls by name are judged in their callers' contexts (a literal
         # flag or a transposed argument decides what happens inside); the others, and any the
@@ -350,7 +349,7 @@ class Program:
                 self.recording)
         try:
             found = self.cache.get(memo)
-            if found is None and self.recording and self.quiet_runs_count:
+            if found is None and self.recording and self.reuse_quiet_runs:
                 # the same call made before sinks were recorded, which met no sink that is
                 # recorded: running it again would record nothing and give the same result
                 found = self.cache.get(memo[:-1] + (False,))

@@ -78,7 +78,7 @@ class ContractChecker:
 
     def emit_contract(self, node: ast.Call, contract: Optional[FunctionContract], args, kwargs,
                       shift: int, label: str) -> None:
-        if contract is None or not contract.required or not self.program.recording:
+        if contract is None or not contract.required or not self.sinks.keeps("contract"):
             return
         if label.startswith("<local>"):
             label = contract.qualname.rsplit(".", 1)[-1]
@@ -112,7 +112,7 @@ class ContractChecker:
     def emit_qualname_contract(self, node: ast.Call, qualname: str, args, kwargs) -> None:
         """Calls by qualified name: project functions in other modules, custom ops, known
         library contracts and compiled extension modules."""
-        if not self.program.recording or qualname.startswith("torch.") and \
+        if not self.sinks.keeps("contract") or qualname.startswith("torch.") and \
                 not qualname.startswith("torch.ops."):
             return
         known = catalogue.KNOWN.get(qualname)

@@ -53,16 +53,20 @@ class SinkRecorder:
         self.program.emit(record(node, target, value, op, self.chain, loop, invariant,
                                  self.function, self.copied_from(target), guarded, **fields))
 
+    def keeps(self, kind: str) -> bool:
+        """Does the program record sinks of `kind` (while it records any)?"""
+        kinds = self.program.kinds
+        return kinds is None or kind in kinds
+
     def wants(self, kind: str) -> bool:
         """Is a sink of `kind` recorded now: while the program records sinks, of a kind that
         it records? Callers that work out a sink's fields ask first. A sink of a recorded
         kind met while nothing is recorded is noted (`Program.unrecorded`): the run that met
         it would record it if made again while recording."""
-        program = self.program
-        if program.kinds is not None and kind not in program.kinds:
+        if not self.keeps(kind):
             return False
-        if not program.recording:
-            program.unrecorded()
+        if not self.program.recording:
+            self.program.unrecorded()
             return False
         return True
 
