@@ -190,7 +190,7 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         index = ModuleIndex(tree)
     if found is not None and only_outside_code(index, found):
         return LintResult()
-    if not any(_holds_tokens(rule, searched) and rule.may_fire(index)
+    if not any(_holds_tokens(rule, searched) and rule.may_fire(index, settings.strict)
                for rule in _by_cost(rules)):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
     return lint_tree(tree, text, path, settings, rules, project, index)

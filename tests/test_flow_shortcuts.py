@@ -107,7 +107,13 @@ WRITES_INTO_A_COPY = {  # the statement (x is a transposed tensor) -> a write in
     "F.relu(x.contiguous(), inplace=True)": True,
     "x.contiguous().view(6).mul_(2)": True,
     "relu = torch.nn.ReLU(inplace=True)\n    relu(x.contiguous())": True,  # named `inplace`
+    "lib = torch\n    lib.relu_(x.contiguous())": True,  # torch handed on
+    "from torch import relu_\n    relu_(x.contiguous())": True,
+    "from torch import relu_ as r\n    r(x.contiguous())": True,
     "print(x.contiguous())": False,  # passed to a call, and the module names no writing one
+    "torch.nn.init.normal_(x.contiguous())": False,  # in-place, but not a torch function
+    "y = torch.zeros(3, 2)\n    y.copy_(x.contiguous())": False,  # writes its receiver
+    "w = torch.zeros(2)\n    w.normal_()\n    print(x.contiguous())": False,
     "y = x.contiguous()\n    y.add_(1)": False,  # the write's target is a name
     "return x.reshape(6)": False,
     "z = x.reshape(6).permute(0)": False,
@@ -132,6 +138,59 @@ def test_the_syntax_check_for_writes_into_a_copy_on_each_form():
         assert recorded == writes and index.may_write_into_copy == writes, statement
 
 
+def _module_sinks(text: str):
+    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.layout.flow.program import analyze_module
+    from contiglint.source import SourceMap
+
+    tree = ast.parse(text)
+    index = ModuleIndex(tree)
+    return index, analyze_module(tree, SourceMap(text), "m.py", index=index)
+
+
+CONTIGUOUS_IN_A_LOOP = {  # the statement (x is a transposed tensor) -> a copy in a loop?
+    "for _ in range(n):\n        y = x.contiguous()": True,
+    "while n:\n        y = x.contiguous()\n        n -= 1": True,
+    "for _ in range(n):\n        if n:\n            y = [x.contiguous()]": True,
+    "y = x.contiguous()": False,
+    "ys = [x.contiguous() for _ in range(n)]": False,  # a comprehension is not a loop there
+    "for _ in range(n):\n        def g():\n            return x.contiguous()\n        g()": False,
+    "for _ in range(n):\n        g = lambda: x.contiguous()": False,
+}
+
+
+def test_the_syntax_check_for_a_copy_in_a_loop_on_each_form():
+    """CTG109 reports only copies made inside a loop of their own function (`Sink.loop`);
+    the index says so for a module exactly where the flow pass records such a sink."""
+    for statement, in_loop in CONTIGUOUS_IN_A_LOOP.items():
+        text = f"import torch\n\n\ndef f(n):\n    x = torch.randn(2, 3).t()\n    {statement}\n"
+        index, sinks = _module_sinks(text)
+        recorded = any(s.kind == "contiguous_call" and s.loop is not None for s in sinks)
+        assert recorded == in_loop and index.contiguous_in_loop == in_loop, statement
+
+
+CALLS_A_COLLECTIVE = {  # the module's code -> does it call a collective?
+    "import torch.distributed as dist\ndist.all_reduce(x)": True,
+    "import torch\ntorch.distributed.broadcast(x, 0)": True,
+    "from torch.distributed import all_gather\nall_gather([x], x)": True,
+    "from torch import distributed\ndistributed.reduce(x, 0)": True,
+    "import torch\ny = torch.gather(x, 0, torch.zeros(1, 2).long())": False,
+    "import torch\ny = x.scatter(0, torch.zeros(1, 2).long(), 1.0)": False,
+    "import torch\n# distributed under the License\nreduce = max\ny = reduce(x, x)": False,
+}
+
+
+def test_the_syntax_check_for_a_collective_on_each_form():
+    """CTG107 (and CTG111's writes by a collective) need a call of `torch.distributed`;
+    the index says a module may make one exactly where the flow pass records one."""
+    for code, calls in CALLS_A_COLLECTIVE.items():
+        head, _, last = code.rpartition("\n")
+        text = f"{head}\nimport torch\n\n\ndef f():\n    x = torch.randn(2, 3)\n    {last}\n"
+        index, sinks = _module_sinks(text)
+        recorded = any(s.kind == "collective" for s in sinks)
+        assert recorded == calls and index.may_call_collective == calls, code
+
+
 def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_there():
     """A module is analysed only when an enabled rule holds one of its own tokens and its
     `Rule.may_fire` says True: neither may be False where the rule, run, has a finding.
@@ -153,7 +212,7 @@ def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_th
                 rule = rule_by_code(finding.code)
                 assert _holds_tokens(rule(), text) and _may_name(rule, text), \
                     (finding.code, path)
-                assert rule.may_fire(index), (finding.code, path)
+                assert rule.may_fire(index, strict), (finding.code, path)
     assert fired > 500
 
 

@@ -95,11 +95,11 @@ class Rule:
         raise NotImplementedError
 
     @classmethod
-    def may_fire(cls, index: ModuleIndex) -> bool:
+    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
         """A look at the module's syntax (its shared walk) after the prefilter: False when
-        none of the sinks this rule reports can be in it. A module whose enabled rules all
-        say so (or hold none of their tokens) is not analysed. By default: the code names
-        one of `names`, when the rule has them."""
+        none of the sinks this rule reports can be in it (`strict`: in strict mode). A module
+        whose enabled rules all say so (or hold none of their tokens) is not analysed. By
+        default: the code names one of `names`, when the rule has them."""
         return cls.names is None or not cls.names.isdisjoint(index.names)
 
     @classmethod

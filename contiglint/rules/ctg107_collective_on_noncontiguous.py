@@ -7,6 +7,7 @@ from typing import Iterable, Optional
 from contiglint.catalogue import collectives
 from contiglint.catalogue.sinks import function_names
 from contiglint.findings import Fix
+from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.sinks.records import CollectiveSink, Sink
 from contiglint.layout.model.values import Seq, Tensor
 from contiglint.rules.base import Option, Report, Rule, RuleContext
@@ -69,6 +70,10 @@ class CollectiveOnNonContiguous(Rule):
     options = {"backend": Option(
         "any", collectives.BACKENDS,
         "any: report what fails or corrupts on NCCL or on gloo; nccl or gloo: that backend only")}
+
+    @classmethod
+    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
+        return index.may_call_collective
 
     def check(self, sink: CollectiveSink, ctx: RuleContext) -> Iterable[Report]:
         op = sink.op.rsplit(".", 1)[-1]

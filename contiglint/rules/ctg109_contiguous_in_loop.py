@@ -5,6 +5,7 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
+from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.flow.loops import is_invariant
 from contiglint.layout.model.ops import ATTRIBUTES
 from contiglint.layout.sinks.records import ContiguousCallSink, Sink
@@ -50,6 +51,11 @@ class ContiguousInLoop(Rule):
     sinks = frozenset({"contiguous_call"})
     fix_safety = "unsafe"
     severity = "warning"
+
+    @classmethod
+    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
+        # a finding's call is inside a loop of its own function (`Sink.loop`)
+        return index.contiguous_in_loop
 
     def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor

@@ -69,7 +69,7 @@ class InplaceOnTemporaryCopy(Rule):
     fix_safety = "unsafe"
 
     @classmethod
-    def may_fire(cls, index: ModuleIndex) -> bool:
+    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
         # a finding's sink has the copy on its target's receiver spine (`sink.copy`)
         return index.may_write_into_copy
 

@@ -16,18 +16,17 @@ from functools import cached_property
 from typing import Optional
 
 from contiglint.catalogue import inplace, ops, sinks
+from contiglint.layout.flow.names import ImportMap, is_torch
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 LAYOUT_QUERIES = sinks.LAYOUT_QUERIES
 REGISTRATIONS = sinks.REGISTRATIONS
 BUFFER_VIEWS = sinks.BUFFER_VIEWS
 COPIES_IF_NEEDED = ops.COPIES_IF_NEEDED
-# What a module names when a call in it may write into a tensor passed to it (the flow
-# pass's in-place sinks whose target is an argument): `inplace=True` (an activation, or a
-# module built with it), a collective, a torch function spelled like an in-place Tensor
-# method (`torch.relu_`); an `out=` argument says so by itself
-WRITING_CALL_NAMES = frozenset({"inplace"}) | sinks.function_names("collective") | \
-    inplace.TENSOR_METHODS | inplace.DUNDERS
+# The names of the collectives (`all_reduce`), which write into the tensors passed to them
+COLLECTIVE_NAMES = sinks.function_names("collective")
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
 # The node types that can have children, as the grammar (ASDL) names them in each node class's
@@ -167,6 +166,9 @@ class ModuleIndex:
         spines = [self._written_spine(i, parents) for i in copies]
         self._copy_written = "write" in spines
         self._copy_passed = "argument" in spines
+        self.contiguous_in_loop = any(
+            self.nodes[i].func.attr == "contiguous" and self._in_loop(i, parents)
+            for i in copies)
 
     def _ancestors(self, indices: list[int], parents: list[int]) -> set[int]:
         """ids of the nodes at `indices` and of all their ancestors."""
@@ -184,17 +186,73 @@ class ModuleIndex:
         (`x.contiguous()`, `x.reshape(..)`) on its receiver spine (the chain of calls,
         attributes and subscripts `SinkRecorder.copied_from` walks down from a write's
         target)? Only then can a write into a temporary copy be recorded (CTG111)."""
-        return self._copy_written or (self._copy_passed and
-                                      not WRITING_CALL_NAMES.isdisjoint(self.names))
+        return self._copy_written or (self._copy_passed and self.may_write_arguments)
+
+    @cached_property
+    def may_write_arguments(self) -> bool:
+        """May a call in the module write into a tensor passed to it? The flow pass's writes
+        into an argument are those of
+        - an activation called with `inplace=True`, or a module built with it, which the
+          code names as a keyword;
+        - a collective (`may_call_collective`);
+        - a torch function spelled like an in-place Tensor method (`torch.relu_`): the code
+          names it through torch (`torch.relu_`, `from torch import relu_`), or hands torch
+          itself on (`lib = torch`), which may reach any of them. An in-place method of a
+          tensor (`w.normal_()`) or of another module (`nn.init.normal_(w)`) writes its
+          receiver or nothing the flow pass knows of."""
+        return "inplace" in self.names or self.may_call_collective or \
+            self._names_torch_inplace_function()
+
+    @cached_property
+    def may_call_collective(self) -> bool:
+        """May the module call a collective (`torch.distributed.all_reduce`)? The code names
+        the collective, and `distributed` in an import or an attribute: the qualified name
+        that makes a call a collective goes through `torch.distributed`."""
+        names = self.names
+        return not COLLECTIVE_NAMES.isdisjoint(names) and any("distributed" in n for n in names)
+
+    def _names_torch_inplace_function(self) -> bool:
+        """Does the code name torch itself, or a function of torch's spelled like an in-place
+        method, as the import map resolves its expressions (see `may_write_arguments`)?"""
+        imports = ImportMap(self.nodes[0], self.imports)
+        aliases = {name for name, target in imports.aliases.items() if is_torch(target)}
+        if not aliases:
+            return False
+        nodes = self.nodes
+        inner = {id(node.value) for node in nodes if node.__class__ is ast.Attribute}
+        for node in nodes:
+            kind = node.__class__
+            if (kind is ast.Name and node.id in aliases or kind is ast.Attribute) and \
+                    id(node) not in inner:  # the whole of a dotted name
+                qualname = imports.qualname(node)
+                if qualname == "torch" or (qualname is not None and qualname.startswith(
+                        "torch.") and qualname.count(".") == 1 and
+                        inplace.is_inplace(qualname[6:])):
+                    return True
+        return False
+
+    def _in_loop(self, index: int, parents: list[int]) -> bool:
+        """Is the node at `index` inside a `for` or `while` loop of its own function (a
+        frame's loops are its function's, `Sink.loop`)?"""
+        nodes = self.nodes
+        index = parents[index]
+        while index >= 0:
+            kind = nodes[index].__class__
+            if kind in LOOPS:
+                return True
+            if kind in SCOPES:
+                return False
+            index = parents[index]
+        return False
 
     def _written_spine(self, index: int, parents: list[int]) -> Optional[str]:
         """What happens to the copy-if-needed call at `index`, or the expression that has it
         on its receiver spine: "write" when it reaches a method whose name ends in `_` (every
         in-place Tensor method and dunder), a subscript that is stored into or deleted, the
         target of an augmented assignment, or an `out=` argument; "argument" when it is
-        passed to a call otherwise, which may write it only if the module names a writing
-        call (`WRITING_CALL_NAMES`); None otherwise (assigned, returned, chained into ops
-        that do not write, or starred)."""
+        passed to a call otherwise, which may write it only where a call in the module may
+        write an argument (`may_write_arguments`); None otherwise (assigned, returned,
+        chained into ops that do not write, or starred)."""
         nodes = self.nodes
         node = nodes[index]
         while True:
