@@ -382,10 +382,7 @@ def module(qualname: str) -> Optional[Entry]:
 # Tensor methods and attributes whose result is always a view of the receiver
 VIEW_METHODS = frozenset(name for name, entry in METHODS.items() if entry.view) - ATTRIBUTES
 VIEW_ATTRIBUTES = frozenset(name for name, entry in METHODS.items() if entry.view) & ATTRIBUTES
-# permuting views: a tensor they made is reordered on purpose
 # methods whose result keeps a permuted input's layout: the tensor itself, or a copy in the
 # input's dense layout (conversions, clone)
 KEEPS_LAYOUT = frozenset(name for name, entry in METHODS.items()
                          if entry.transfer in ("identity", "convert", "clone")) - ATTRIBUTES
-REORDERS = frozenset(name for name, entry in METHODS.items()
-                     if entry.transfer in ("transpose", "permute", "movedim"))

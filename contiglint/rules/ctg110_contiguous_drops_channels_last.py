@@ -4,8 +4,9 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Optional
 
-from contiglint.catalogue import ops as catalogue, sinks
+from contiglint.catalogue import sinks
 from contiglint.findings import Edit, Fix, Position
+from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.sinks.records import ContiguousCallSink
 from contiglint.layout.model.values import Kind
 from contiglint.rules.base import Report, Rule, RuleContext
@@ -13,9 +14,6 @@ from contiglint.rules.messages import called_from, related
 
 # the result feeds an op that needs NCHW memory order: the conversion is the point
 NEEDS_NCHW = sinks.NEEDS_NCHW
-# an explicit reorder (`tokens.permute(0, 3, 1, 2)`: NHWC data viewed as NCHW) is
-# channels_last in memory by accident; `.contiguous()` there is the intended conversion
-REORDERS = catalogue.REORDERS
 NCHW_SINKS = frozenset({"view", "raw_memory", "kernel_launch", "trace", "collective",
                         "parameter", "buffer"})
 
@@ -27,9 +25,12 @@ class ContiguousDropsChannelsLast(Rule):
     `.to(memory_format=torch.channels_last)` or `.contiguous(memory_format=torch.channels_last)`,
     and stays so through conv, pooling, batch norm, interpolate, pad and elementwise ops, and
     `torch.cat` (measured: a conv's output is channels_last when its input *or its weight*
-    is). Calling `.contiguous()` on it is not the no-op it looks like. A tensor that is
-    channels_last in memory only because of an explicit reorder (`x.permute(0, 3, 1, 2)` of
-    NHWC tokens) is not flagged: making it NCHW is what that `.contiguous()` is for.
+    is). Calling `.contiguous()` on it is not the no-op it looks like. Only a layout the code
+    asked for is flagged: one whose origin is a call with a `memory_format=` argument. A tensor
+    that is channels_last in memory by accident is not, whatever ops kept it so: after an
+    explicit reorder (`x.permute(0, 3, 1, 2)` of NHWC tokens, then a conv or a pooling),
+    making it NCHW is what that `.contiguous()` is for; an einsum or `as_strided` output in
+    that order was never chosen either.
 
     **Why.** A channels_last tensor is not `is_contiguous()`, so `.contiguous()` copies every
     element back to NCHW order (measured: `cl.contiguous() is cl` is False; about as costly as a
@@ -65,6 +66,12 @@ class ContiguousDropsChannelsLast(Rule):
     fix_safety = "unsafe"
     severity = "warning"
 
+    @classmethod
+    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
+        # a layout asked for is made by a call with a `memory_format=` keyword (`asked_for`),
+        # which the code names; strict mode also reports 4-D tensors of unknown layout
+        return strict or "memory_format" in index.names
+
     def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
         if tensor is None or sink.memory_format not in (None, "contiguous_format"):
@@ -72,8 +79,7 @@ class ContiguousDropsChannelsLast(Rule):
         unknown_4d = tensor.kind is Kind.UNKNOWN and tensor.rank == 4
         if not tensor.channels_last and not (ctx.strict and unknown_4d):
             return
-        if tensor.channels_last and tensor.origin is not None and \
-                any(name in tensor.origin.op for name in REORDERS):
+        if tensor.channels_last and not asked_for(tensor, ctx):
             return
         if feeds_nchw_consumer(sink.node, sink.function) or any(
                 other.target is sink.node for other in ctx.sinks if other.kind in NCHW_SINKS):
@@ -105,6 +111,17 @@ class ContiguousDropsChannelsLast(Rule):
             edit = Edit(before_paren, before_paren, argument)
         return Fix("unsafe", (edit,), "keep channels_last: "
                                       f".contiguous(memory_format={torch_name}.channels_last)")
+
+
+def asked_for(tensor, ctx: RuleContext) -> bool:
+    """Was the tensor's channels_last layout asked for? Its origin, where the layout was made
+    (kept through conv, pooling, cat and elementwise ops), is a call with a `memory_format=`
+    argument: `.to(memory_format=torch.channels_last)`, `.contiguous(memory_format=...)`,
+    `torch.empty(..., memory_format=...)`."""
+    origin = tensor.origin
+    call = ctx.module.call_at(origin.line, origin.column, ctx.source) \
+        if origin is not None else None
+    return call is not None and any(k.arg == "memory_format" for k in call.keywords)
 
 
 def feeds_nchw_consumer(call: ast.AST, scope: Optional[ast.AST]) -> bool:

@@ -267,7 +267,8 @@ def _cat(call: Call) -> Value:
             return UNKNOWN_TENSOR  # measured: cat([cl, contiguous]) is contiguous
         dim = call.dim_arg(0, "dim", 0, rank=4)
         sizes = [None if i == dim else s for i, s in enumerate(first.geometry.sizes)]
-        return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
+        return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)),
+                                tr.kept_origin(first, call))
     return _concatenated(items or (), call)
 
 
@@ -299,7 +300,7 @@ def _stack(call: Call) -> Value:
             return UNKNOWN_TENSOR  # measured: stack([cl, contiguous]) is contiguous
         if call.name.rsplit(".", 1)[-1] != "stack":  # hstack/vstack/...: a cat of 4-D inputs
             return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * 4)),
-                                    call.origin)
+                                    tr.kept_origin(first, call))
         return Tensor(Kind.PERMUTED, None, call.origin, min_rank=5)
     return CONTIGUOUS
 

@@ -350,6 +350,15 @@ def broadcast(result: Tensor, operands: Sequence[Tensor]) -> Tensor:
     return evolve(result, geometry=None, min_rank=geometry.rank)
 
 
+def kept_origin(tensor: Tensor, call: Call) -> Origin:
+    """The origin of a channels_last result made from a channels_last `tensor` (pooling, conv,
+    cat): where that layout was made, as for any op that keeps its input's layout (a slice, an
+    elementwise op), not the op that kept it. A layout made on purpose
+    (`.to(memory_format=torch.channels_last)`) and one made by a reorder (`x.permute(0, 3, 1,
+    2)` of NHWC data) stay told apart through the ops that keep it (CTG110)."""
+    return tensor.origin or call.origin
+
+
 def keep_channels_last(call: Call) -> Value:
     """Ops that return contiguous output unless the input is channels_last (pad, interpolate,
     pooling, conv), which they keep."""
@@ -361,7 +370,8 @@ def keep_channels_last(call: Call) -> Value:
         sizes = [tensor.geometry.sizes[0], _channels(call, tensor.geometry.sizes[1]), None, None]
         if sizes[1] is None and call.name.lower().endswith(("pixel_shuffle", "pixelshuffle")):
             return Tensor(Kind.UNKNOWN, min_rank=4)  # c / r**2 channels: one is contiguous
-        return channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
+        return channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)),
+                             kept_origin(tensor, call))
     if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5, None)):
         # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides, MaxPool3d
         # keeps channels_last_3d (so a non-contiguous input of unknown rank may be either)
@@ -424,7 +434,7 @@ def convolution(call: Call) -> Value:
     """conv/conv_transpose: channels_last when the input or the weight is."""
     weight = call.arg(0, "weight")
     if isinstance(weight, Tensor) and weight.channels_last:
-        return channels_last(fresh_same_rank(call), call.origin)
+        return channels_last(fresh_same_rank(call), kept_origin(weight, call))
     return keep_channels_last(call)
 
 
@@ -448,7 +458,8 @@ def _kept_dims(call: Call) -> Tensor:
         return Tensor(Kind.UNKNOWN, min_rank=4)
     sizes = [ONE if i in dims or i - 4 in dims else s
              for i, s in enumerate(call.tensor.geometry.sizes)]
-    kept = channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)), call.origin)
+    kept = channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)),
+                         kept_origin(call.tensor, call))
     # measured: std(cl, 2, keepdim=True) is contiguous, not channels_last
     return kept if kept.kind is Kind.CONTIGUOUS else Tensor(Kind.UNKNOWN, min_rank=4)
 
