@@ -110,6 +110,8 @@ WRITES_INTO_A_COPY = {  # the statement (x is a transposed tensor) -> a write in
     "lib = torch\n    lib.relu_(x.contiguous())": True,  # torch handed on
     "from torch import relu_\n    relu_(x.contiguous())": True,
     "from torch import relu_ as r\n    r(x.contiguous())": True,
+    "import torch.functional as TF\n    TF.relu_(x.contiguous())": True,
+    "init = torch.nn.init\n    init.normal_(x.contiguous())": False,
     "print(x.contiguous())": False,  # passed to a call, and the module names no writing one
     "torch.nn.init.normal_(x.contiguous())": False,  # in-place, but not a torch function
     "y = torch.zeros(3, 2)\n    y.copy_(x.contiguous())": False,  # writes its receiver

@@ -99,8 +99,9 @@ class Rule:
         """A look at the module's syntax (its shared walk) after the prefilter: False when
         none of the sinks this rule reports can be in it (`strict`: in strict mode). A module
         whose enabled rules all say so (or hold none of their tokens) is not analysed. By
-        default: the code names one of `names`, when the rule has them."""
-        return cls.names is None or not cls.names.isdisjoint(index.names)
+        default: the code names one of `names` (the last parts of the qualified functions of
+        the rule's sinks) in its dotted names, when the rule has them."""
+        return cls.names is None or not cls.names.isdisjoint(index.dotted_names)
 
     @classmethod
     def prefilter_tokens(cls) -> frozenset[str]:

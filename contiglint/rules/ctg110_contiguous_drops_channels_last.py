@@ -68,9 +68,9 @@ class ContiguousDropsChannelsLast(Rule):
 
     @classmethod
     def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
-        # a layout asked for is made by a call with a `memory_format=` keyword (`asked_for`),
-        # which the code names; strict mode also reports 4-D tensors of unknown layout
-        return strict or "memory_format" in index.names
+        # a layout asked for is made by a call with a `memory_format=` keyword (`asked_for`);
+        # strict mode also reports 4-D tensors of unknown layout
+        return strict or "memory_format" in index.keywords
 
     def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Optional
 
 from contiglint.catalogue import inplace, ops, sinks
-from contiglint.layout.flow.names import ImportMap, is_torch
+from contiglint.layout.flow.names import ImportMap, canonical
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 LAYOUT_QUERIES = sinks.LAYOUT_QUERIES
@@ -131,6 +131,8 @@ class ModuleIndex:
         # id(`x.numpy()` call) -> how its array's raw memory is read (`.numpy().ctypes`)
         self.raw_buffers: dict[int, str] = {}
         stores, layout_queries, copies = [], [], []
+        attributes: set[str] = set()
+        keywords: set[Optional[str]] = set()
         for index, node in enumerate(self.nodes):
             kind = type(node)
             if kind is ast.Call:
@@ -146,6 +148,7 @@ class ModuleIndex:
                     elif func.attr in COPIES_IF_NEEDED:
                         copies.append(index)
             elif kind is ast.Attribute:
+                attributes.add(node.attr)
                 if type(node.ctx) is ast.Store and type(node.value) is ast.Name \
                         and node.value.id == "self":
                     stores.append(index)
@@ -161,6 +164,10 @@ class ModuleIndex:
                 self.bindings.append(node)
             elif kind is ast.ClassDef:
                 self.classes.append(node)
+            elif kind is ast.keyword:
+                keywords.add(node.arg)
+        self._attributes = attributes
+        self.keywords = keywords  # the names of the keyword arguments of the module's calls
         self._storing = self._ancestors(stores, parents)
         self._querying = self._ancestors(layout_queries, parents)
         spines = [self._written_spine(i, parents) for i in copies]
@@ -192,44 +199,52 @@ class ModuleIndex:
     def may_write_arguments(self) -> bool:
         """May a call in the module write into a tensor passed to it? The flow pass's writes
         into an argument are those of
-        - an activation called with `inplace=True`, or a module built with it, which the
-          code names as a keyword;
+        - an activation called with `inplace=True`, or a module built with it: a keyword
+          argument of the code;
         - a collective (`may_call_collective`);
         - a torch function spelled like an in-place Tensor method (`torch.relu_`): the code
           names it through torch (`torch.relu_`, `from torch import relu_`), or hands torch
           itself on (`lib = torch`), which may reach any of them. An in-place method of a
           tensor (`w.normal_()`) or of another module (`nn.init.normal_(w)`) writes its
           receiver or nothing the flow pass knows of."""
-        return "inplace" in self.names or self.may_call_collective or \
+        return "inplace" in self.keywords or self.may_call_collective or \
             self._names_torch_inplace_function()
 
     @cached_property
     def may_call_collective(self) -> bool:
-        """May the module call a collective (`torch.distributed.all_reduce`)? The code names
-        the collective, and `distributed` in an import or an attribute: the qualified name
-        that makes a call a collective goes through `torch.distributed`."""
-        names = self.names
-        return not COLLECTIVE_NAMES.isdisjoint(names) and any("distributed" in n for n in names)
+        """May the module call a collective (`torch.distributed.all_reduce`)? Its qualified
+        name goes through `torch.distributed`: the code names `distributed` and the
+        collective in its dotted names (`dotted_names`)."""
+        names = self.dotted_names
+        return "distributed" in names and not COLLECTIVE_NAMES.isdisjoint(names)
 
     def _names_torch_inplace_function(self) -> bool:
-        """Does the code name torch itself, or a function of torch's spelled like an in-place
-        method, as the import map resolves its expressions (see `may_write_arguments`)?"""
-        imports = ImportMap(self.nodes[0], self.imports)
-        aliases = {name for name, target in imports.aliases.items() if is_torch(target)}
-        if not aliases:
+        """Does the code name a function of torch's spelled like an in-place method
+        (`torch.relu_`, `from torch import relu_`), or torch itself other than through its
+        attributes (see `may_write_arguments`)?"""
+        modules = set()  # the names the imports bind to torch itself
+        for name, target in ImportMap(self.nodes[0], self.imports).aliases.items():
+            qualname = canonical(target)
+            if qualname == "torch":
+                modules.add(name)
+            elif qualname.startswith("torch.") and qualname.count(".") == 1 and \
+                    inplace.is_inplace(qualname[6:]):
+                return True
+        if not modules:
             return False
-        nodes = self.nodes
-        inner = {id(node.value) for node in nodes if node.__class__ is ast.Attribute}
-        for node in nodes:
+        named = attributed = 0
+        for node in self.nodes:
             kind = node.__class__
-            if (kind is ast.Name and node.id in aliases or kind is ast.Attribute) and \
-                    id(node) not in inner:  # the whole of a dotted name
-                qualname = imports.qualname(node)
-                if qualname == "torch" or (qualname is not None and qualname.startswith(
-                        "torch.") and qualname.count(".") == 1 and
-                        inplace.is_inplace(qualname[6:])):
-                    return True
-        return False
+            if kind is ast.Name:
+                named += node.id in modules
+            elif kind is ast.Attribute:
+                value = node.value
+                if value.__class__ is ast.Name and value.id in modules:
+                    attributed += 1
+                    if inplace.is_inplace(node.attr) or \
+                            canonical(f"torch.{node.attr}") == "torch":  # torch.functional
+                        return True
+        return named > attributed  # `lib = torch`: torch itself is handed on
 
     def _in_loop(self, index: int, parents: list[int]) -> bool:
         """Is the node at `index` inside a `for` or `while` loop of its own function (a
@@ -275,6 +290,21 @@ class ModuleIndex:
         if kind is ast.keyword:
             return "write" if parent.arg == "out" else "argument"
         return "argument" if kind is ast.Call and node in parent.args else None
+
+    @cached_property
+    def dotted_names(self) -> frozenset[str]:
+        """Every part of the dotted names the code spells: attributes (`save` of
+        `torch.save`) and the parts of the names it imports (`torch` and `distributed` of
+        `import torch.distributed as dist`, `save` of `from torch import save as ts`). A
+        qualified name that the import map gives an expression (`torch.save` for `ts`) is
+        made of them: a call of a catalogue function names its last part here."""
+        parts = set(self._attributes)
+        for node in self.imports:
+            if node.__class__ is ast.ImportFrom and node.module:
+                parts.update(node.module.split("."))
+            for alias in node.names:
+                parts.update(alias.name.split("."))
+        return frozenset(parts)
 
     @cached_property
     def names(self) -> frozenset[str]:
