@@ -20,7 +20,7 @@ default 1 because one run takes minutes), with min and max:
     its default format's source snippets is a large part of ruff's time on this corpus;
   * contiglint cold: all rules (opt-in ones too), `--no-cache`, with -j1 and -jN (N = all cores);
   * linearity: contiglint cold -jN on an interleaved quarter and half of the files and on all of
-    them; the CPU seconds per MB of the second half (full - half) over those of the second
+    them, in rounds of the three in turn; the CPU seconds per MB of the second half (full - half) over those of the second
     quarter (half - quarter) is 1.0 when the cost is linear in corpus size (start-up cancels);
   * contiglint warm: the same -jN run again with a cache that a first run has filled;
   * TorchFix's CLI with its default rules and jobs (it runs in its own virtual environment,
@@ -376,14 +376,20 @@ def bench(args: argparse.Namespace) -> int:
     run("warm", f"contiglint warm -j{args.jobs}", lint + [f"-j{args.jobs}", *map(str, trees)],
         env=warm_env)
     if not args.skip_linearity:
-        for share in (4, 2):
+        # rounds of a quarter, a half and all of the files in turn, so that the three are
+        # measured under the same load (a difference of medians taken minutes apart is
+        # mostly the machine's)
+        for share in (4, 2, 1):
             subset = files[::share]
-            results[f"part{share}"] = measure(
-                f"contiglint cold -j{args.jobs}, 1/{share} of files", lint + [
-                    "--no-cache", f"-j{args.jobs}", *subset], args.repeats, args.timeout,
-                env=env, files=len(subset))
+            label = f"contiglint cold -j{args.jobs}, 1/{share} of files" if share > 1 else \
+                f"contiglint cold -j{args.jobs}, all files"
+            results[f"part{share}"] = Timing(label, files=len(subset))
             results[f"part{share}"].mb = sum(os.path.getsize(p) for p in subset) / 1e6
-        results["coldN"].mb = size_mb
+        for _ in range(args.repeats):
+            for share in (4, 2, 1):
+                measure(results[f"part{share}"].label, lint + [
+                    "--no-cache", f"-j{args.jobs}", *files[::share]], 1, args.timeout,
+                    env=env, timing=results[f"part{share}"])
     if not args.skip_flake8:
         run_flake8(corpus, trees, env, run)
     if tf_python:
@@ -521,11 +527,11 @@ def report(results: dict, files: int, skipped: int, jobs: int) -> None:
     targets = [(f"cold -j{jobs} <= ruff --select ALL (median of {len(ratios)} pairs; "
                 f"{low:.2f}-{high:.2f})", median, statistics.median(cpu_ratios), 1.0, "x")]
     if "part2" in results:
-        quarter, half = results["part4"], results["part2"]
+        quarter, half, whole = results["part4"], results["part2"], results["part1"]
         first = (half.cpu_median - quarter.cpu_median) / (half.mb - quarter.mb)
-        second = (cold.cpu_median - half.cpu_median) / (cold.mb - half.mb)
+        second = (whole.cpu_median - half.cpu_median) / (whole.mb - half.mb)
         wall_first = (half.median - quarter.median) / (half.mb - quarter.mb)
-        wall_second = (cold.median - half.median) / (cold.mb - half.mb)
+        wall_second = (whole.median - half.median) / (whole.mb - half.mb)
         print(f"marginal cost per MB: 1/4 -> 1/2 of the files {first:.3f} CPU s "
               f"({wall_first:.3f} wall), 1/2 -> all {second:.3f} CPU s ({wall_second:.3f} wall)")
         # judged on CPU: a difference of two wall times on a shared machine is mostly noise
