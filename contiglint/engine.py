@@ -273,6 +273,7 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     source = SourceMap(text)
     result = LintResult()
     try:
+        index = index or ModuleIndex(tree)
         sinks = analyze_module(tree, source, path, project, index, reads_contracts(rules),
                                sink_kinds(rules))
     except RecursionError:
@@ -287,7 +288,7 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     for sink in sinks:
         by_kind.setdefault(sink.kind, []).append(sink)
     seen: set[tuple] = set()
-    module = ParsedModule(tree)
+    module = ParsedModule(tree, index.import_map)
     for rule in rules:
         context = RuleContext(path, source, settings, rule.code, module, tuple(sinks))
         try:

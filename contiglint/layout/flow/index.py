@@ -223,7 +223,7 @@ class ModuleIndex:
         (`torch.relu_`, `from torch import relu_`), or torch itself other than through its
         attributes (see `may_write_arguments`)?"""
         modules = set()  # the names the imports bind to torch itself
-        for name, target in ImportMap(self.nodes[0], self.imports).aliases.items():
+        for name, target in self.import_map.aliases.items():
             qualname = canonical(target)
             if qualname == "torch":
                 modules.add(name)
@@ -290,6 +290,12 @@ class ModuleIndex:
         if kind is ast.keyword:
             return "write" if parent.arg == "out" else "argument"
         return "argument" if kind is ast.Call and node in parent.args else None
+
+    @cached_property
+    def import_map(self) -> ImportMap:
+        """The module's import map, made from the imports of this walk: one for the syntax
+        checks, the flow pass and the rules."""
+        return ImportMap(self.nodes[0], self.imports)
 
     @cached_property
     def dotted_names(self) -> frozenset[str]:

@@ -25,7 +25,6 @@ from contiglint.layout.sinks.contracts import (
     module_name,
 )
 from contiglint.layout.flow.index import ModuleIndex
-from contiglint.layout.flow.names import ImportMap
 from contiglint.layout.sinks.records import CallSite, Sink
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.values import OPAQUE, Const, Instance, IntVal, Ref, Value, join
@@ -114,7 +113,7 @@ class Program:
         self.tree = tree
         self.source = source
         self.index = index or ModuleIndex(tree)  # the one walk of the tree (the caller's)
-        self.names = ImportMap(tree, self.index.imports)
+        self.names = self.index.import_map
         self.path = path
         self.module = module_name(path) if path not in ("-", "") else "__main__"
         package = path.endswith("__init__.py")

@@ -33,7 +33,6 @@ from typing import Iterator, Optional
 from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.flow.compiled import is_jit_kernel, kernel_signature
 from contiglint.layout.flow.index import ModuleIndex, child_nodes
-from contiglint.layout.flow.names import ImportMap
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 SUMMARY_TOKENS = ("is_contiguous", "stride", "data_ptr", "storage", "triton", "ctypes",
@@ -185,8 +184,9 @@ class Names:
     def __init__(self, tree: ast.Module, module: str, is_package: bool,
                  index: Optional[ModuleIndex] = None) -> None:
         """`index`: the module's shared walk, when the caller has one."""
-        imports = (index or ModuleIndex(tree)).imports
-        self.imports = ImportMap(tree, imports)
+        index = index or ModuleIndex(tree)
+        imports = index.imports
+        self.imports = index.import_map
         self.local: dict[str, str] = {}
         self.relative: list[str] = []
         package = module if is_package else module.rpartition(".")[0]
