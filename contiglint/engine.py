@@ -191,7 +191,7 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if found is not None and only_outside_code(index, found):
         return LintResult()
     if not any(_holds_tokens(rule, searched) and rule.may_fire(index, settings.strict)
-               for rule in _by_cost(rules)):
+               for rule in rules):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
     return lint_tree(tree, text, path, settings, rules, project, index)
 
@@ -215,17 +215,6 @@ def _as_python_reads(text: str) -> str:
     if text.isascii() or unicodedata.is_normalized("NFKC", text):
         return text
     return unicodedata.normalize("NFKC", text)
-
-
-_BY_COST: dict[tuple[type, ...], list[Rule]] = {}
-
-
-def _by_cost(rules: list[Rule]) -> list[Rule]:
-    """`rules` in the order their syntax checks are asked, the cheapest first: a rule that
-    needs the names the code spells (`Rule.names`, a walk of every node) after the others,
-    which most modules that are analysed satisfy first."""
-    return _per_rule_set(_BY_COST, rules,
-                         lambda chosen: sorted(chosen, key=lambda rule: rule.names is not None))
 
 
 def _holds_tokens(rule: Rule, text: str) -> bool:
