@@ -13,23 +13,23 @@ a run read, its status then (size, modification and change times, inode, device)
 digest of its text. While the status is the same, the text is taken to be (git's index and
 ruff's cache trust a file's status the same way). Any write to a file sets its change time to
 the time of the write, which no tool can set back, so a file is noted only once its change
-time is `SETTLED_NS` old: a write that came after the status was taken, even within one tick of
-a coarse file-system clock, gives another change time.
+time is `SETTLED_NS` old (`files.stat_signature`): a write that came after the status was
+taken, even within one tick of a coarse file-system clock, gives another change time. The
+walks of the tree are kept the same way (`WalkIndex`, `files.discover`): a warm run does not
+list the directories again, or read the .gitignore files, while their status is the same.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
-import stat
-import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
 from contiglint import __version__
 from contiglint.engine import LintResult, SourceError
-from contiglint.files import atomic_write_bytes
+from contiglint.files import atomic_write_bytes, stat_signature
 from contiglint.findings import (
     Edit, Finding, Fix, Position, Related, Rewrite, rewrites_available,
 )
@@ -130,6 +130,10 @@ class Cache:
         return StatIndex(os.path.join(self.directory, f"{__version__}-{fingerprint()[:12]}",
                                       "files.json"), self)
 
+    def walk_index(self) -> "WalkIndex":
+        return WalkIndex(os.path.join(self.directory, f"{__version__}-{fingerprint()[:12]}",
+                                      "walks.json"), self)
+
     def _prepare(self, directory: str) -> None:
         if os.path.isdir(directory):
             return
@@ -156,18 +160,6 @@ def finding_from_json(data: dict, text: Optional[str]) -> Finding:
     related = tuple(Related(r["line"], r["column"], r["message"]) for r in data["related"])
     return Finding(data["path"], data["line"], data["column"], data["end_line"],
                    data["end_column"], data["code"], data["message"], fix, related)
-
-
-SETTLED_NS = 2_000_000_000  # above the coarsest file-system clock tick (FAT's two seconds)
-
-
-def stat_signature(status: os.stat_result) -> Optional[list[int]]:
-    """What the index compares of a file's status; None for a file whose text cannot be known
-    from it: not a regular file (a FIFO), or changed less than `SETTLED_NS` ago."""
-    if not stat.S_ISREG(status.st_mode) or time.time_ns() - status.st_ctime_ns < SETTLED_NS:
-        return None
-    return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino,
-            status.st_dev]
 
 
 class StatIndex:
@@ -212,5 +204,44 @@ class StatIndex:
         try:
             self.cache._prepare(os.path.dirname(self.path))
             atomic_write_bytes(self.path, json.dumps({"files": self.known}).encode("utf-8"))
+        except OSError:
+            pass  # a read-only tree or a full disk costs speed, not correctness
+
+
+class WalkIndex:
+    """The walks of `files.discover` (`files.WalkMemo`), by the key of their arguments: the
+    last `KEPT` that runs made. Read once per run, written once at its end if it changed."""
+
+    KEPT = 8
+
+    def __init__(self, path: str, cache: Cache) -> None:
+        self.path, self.cache = path, cache
+        try:
+            with open(path, "rb") as handle:
+                known = json.loads(handle.read())["walks"]
+            if not isinstance(known, dict):
+                raise ValueError("not a table")
+        except (OSError, ValueError, KeyError, TypeError):
+            known = {}  # missing or corrupt: the tree is walked
+        self.known: dict[str, dict] = known
+        self.changed = False
+
+    def recall(self, key: str) -> Optional[dict]:
+        walk = self.known.get(key)
+        return walk if isinstance(walk, dict) else None
+
+    def remember(self, key: str, walk: dict) -> None:
+        self.known.pop(key, None)  # the newest last: the oldest is dropped first
+        self.known[key] = walk
+        for old in list(self.known)[:-self.KEPT]:
+            del self.known[old]
+        self.changed = True
+
+    def write(self) -> None:
+        if not self.changed:
+            return
+        try:
+            self.cache._prepare(os.path.dirname(self.path))
+            atomic_write_bytes(self.path, json.dumps({"walks": self.known}).encode("utf-8"))
         except OSError:
             pass  # a read-only tree or a full disk costs speed, not correctness

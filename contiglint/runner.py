@@ -16,13 +16,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
-from contiglint.cache import Cache, StatIndex, stat_signature
+from contiglint.cache import Cache, StatIndex
 from contiglint.config import Config
 from contiglint.engine import (
     LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
     reads_contracts,
 )
-from contiglint.files import SourceFile, discover, read_source, write_source
+from contiglint.files import SourceFile, discover, read_source, stat_signature, write_source
 from contiglint.findings import Finding
 from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.sinks.contracts import (
@@ -87,8 +87,11 @@ Progress = Callable[[int, int], None]  # (files done, files in all)
 
 def run(paths: Sequence[str], config: Config, options: RunOptions,
         progress: Optional[Progress] = None) -> RunResult:
+    walks = Cache(options.cache_dir).walk_index() if options.cache_dir is not None else None
     files, errors = discover(paths, config.exclude, config.extend_exclude, config.root,
-                             config.respect_gitignore)
+                             config.respect_gitignore, walks)
+    if walks is not None:
+        walks.write()
     with batch_gc():
         return RunResult(process_files(files, config, options, progress), errors)
 

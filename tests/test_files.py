@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -52,6 +53,19 @@ def test_named_files_are_always_checked_and_deduplicated(tmp_path):
     script = str(tmp_path / "build/script")
     files, _ = discover([script, str(tmp_path / "a.py"), str(tmp_path / "." / "a.py")])
     assert files == [str(tmp_path / "a.py"), script]
+
+
+def test_files_are_sorted_by_their_path_parts(tmp_path, monkeypatch):
+    """`a/x.py` before `a-b/x.py` and `a.py` (as `Path.parts` compare), also for paths
+    named with `./` or doubled slashes."""
+    touch(tmp_path, "a/x.py", "a-b/x.py", "a.py", "a/b/c.py", "ab.py", "a/z.py")
+    monkeypatch.chdir(tmp_path)
+    named = ["ab.py", "./a-b/x.py", "a.py", "a//z.py", "a/b/c.py", "./a/x.py"]
+    files, _ = discover(named)
+    assert files == sorted(named, key=lambda path: Path(path).parts)
+    assert files == ["a/b/c.py", "./a/x.py", "a//z.py", "./a-b/x.py", "a.py", "ab.py"]
+    walked, _ = discover(["."])
+    assert walked == ["a/b/c.py", "a/x.py", "a/z.py", "a-b/x.py", "a.py", "ab.py"]
 
 
 def test_matches_uses_names_without_slash_and_paths_with_slash(tmp_path):

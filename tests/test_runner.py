@@ -303,9 +303,9 @@ def _read_counted(monkeypatch) -> list[str]:
 
 def _settled(monkeypatch) -> None:
     """Files written by the test count as settled (`SETTLED_NS`): the stat index notes them."""
-    from contiglint import cache
+    from contiglint import files
 
-    monkeypatch.setattr(cache, "SETTLED_NS", 0)
+    monkeypatch.setattr(files, "SETTLED_NS", 0)
 
 
 def test_a_file_whose_status_is_unchanged_is_not_read_again(tmp_path, monkeypatch):
