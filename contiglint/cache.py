@@ -56,6 +56,17 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
+@lru_cache(maxsize=16)
+def _settings_hash(settings_key: str):
+    """The start of every result key under these settings (`Cache.digest_key`), hashed once:
+    a warm run asks for a key per file."""
+    key = hashlib.sha256()
+    for part in (fingerprint(), settings_key):
+        key.update(part.encode("utf-8", "surrogatepass"))
+        key.update(b"\0")
+    return key
+
+
 class Cache:
     def __init__(self, directory: str) -> None:
         self.directory = directory
@@ -68,8 +79,8 @@ class Cache:
     @staticmethod
     def digest_key(digest: str, path: str, settings: Settings, contracts: str = "") -> str:
         """`key` of the text whose `text_digest` is `digest`."""
-        key = hashlib.sha256()
-        for part in (fingerprint(), settings.cache_key, path, digest, contracts):
+        key = _settings_hash(settings.cache_key).copy()
+        for part in (path, digest, contracts):
             key.update(part.encode("utf-8", "surrogatepass"))
             key.update(b"\0")
         return key.hexdigest()
