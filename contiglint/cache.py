@@ -4,7 +4,11 @@ An entry is keyed by the sha256 of contiglint's own source files (`fingerprint()
 rule is a new key even when the version number stays), the effective settings, the display
 path, the file text and the digest of the project's contracts the file was linted with (another
 file's changed contract is a miss too), so any change to one of them is a miss, never a stale
-hit. Contract summaries are cached by the same fingerprint and the file's content. Entries are
+hit. A result linted with contracts is also kept under a key without their digest, with every
+answer its lint got from them (`ANSWERS`, `load_answered`): after another file's contract
+changed, it stands where the new contracts give those answers (runner.py, `_check`), so only
+the files that read a changed contract are linted again. Contract summaries are cached by the
+same fingerprint and the file's content. Entries are
 written atomically (temp file + `os.replace`), so concurrent runs can share the directory; an
 entry that cannot be read or decoded is treated as a miss. The cache never makes a run fail.
 
@@ -67,6 +71,11 @@ def _settings_hash(settings_key: str):
     return key
 
 
+# the contracts' place in the key of a result kept with the answers its lint got from them:
+# never a digest, so never another entry's key
+ANSWERS = "answers"
+
+
 class Cache:
     def __init__(self, directory: str) -> None:
         self.directory = directory
@@ -92,19 +101,34 @@ class Cache:
     def load(self, key: str, text: Optional[str]) -> Optional[LintResult]:
         """The result stored under `key` for `text`; None when there is none, and when a
         finding's fix is made from the text and `text` is None (not read)."""
+        found = self.load_answered(key, text)
+        return found[0] if found is not None else None
+
+    def load_answered(self, key: str, text: Optional[str]
+                      ) -> Optional[tuple[LintResult, dict]]:
+        """`load`, with the contract answers stored with the result (`store`; {} if none)."""
         try:
             with open(self._entry(key), "rb") as handle:
                 entry = json.loads(handle.read())
-            return LintResult([finding_from_json(f, text) for f in entry["findings"]],
-                              [SourceError(**e) for e in entry["errors"]])
+            result = LintResult([finding_from_json(f, text) for f in entry["findings"]],
+                                [SourceError(**e) for e in entry["errors"]])
+            asked = {(what, name): answer for what, name, answer in entry.get("asked", ())}
+            if not all(isinstance(part, str) for item in asked.items() for part in
+                       (*item[0], item[1])):
+                raise ValueError("answers")
+            return result, asked
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None  # missing or corrupt: lint again
 
-    def store(self, key: str, result: LintResult) -> None:
+    def store(self, key: str, result: LintResult, asked: Optional[dict] = None) -> None:
+        """`asked`: every answer the lint got from the contracts, by (what, name)
+        (`ProjectContracts.asked`), kept with the result (`load_answered`)."""
         if any(error.kind != "syntax" for error in result.errors):
             return  # internal and I/O problems may go away; don't remember them
         entry = {"findings": [f.as_json(lazy=True) for f in result.findings],
                  "errors": [vars(error) for error in result.errors]}
+        if asked is not None:
+            entry["asked"] = [[what, name, answer] for (what, name), answer in asked.items()]
         path = self._entry(key)
         try:
             self._prepare(os.path.dirname(path))

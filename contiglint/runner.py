@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
-from contiglint.cache import Cache, StatIndex
+from contiglint.cache import ANSWERS, Cache, StatIndex
 from contiglint.config import Config
 from contiglint.engine import (
     LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
@@ -368,10 +368,13 @@ def second_pass(path: str, source, config: Config, options: RunOptions,
         if source is None:
             source = _read(path, options)
         if not isinstance(source, SourceError) and source.text_digest == first.digest:
-            cache = Cache(options.cache_dir)
-            cache.store(cache.digest_key(source.text_digest, path, config.settings_for(path),
+            cache, settings = Cache(options.cache_dir), config.settings_for(path)
+            cache.store(cache.digest_key(source.text_digest, path, settings,
                                          project.digest() if project is not None else ""),
                         first.result)
+            if project is not None:  # answered as the stand-in contracts answered
+                cache.store(cache.digest_key(source.text_digest, path, settings, ANSWERS),
+                            first.result, first.asked)
     return FileOutcome(path, findings=first.result.findings, errors=first.result.errors)
 
 
@@ -556,10 +559,44 @@ def _check(source: SourceFile, settings, options: RunOptions,
     key = cache.digest_key(source.text_digest, source.path, settings,
                            project.digest() if project is not None else "")
     result = cache.load(key, source.text)
-    if result is None:
+    if result is not None:
+        return result
+    if project is None:
         result = lint_source(source.text, source.path, settings, tree, project, index)
         cache.store(key, result)
+        return result
+    # The project's contracts changed since this text was last linted (or it is new): its
+    # result stands if they give every answer its lint got from them (see `FirstPass`), so
+    # a changed contract relints only the files that read it.
+    answered = cache.digest_key(source.text_digest, source.path, settings, ANSWERS)
+    found = cache.load_answered(answered, source.text)
+    if found is not None and _answers_stand(source, project, found[1]):
+        cache.store(key, found[0])
+        return found[0]
+    asked: dict = {}
+    result = lint_source(source.text, source.path, settings, tree,
+                         replace(project, asked=asked), index)
+    cache.store(key, result)
+    cache.store(answered, result, asked)
     return result
+
+
+def _answers_stand(source: SourceFile, project: ProjectContracts, asked: dict) -> bool:
+    """Do `project`'s contracts give the file's lint the answers `asked` records? The file's
+    own summary is the project's copy when made from this text, else made here."""
+    own = project.own if project.own is not None and \
+        project.own_digest == source.text_digest else None
+    if own is None and asked:
+        try:
+            tree, _ = parse(source.text, source.path)
+            if tree is None:
+                return False
+            own = summarize(tree, module_name(source.path), source.path,
+                            source.path.endswith("__init__.py"))
+        except (RecursionError, MemoryError, ValueError):
+            return False
+    return _stands_safely(source.path, project,
+                          FirstPass(None, source.text_digest, asked=asked, own=own))
 
 
 def unified_diff(path: str, before: str, after: str) -> str:

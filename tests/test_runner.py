@@ -262,6 +262,28 @@ def test_corrupt_cache_entry_is_ignored(tmp_path):
     assert f"bad.py:{BAD_LINE}:" in contiglint("bad.py", cwd=tmp_path).stdout
 
 
+@pytest.mark.parametrize("asked", [
+    "not a list", [["lookup", "pkg.f"]], [["lookup", "pkg.f", 3]], [[1, "pkg.f", "ab"]],
+])
+def test_a_result_keeps_its_contract_answers_and_corrupt_ones_are_a_miss(tmp_path, asked):
+    """cache.ANSWERS entries keep the answers a lint got from the contracts; an entry whose
+    answers are not (what, name, answer) texts is a miss, never a result without them."""
+    from contiglint.engine import LintResult
+    cache = Cache(str(tmp_path))
+    result = LintResult([Finding("m.py", 1, 1, 1, 2, "CTG114", "kept")], [])
+    answers = {("lookup", "pkg.f"): "0af1", ("compiled", "pkg._C"): "77b2"}
+    cache.store("k" * 64, result, answers)
+    assert cache.load_answered("k" * 64, "") == (result, answers)
+    assert cache.load("k" * 64, "") == result
+    cache.store("j" * 64, result)  # stored without answers: none were asked
+    assert cache.load_answered("j" * 64, "") == (result, {})
+    entry = next(tmp_path.rglob("k" * 64 + ".json"))
+    data = json.loads(entry.read_text())
+    data["asked"] = asked
+    entry.write_text(json.dumps(data))
+    assert cache.load_answered("k" * 64, "") is None
+
+
 def test_no_cache_writes_no_cache_directory(tmp_path):
     write(tmp_path, "bad.py", BAD)
     assert contiglint("--no-cache", "bad.py", cwd=tmp_path).returncode == 1
@@ -478,6 +500,53 @@ def test_speculative_results_are_the_results_linted_with_the_project(tmp_path, m
         assert ("model.py", 8, "CTG114") in codes and ("plain.py", 4, "CTG101") in codes
         assert not any(errors for _, _, errors in expected)
         shutil.rmtree(tmp_path / "cache")
+
+
+def test_a_changed_contract_relints_only_the_files_that_read_it(tmp_path, monkeypatch):
+    """A cached result linted with contracts is kept with the answers its lint got from them
+    (cache.ANSWERS): when one module's contract changes, a warm run lints that module and the
+    files whose answers changed (ops.py calls `fused`, model.py calls ops.py's wrapper, whose
+    contract follows `fused`'s), not the others, and finds what a run without a cache finds.
+    Unchanged, nothing is linted."""
+    from contiglint import runner
+    from contiglint.config import Config
+
+    for name, text in PROJECT.items():
+        write(tmp_path, name, text)
+    linted, real = [], runner.lint_source
+
+    def counted(text, path, *args, **kwargs):
+        linted.append(os.path.relpath(path, tmp_path))
+        return real(text, path, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "lint_source", counted)
+    config = Config(settings=Settings(select=("CTG",), extend_select=("CTG101", "CTG114")))
+    cache = RunOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
+
+    def warm() -> list:
+        linted.clear()
+        result = run([str(tmp_path / "pkg")], config, cache)
+        assert result.findings == run([str(tmp_path / "pkg")], config,
+                                      RunOptions(jobs=2)).findings
+        return sorted(set(linted))
+
+    kernels, plain = tmp_path / "pkg" / "kernels.py", tmp_path / "pkg" / "plain.py"
+    first = run([str(tmp_path / "pkg")], config, cache)
+    assert ("model.py", 8, "CTG114") in {(os.path.basename(f.path), f.line, f.code)
+                                         for f in first.findings}
+    assert warm() == []
+    # a new contract that no other module reads: only its module is linted again
+    plain.write_text(PROJECT["pkg/plain.py"] + "\n\ndef raw(t):\n    return t.data_ptr()\n")
+    assert warm() == ["pkg/plain.py"]
+    # `fused` no longer requires x to be contiguous, nor `raw` t
+    kernels.write_text(PROJECT["pkg/kernels.py"].replace(
+        "    torch._check(x.is_contiguous())\n", "").replace("    return t.data_ptr()\n",
+                                                            "    return t\n"))
+    assert warm() == ["pkg/kernels.py", "pkg/model.py", "pkg/ops.py"]
+    assert run([str(tmp_path / "pkg")], config, cache).findings != first.findings
+    # back: the texts and the contracts of the run before last, whose results are all kept
+    kernels.write_text(PROJECT["pkg/kernels.py"])
+    assert warm() == []
 
 
 def test_without_a_rule_that_reads_contracts_none_is_computed(tmp_path, monkeypatch):
