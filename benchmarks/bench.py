@@ -22,7 +22,8 @@ default 1 because one run takes minutes), with min and max:
   * linearity: contiglint cold -jN on an interleaved quarter and half of the files and on all of
     them, in rounds of the three in turn; the CPU seconds per MB of the second half (full - half) over those of the second
     quarter (half - quarter) is 1.0 when the cost is linear in corpus size (start-up cancels);
-  * contiglint warm: the same -jN run again with a cache that a first run has filled;
+  * contiglint warm: the same -jN run again with a cache that a first run has filled (3x
+    `--repeats` runs, as for the start-up rows: each takes well under a second);
   * TorchFix's CLI with its default rules and jobs (it runs in its own virtual environment,
     benchmarks/corpus/torchfix-venv, so that its libcst pin and its TOR flake8 plugin never
     touch this environment; it needs neither torch nor CUDA);
@@ -33,7 +34,12 @@ default 1 because one run takes minutes), with min and max:
 each checkout with the same `--corpus`).
 contiglint runs as installed: from a byte-compiled copy of this checkout's package
 (benchmarks/corpus/contiglint-build, made afresh by each run; `pip install` byte-compiles too),
-and every measured command runs in that folder.
+and every measured command runs in that folder. Like ruff, it runs from a virtual environment
+of its own (benchmarks/corpus/contiglint-venv) that holds its runtime dependencies only, at the
+versions installed here: an interpreter started in this environment would also run every
+`.pth` file of its site-packages (this checkout's editable install among them), which is the
+environment's cost, not the linter's. Two reference rows show what every contiglint run pays
+before it looks at a file: that interpreter's start-up, and importing the CLI.
 Wall seconds come from `time.perf_counter` around the subprocess; CPU seconds and peak memory
 from `os.wait4`, whose rusage on Linux covers the process and every descendant it reaped (the
 pool workers), with `ru_maxrss` the largest *single* process among them: that is the
@@ -110,6 +116,7 @@ class Timing:
     rss_mb: float = 0.0
     output: str = ""
     files: int = 0  # how many files the command was given (0: the whole corpus)
+    per_file: bool = True  # False: a reference row that is given no file (start-up)
     mb: float = 0.0  # their size, where a measurement needs it
     findings: int = 0  # diagnostics a tool wrote to a file, where it does
 
@@ -128,12 +135,12 @@ class Timing:
 
 def measure(label: str, argv: list[str], repeats: int, timeout: float, env=None,
             ok=(0,), before=None, files: int = 0, check=None,
-            timing: Optional[Timing] = None) -> Timing:
+            timing: Optional[Timing] = None, per_file: bool = True) -> Timing:
     """Run argv `repeats` times; wall, CPU (user+sys incl. reaped children) and max RSS.
 
     `ok`: the exit statuses a completed run has; `check(output)` returns what is wrong with a
     run's output, or None. Anything else stops the bench (BenchError)."""
-    timing = timing or Timing(label, files=files)
+    timing = timing or Timing(label, files=files, per_file=per_file)
     for index in range(repeats):
         if before:
             before()
@@ -199,6 +206,23 @@ def fetch_corpus(corpus: Path, packages: list[str]) -> list[Path]:
     return trees
 
 
+def runtime_requirements() -> list[str]:
+    """contiglint's runtime dependencies (pyproject.toml's [project] dependencies that apply
+    to this Python), pinned to the versions installed here."""
+    import importlib.metadata
+    import tomllib
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pinned = []
+    for text in project["dependencies"]:
+        requirement = Requirement(text)
+        if requirement.marker is None or requirement.marker.evaluate():
+            pinned.append(f"{requirement.name}=="
+                          f"{importlib.metadata.version(requirement.name)}")
+    return pinned
+
+
 def tool_python(corpus: Path, name: str, requirement: str) -> str:
     """A virtual environment of its own for a tool (reused once complete); its python."""
     venv = corpus / f"{name}-venv"
@@ -208,7 +232,7 @@ def tool_python(corpus: Path, name: str, requirement: str) -> str:
         print(f"installing {requirement} into {venv} ...", flush=True)
         shutil.rmtree(venv, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-        pip(str(python), "install", "-q", requirement)
+        pip(str(python), "install", "-q", *requirement.split())
         if name == "torchfix":
             check = subprocess.run([str(python), "-c", "import torch"], capture_output=True)
             if check.returncode == 0:
@@ -347,7 +371,8 @@ def bench(args: argparse.Namespace) -> int:
     global RUN_DIR
     RUN_DIR = installed_copy(corpus)  # `-m contiglint` imports it from the folder it runs in
     env = dict(os.environ, PYTHONPATH=str(RUN_DIR), PYTHONDONTWRITEBYTECODE="1")
-    lint = [sys.executable, "-m", "contiglint", "--config", str(corpus / "pyproject.toml"),
+    python = tool_python(corpus, "contiglint", " ".join(runtime_requirements()))
+    lint = [python, "-m", "contiglint", "--config", str(corpus / "pyproject.toml"),
             "--select", ",".join(select), "-q", "--statistics", "--exit-zero"]
     cache = corpus / ".contiglint_cache"
     clear_cache = lambda: shutil.rmtree(cache, ignore_errors=True)  # noqa: E731
@@ -361,6 +386,11 @@ def bench(args: argparse.Namespace) -> int:
         report_pairs(results, args.jobs)
         return 0
 
+    quick = 3 * args.repeats  # runs of well under a second: more of them for their medians
+    run("startup", "python start-up (reference)", [python, "-c", "pass"], n=quick, env=env,
+        per_file=False)
+    run("imports", "import contiglint.cli (reference)", [python, "-c", "import contiglint.cli"],
+        n=quick, env=env, per_file=False)
     run("ast", "ast.parse, 1 process",
         [sys.executable, "-c", PARSE_SCRIPT, "ast", str(listing)], check=every)
     tf_python = None if args.skip_torchfix else tool_python(corpus, "torchfix", TORCHFIX)
@@ -374,7 +404,7 @@ def bench(args: argparse.Namespace) -> int:
     run("fill", f"contiglint cache fill -j{args.jobs}",
         lint + [f"-j{args.jobs}", *map(str, trees)], env=warm_env, before=clear_cache)
     run("warm", f"contiglint warm -j{args.jobs}", lint + [f"-j{args.jobs}", *map(str, trees)],
-        env=warm_env)
+        n=quick, env=warm_env)
     if not args.skip_linearity:
         # rounds of a quarter, a half and all of the files in turn, so that the three are
         # measured under the same load (a difference of medians taken minutes apart is
@@ -498,8 +528,11 @@ def report(results: dict, files: int, skipped: int, jobs: int) -> None:
     for timing in timings:
         count = timing.files or files
         ratio = f"{timing.median / parse.median:8.2f}" if count == files else f"{'-':>8}"
-        print(f"{timing.label:38} {count:5} {timing.median:8.2f} {timing.spread:>12} "
-              f"{timing.cpu_median:8.2f} {count / timing.median:8.1f} {ratio} "
+        rate = f"{count / timing.median:8.1f}"
+        if not timing.per_file:
+            count, rate, ratio = "-", f"{'-':>8}", f"{'-':>8}"
+        print(f"{timing.label:38} {count:>5} {timing.median:8.2f} {timing.spread:>12} "
+              f"{timing.cpu_median:8.2f} {rate} {ratio} "
               f"{timing.rss_mb:6.0f}MB  {len(timing.wall)}")
     print(f"\nfiles: {files}; prefilter skipped: {skipped}")
     print("libcst / ast outputs:", results["libcst"].output.strip(), "|",
