@@ -197,23 +197,41 @@ def finding_from_json(data: dict, text: Optional[str]) -> Finding:
                    data["end_column"], data["code"], data["message"], fix, related)
 
 
-class StatIndex:
-    """For each absolute path: the `stat_signature` a run saw, the `text_digest` of the text
-    it read then (see the module's docstring), and the file's key in that run when its result
-    was clean (no finding, no error; else ""), so that a warm run with the same settings reads
-    no entry for most files. Read once per run, written once at its end."""
+class _Table:
+    """A table the cache keeps in one JSON file, under `FIELD`: read once per run (missing or
+    corrupt, it is empty) and written once at its end, if the run changed it."""
+
+    FIELD = ""
 
     def __init__(self, path: str, cache: Cache) -> None:
         self.path, self.cache = path, cache
         try:
             with open(path, "rb") as handle:
-                known = json.loads(handle.read())["files"]
+                known = json.loads(handle.read())[self.FIELD]
             if not isinstance(known, dict):
                 raise ValueError("not a table")
         except (OSError, ValueError, KeyError, TypeError):
-            known = {}  # missing or corrupt: every file is read
-        self.known: dict[str, list] = known
+            known = {}
+        self.known: dict = known
         self.changed = False
+
+    def write(self) -> None:
+        if not self.changed:
+            return
+        try:
+            self.cache._prepare(os.path.dirname(self.path))
+            atomic_write_bytes(self.path, json.dumps({self.FIELD: self.known}).encode("utf-8"))
+        except OSError:
+            pass  # a read-only tree or a full disk costs speed, not correctness
+
+
+class StatIndex(_Table):
+    """For each absolute path: the `stat_signature` a run saw, the `text_digest` of the text
+    it read then (see the module's docstring), and the file's key in that run when its result
+    was clean (no finding, no error; else ""), so that a warm run with the same settings reads
+    no entry for most files."""
+
+    FIELD = "files"  # missing or corrupt: every file is read
 
     def lookup(self, absolute: str, signature: Optional[list[int]]) -> Optional[tuple[str, str]]:
         """The digest of the file's text and its clean key (or ""), when its status is the one
@@ -232,34 +250,13 @@ class StatIndex:
             self.known[absolute] = entry
             self.changed = True
 
-    def write(self) -> None:
-        """Write the index, if this run changed it."""
-        if not self.changed:
-            return
-        try:
-            self.cache._prepare(os.path.dirname(self.path))
-            atomic_write_bytes(self.path, json.dumps({"files": self.known}).encode("utf-8"))
-        except OSError:
-            pass  # a read-only tree or a full disk costs speed, not correctness
 
-
-class WalkIndex:
+class WalkIndex(_Table):
     """The walks of `files.discover` (`files.WalkMemo`), by the key of their arguments: the
-    last `KEPT` that runs made. Read once per run, written once at its end if it changed."""
+    last `KEPT` that runs made."""
 
+    FIELD = "walks"  # missing or corrupt: the tree is walked
     KEPT = 8
-
-    def __init__(self, path: str, cache: Cache) -> None:
-        self.path, self.cache = path, cache
-        try:
-            with open(path, "rb") as handle:
-                known = json.loads(handle.read())["walks"]
-            if not isinstance(known, dict):
-                raise ValueError("not a table")
-        except (OSError, ValueError, KeyError, TypeError):
-            known = {}  # missing or corrupt: the tree is walked
-        self.known: dict[str, dict] = known
-        self.changed = False
 
     def recall(self, key: str) -> Optional[dict]:
         walk = self.known.get(key)
@@ -271,12 +268,3 @@ class WalkIndex:
         for old in list(self.known)[:-self.KEPT]:
             del self.known[old]
         self.changed = True
-
-    def write(self) -> None:
-        if not self.changed:
-            return
-        try:
-            self.cache._prepare(os.path.dirname(self.path))
-            atomic_write_bytes(self.path, json.dumps({"walks": self.known}).encode("utf-8"))
-        except OSError:
-            pass  # a read-only tree or a full disk costs speed, not correctness
