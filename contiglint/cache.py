@@ -8,9 +8,9 @@ hit. A result linted with contracts is also kept under a key without their diges
 answer its lint got from them (`ANSWERS`, `load_answered`): after another file's contract
 changed, it stands where the new contracts give those answers (runner.py, `_check`), so only
 the files that read a changed contract are linted again. Contract summaries are cached by the
-same fingerprint and the file's content. Entries are
-written atomically (temp file + `os.replace`), so concurrent runs can share the directory; an
-entry that cannot be read or decoded is treated as a miss. The cache never makes a run fail.
+same fingerprint and the file's content. Entries are written atomically (temp file +
+`os.replace`), so concurrent runs can share the directory; an entry that cannot be read or
+decoded is treated as a miss. The cache never makes a run fail.
 
 A warm run need not read a file to know its text (`StatIndex`): the index holds, for each file
 a run read, its status then (size, modification and change times, inode, device) and the
@@ -33,7 +33,7 @@ from typing import Optional
 
 from contiglint import __version__
 from contiglint.engine import LintResult, SourceError
-from contiglint.files import atomic_write_bytes, stat_signature
+from contiglint.files import atomic_write_bytes
 from contiglint.findings import (
     Edit, Finding, Fix, Position, Related, Rewrite, rewrites_available,
 )
