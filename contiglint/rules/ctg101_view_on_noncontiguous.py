@@ -76,10 +76,11 @@ class ViewOnNonContiguous(Rule):
 
     def check_dtype_view(self, sink: ViewSink, ctx: RuleContext) -> Iterable[Report]:
         source = source_itemsize(sink.target, sink.tensor)
+        target = ELEMENT_SIZE.get(sink.dtype.split(".")[-1])  # None: `view(dtype=kind)`
         if last_dim_unit_stride(sink.tensor) is not False or \
-                source == ELEMENT_SIZE.get(sink.dtype.split(".")[-1]):
+                source is not None and source == target:
             return
-        known = source is not None  # else the sizes may be equal: no error
+        known = source is not None and target is not None  # else the sizes may be equal
         if not known and not ctx.strict:
             return
         tensor = sink.tensor
@@ -118,10 +119,11 @@ def source_itemsize(receiver: ast.expr, tensor: Tensor) -> Optional[int]:
         name = receiver.func.attr
         if name in CONVERSIONS:
             return CONVERSIONS[name]
-        if name in ("to", "type") and receiver.args:
-            text = ast.unparse(receiver.args[0]).split(".")[-1]
-            if text in ELEMENT_SIZE:
-                return ELEMENT_SIZE[text]
+        if name in ("to", "type"):
+            given = receiver.args[:1] + [k.value for k in receiver.keywords if k.arg == "dtype"]
+            for text in (ast.unparse(node).split(".")[-1] for node in given):
+                if text in ELEMENT_SIZE:
+                    return ELEMENT_SIZE[text]
     return None
 
 
