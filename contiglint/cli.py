@@ -19,7 +19,7 @@ from contiglint.config import ConfigError, Overrides, resolve, split_codes
 from contiglint.engine import SourceError
 from contiglint.files import SourceFile, atomic_write_bytes, decode, encode, read_source, \
     write_source
-from contiglint.report import FORMATS, ReportContext, diff_summary, render
+from contiglint.report import FORMATS, ReportContext, diff_summary, fix_notes, render
 from contiglint.runner import RunOptions, RunResult, process_source, run
 
 DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, imported lazily
@@ -263,6 +263,7 @@ def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dic
         if format in ("full", "text") and err_color != color:  # stderr: its own terminal
             _, err = render("text", [], errors, replace(context, color=err_color))
         out = shown + out
+    err = fix_notes(findings, args.unsafe_fixes, args.quiet) + err  # the edits are made by now
     if to_file:
         try:
             atomic_write_bytes(os.path.abspath(args.output_file), out.encode("utf-8"))

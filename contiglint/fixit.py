@@ -84,7 +84,8 @@ def _make_rule(code: str, summary: str):
                 fix = finding.fix if finding.fix is not None and \
                     id(finding.fix) in accepted else None
                 message = finding.message
-                if finding.fix is not None and finding.fix.safety == "unsafe":
+                if finding.fix is not None and finding.fix.offered and \
+                        finding.fix.safety == "unsafe":
                     message += " [unsafe fix]"
                 target, new = _replacement(self, node, fix) if fix else (node, None)
                 self.report(target, message, position=_range(finding), replacement=new)

@@ -13,7 +13,7 @@ from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
-    enclosing_statement, escapes, fresh_name, innermost_statement, needs_parentheses,
+    enclosing_statement, escapes, fresh_name, innermost_statement, one_line, operand,
     parent_of, statement_fix,
 )
 
@@ -168,13 +168,10 @@ class RawMemoryOfNonContiguous(Rule):
             return None
         if isinstance(sink, RawMemorySink) and escapes(sink.node, sink.function, ctx):
             return None  # the copy would be freed on return while the pointer is in use
-        text = ctx.source.segment(target)
-        if copy:
-            text = f"({text}).contiguous()" if needs_parentheses(target) else \
-                f"{text}.contiguous()"
+        text = operand(ctx, target) + (".contiguous()" if copy else "")
         name = fresh_name(ctx, target, "contig")
-        after = (f"{ctx.source.segment(target)}.copy_({name})",) if back else ()
-        return statement_fix(ctx, f"take the memory of `{name} = {text}`", statement,
+        after = (f"{operand(ctx, target)}.copy_({name})",) if back else ()
+        return statement_fix(ctx, f"take the memory of `{name} = {one_line(text)}`", statement,
                              before=(f"{name} = {text}",), after=after,
                              replace=((target, name),), lock=sink.function)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from contiglint.findings import Fix, Position, Rewrite, rewrites_available
+from contiglint.findings import Fix, Position, Rewrite
 from contiglint.rules.base import RuleContext
 
 SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)
@@ -57,21 +57,56 @@ def statement_fix(ctx: RuleContext, description: str, statement: ast.stmt,
                   replace: tuple[tuple[ast.expr, str], ...] = (),
                   lock: Optional[ast.AST] = None, locked: bool = True) -> Optional[Fix]:
     """An unsafe fix that LibCST makes when its edits are asked for (`contiglint.rewrite`):
-    `before`/`after` statements around `statement`, and `replace` expressions in it. None
-    when LibCST (the `fix` extra) is not installed.
+    `before`/`after` statements around `statement`, and `replace` expressions in it. Without
+    LibCST (the `fix` extra) it makes no edits and is not offered (the CLI says what adds it).
+    Text that does not parse as one statement (or expression) gives a fix with no edits and
+    the problem, which the CLI reports: the finding stays.
 
     Fixes that bind fresh names lock their scope (`lock`, the enclosing function, or the module
     when None): an empty edit at the scope's start, so the fixer applies one of them per scope
     and round and each sees the names the previous ones bound (two `k_contig = ...` in one
     scope would free the first copy while its pointer is still in use)."""
-    if not rewrites_available():
-        return None
+    if any(isinstance(node, ast.Starred) for node, _ in replace):
+        return None  # `*[t]` stands for any number of arguments: no one copy replaces it
+    problem = _unparsable(before + after, tuple(text for _, text in replace))
+    if problem:
+        return Fix("unsafe", (), description, problem=problem)
     source = ctx.source
     at = Position(lock.lineno, 1) if lock is not None else Position(1, 1)
     return Fix("unsafe", None, description, Rewrite(
         source.text, source.start(statement), tuple(before), tuple(after),
         tuple((source.start(node), source.end(node), text) for node, text in replace),
         at if locked else None))
+
+
+def _unparsable(statements: tuple[str, ...], expressions: tuple[str, ...]) -> Optional[str]:
+    """The first text that is not one statement (one expression), as a problem; else None."""
+    for text, mode in [(t, "exec") for t in statements] + [(t, "eval") for t in expressions]:
+        try:
+            tree = ast.parse(text, mode=mode)
+        except (SyntaxError, ValueError):
+            tree = None
+        if tree is None or mode == "exec" and len(tree.body) != 1:
+            kind = "statement" if mode == "exec" else "expression"
+            return f"its text {text!r} is not one {kind}"
+    return None
+
+
+def operand(ctx: RuleContext, expression: ast.expr) -> str:
+    """The source text of `expression`, ready to take `.contiguous()` or `.copy_(...)` in a
+    statement of its own: parenthesised unless it is a name, attribute, call or subscript on
+    one line (`a if c else b`, `(x := y)`, `a + b`, or anything spanning lines, whose line
+    breaks and comments need the brackets)."""
+    text = ctx.source.segment(expression)
+    if needs_parentheses(expression) or "\n" in text or "\r" in text:
+        return f"({text})"
+    return text
+
+
+def one_line(text: str) -> str:
+    """`text` with its runs of white space (line breaks too) as single spaces: a fix's
+    description is one line."""
+    return " ".join(text.split())
 
 
 def fresh_name(ctx: RuleContext, expression: ast.expr, suffix: str) -> str:
