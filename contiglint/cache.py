@@ -37,6 +37,7 @@ from contiglint.files import atomic_write_bytes
 from contiglint.findings import (
     Edit, Finding, Fix, Position, Related, Rewrite, rewrites_available,
 )
+from contiglint.layout.model.witness import Witness
 from contiglint.settings import Settings
 from contiglint.source import text_digest
 
@@ -193,8 +194,10 @@ def finding_from_json(data: dict, text: Optional[str]) -> Finding:
             Edit(Position(e["line"], e["column"]), Position(e["end_line"], e["end_column"]),
                  e["content"]) for e in fix["edits"]), fix["description"])
     related = tuple(Related(r["line"], r["column"], r["message"]) for r in data["related"])
+    witness = data.get("witness")
     return Finding(data["path"], data["line"], data["column"], data["end_line"],
-                   data["end_column"], data["code"], data["message"], fix, related)
+                   data["end_column"], data["code"], data["message"], fix, related,
+                   Witness.from_json(witness) if witness else None)
 
 
 class _Table:

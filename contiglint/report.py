@@ -240,7 +240,7 @@ def error_as_json(error: SourceError) -> dict:
     """An error in the finding schema, so a json consumer reads one list of one shape."""
     return {"path": error.path, "line": error.line, "column": error.column,
             "end_line": error.line, "end_column": error.column, "code": error_code(error),
-            "message": error.message, "fix": None, "related": []}
+            "message": error.message, "fix": None, "related": [], "witness": None}
 
 
 def _json(findings: Sequence[Finding], errors: Sequence[SourceError],
@@ -298,6 +298,8 @@ def sarif(findings: Sequence[Finding], errors: Sequence[SourceError]) -> dict:
         }
         if f.code in index:
             result["ruleIndex"] = index[f.code]
+        if f.witness is not None:
+            result["properties"] = {"witness": f.witness.as_json()}
         if f.related:
             result["relatedLocations"] = [
                 {"id": number, "message": {"text": r.message},

@@ -57,7 +57,7 @@ def test_json_lists_findings_then_errors_in_one_schema():
     out, _ = render("json", FINDINGS, ERRORS, ReportContext())
     data = json.loads(out)
     keys = {"path", "line", "column", "end_line", "end_column", "code", "message", "fix",
-            "related"}
+            "related", "witness"}
     assert all(set(item) == keys for item in data)
     assert data[0]["fix"]["edits"][0] == {"line": 3, "column": 10, "end_line": 3,
                                           "end_column": 14, "content": "reshape"}
