@@ -22,7 +22,8 @@ from contiglint.engine import (
     LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
     reads_contracts,
 )
-from contiglint.files import SourceFile, discover, read_source, stat_signature, write_source
+from contiglint.discovery import discover
+from contiglint.files import SourceFile, read_source, stat_signature, write_source
 from contiglint.findings import Finding
 from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.sinks.contracts import (
