@@ -17,8 +17,7 @@ from contiglint import __version__
 from contiglint.cache import CACHE_DIR_NAME
 from contiglint.config import ConfigError, Overrides, resolve, split_codes
 from contiglint.engine import SourceError
-from contiglint.files import SourceFile, atomic_write_bytes, decode, encode, read_source, \
-    write_source
+from contiglint.files import SourceFile, decode, encode, read_source, replace_file, write_source
 from contiglint.report import FORMATS, ReportContext, diff_summary, render
 from contiglint.runner import RunOptions, RunResult, process_source, run
 
@@ -265,7 +264,7 @@ def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dic
         out = shown + out
     if to_file:
         try:
-            atomic_write_bytes(os.path.abspath(args.output_file), out.encode("utf-8"))
+            replace_file(os.path.realpath(args.output_file), out.encode("utf-8"))
         except OSError as error:
             print(f"contiglint: error: --output-file {args.output_file}: cannot write: "
                   f"{error.strerror or error}", file=sys.stderr)

@@ -5,6 +5,20 @@ engine stays pure. Reading keeps what a fix must write back unchanged: the decla
 (PEP 263), a UTF-8 BOM and the line endings (the text is decoded without newline
 translation). Nothing here raises on a bad file: problems come back as
 `SourceError(kind="io")` with a message a user can act on.
+
+A file (a fixed source file, the report of `-o`, a cache entry) is saved as an editor saves
+it. The new content goes to a temporary file in the same directory, which then takes the old
+file's place (`os.replace`), so a reader sees the old or the new content, never half. The new
+file keeps the old one's mode, owner and group: the temporary file takes them before it is
+renamed. Where it cannot take them (only root may give a file to another user, and a user may
+give it only a group they belong to), or where the directory takes no new file (no write
+permission, a file bind-mounted on its own), the file is written in place instead, as ruff
+always writes: owner, group, mode and hard links stay, but the write is not atomic.
+
+A file that this user may not write is refused (`ReadOnly`), although its directory would let
+it be replaced: its owner made it read-only (0444). Root, whom the system lets write any file,
+writes it as ruff and `sed -i` do, and the mode stays 0444. A new file gets the mode that the
+umask leaves of 0666 (0644 under umask 022), as `open(path, "w")` gives it.
 """
 from __future__ import annotations
 
@@ -15,9 +29,9 @@ import fnmatch
 import hashlib
 import io
 import os
+import secrets
 import signal
 import stat
-import tempfile
 import threading
 import time
 import tokenize
@@ -149,17 +163,26 @@ def read_source(path: str, digest: bool = True) -> Union[SourceFile, SourceError
     return SourceFile(path, text, encoding, hashlib.sha256(data).hexdigest() if digest else "")
 
 
+TEMPORARY_PREFIX = ".contiglint-"
+
+
+class ReadOnly(PermissionError):
+    """The file exists and this user may not write it."""
+
+
+class _OwnerNotKept(Exception):
+    """The temporary file cannot take the replaced file's owner or group."""
+
+
 def encode(source: SourceFile, text: str) -> bytes:
     """The new text in the file's own encoding; `utf-8-sig` writes the BOM back."""
     return text.encode(source.encoding)
 
 
 def write_source(source: SourceFile, text: str) -> Optional[SourceError]:
-    """Replace the file atomically with `text`, unless it changed since it was read.
-
-    The new file is fsynced before it replaces the old one and takes its permissions. A
-    symlink is followed: its target is rewritten, the link stays a link.
-    """
+    """Replace the file with `text` (see the module's docstring), unless it changed since it
+    was read; fsynced before it replaces the old one. A symlink is followed: its target is
+    rewritten, the link stays a link."""
     if not source.digest:  # read without one: whether it changed since cannot be told
         return SourceError(source.path, 1, 1, "not written: contiglint read the file without "
                            "noting its content (please report this bug)", "internal")
@@ -174,41 +197,125 @@ def write_source(source: SourceFile, text: str) -> Optional[SourceError]:
             if hashlib.sha256(handle.read()).hexdigest() != source.digest:
                 return SourceError(source.path, 1, 1, "not written: the file changed on disk "
                                    "while contiglint was fixing it; run again", "io")
-        atomic_write_bytes(target, data, stat.S_IMODE(os.stat(target).st_mode), durable=True)
+        replace_file(target, data, durable=True)
+    except ReadOnly as error:
+        return SourceError(source.path, 1, 1, f"not written: {error.strerror}", "io")
     except OSError as error:
         reason = error.strerror or str(error)
         return SourceError(source.path, 1, 1, f"cannot write: {reason}", "io")
     return None
 
 
+def replace_file(path: str, data: bytes, durable: bool = False) -> None:
+    """Write `data` to `path`, keeping an existing file's mode, owner and group (see the
+    module's docstring). Raises `ReadOnly` for a file this user may not write, or the OSError
+    met; `durable` fsyncs the new content before it takes the old one's place."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        atomic_write_bytes(path, data, durable=durable)
+        return
+    _refuse_read_only(path, status)
+    try:
+        atomic_write_bytes(path, data, stat.S_IMODE(status.st_mode), durable,
+                           owner=(status.st_uid, status.st_gid))
+    except _OwnerNotKept:
+        _write_in_place(path, data, durable)
+    except OSError as error:
+        if error.errno not in (errno.EACCES, errno.EPERM, errno.EBUSY):
+            raise
+        _write_in_place(path, data, durable)  # a directory that takes no new file
+
+
+def _refuse_read_only(path: str, status: os.stat_result) -> None:
+    """Ask the system whether this user may write the file: opening it for writing changes
+    nothing (no truncation), and answers for the effective user, ACLs and read-only mounts."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) |
+                         getattr(os, "O_CLOEXEC", 0)))
+    except OSError as error:
+        if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            mode = stat.S_IMODE(status.st_mode)
+            where = "on a read-only file system" if error.errno == errno.EROFS else \
+                f"for this user (mode {mode:04o})"
+            raise ReadOnly(error.errno, f"the file is read-only {where}; make it writable "
+                           "to let contiglint change it", path) from None
+        if error.errno != errno.ENXIO:  # a FIFO without a reader: writing it says more
+            raise
+
+
 def atomic_write_bytes(path: str, data: bytes, mode: Optional[int] = None,
-                       durable: bool = False) -> None:
+                       durable: bool = False, owner: Optional[tuple[int, int]] = None) -> None:
     """Write a whole file so readers see the old or the new content, never half.
 
     The temporary file lives in the same directory, so `os.replace` is atomic; `durable`
-    fsyncs it first (a user's source file is worth it, a cache entry is not).
+    fsyncs it first (a user's source file is worth it, a cache entry is not). `mode`: the
+    file's permissions (the temporary file stays private until it has them); None for a new
+    file, which gets 0666 less the umask. `owner`: the (uid, gid) the file must keep; raises
+    `_OwnerNotKept`, having written nothing, where the temporary file cannot take them.
     """
     directory = os.path.dirname(path) or "."
     with _interrupt_deferred():
-        handle, temporary = tempfile.mkstemp(prefix=".contiglint-", suffix=".tmp", dir=directory)
+        handle, temporary = _create_temporary(directory, 0o600 if mode is not None else 0o666)
         try:
             with os.fdopen(handle, "wb") as out:
+                if owner is not None:
+                    _take_owner(out.fileno(), owner)
                 out.write(data)
                 if durable:
                     out.flush()
                     os.fsync(out.fileno())
             if mode is not None:
-                os.chmod(temporary, mode)
+                os.chmod(temporary, mode)  # after the owner: a chown clears set-user-ID bits
             os.replace(temporary, path)
         except BaseException:
             _remove_quietly(temporary)
             raise
 
 
+def _create_temporary(directory: str, mode: int) -> tuple[int, str]:
+    """A new file `.contiglint-*.tmp` in `directory`, opened for writing, created with `mode`
+    less the umask (`tempfile.mkstemp` always makes 0600)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | \
+        getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        name = os.path.join(directory, f"{TEMPORARY_PREFIX}{secrets.token_hex(8)}.tmp")
+        try:
+            return os.open(name, flags, mode), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", directory)
+
+
+def _take_owner(handle: int, owner: tuple[int, int]) -> None:
+    uid, gid = owner
+    status = os.fstat(handle)
+    if (status.st_uid, status.st_gid) == (uid, gid) or not hasattr(os, "fchown"):
+        return
+    try:
+        os.fchown(handle, uid if status.st_uid != uid else -1,
+                  gid if status.st_gid != gid else -1)
+    except PermissionError:
+        raise _OwnerNotKept() from None
+
+
+def _write_in_place(path: str, data: bytes, durable: bool) -> None:
+    """Overwrite the file's content through the file itself: owner, group, mode, links and
+    extended attributes stay. Not atomic: a crash in the middle can leave it half written."""
+    with _interrupt_deferred():
+        with os.fdopen(os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) |
+                               getattr(os, "O_BINARY", 0)), "wb") as out:
+            out.write(data)
+            out.truncate()
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
+
+
 @contextlib.contextmanager
 def _interrupt_deferred():
     """Hold a Ctrl-C that arrives during one file's write and deliver it after, so that an
-    interrupt between `mkstemp` and the cleanup cannot leave a temporary file behind.
+    interrupt between creating the temporary file and the cleanup cannot leave it behind.
 
     Only the main thread can set signal handlers; elsewhere (the language server's worker
     threads) the write runs as is. Pool workers ignore SIGINT altogether (runner)."""

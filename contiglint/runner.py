@@ -543,9 +543,9 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
         outcome.diff = unified_diff(source.path, source.text, fixed.text)
     elif write:
         error = write_source(source, fixed.text)
-        if error:
-            outcome.fixed, outcome.fixes = 0, []
-            outcome.errors.append(error)
+        if error:  # the file stays as it was: so do its findings
+            unfixed = lint_source(source.text, source.path, settings, project=project)
+            outcome = FileOutcome(source.path, unfixed.findings, unfixed.errors + [error])
     return outcome
 
 
