@@ -170,7 +170,10 @@ class _Walk:
 
     def ignores_above(self, directory: str) -> _Ignores:
         """The .gitignore files of the directories above `directory`, up to the repository
-        root (the nearest directory holding `.git`); none outside a repository."""
+        root (the nearest directory holding `.git`); none outside a repository. The
+        directory is named on the command line, so it is walked even where they ignore it
+        (or a directory above it), as a named file is checked: their patterns then apply
+        below it, as below a package kept despite .gitignore."""
         if not self.respect_gitignore:
             return ()
         chain = []
@@ -189,6 +192,9 @@ class _Walk:
         ignores: _Ignores = ()
         for above in reversed(chain):
             ignores = self._with_gitignore(above, ignores)
+        named = os.path.abspath(directory)
+        if ignores and self.gitignored(named, True, ignores):
+            return tuple((named, spec) for _, spec in ignores)
         return ignores
 
     def _with_gitignore(self, directory: str, ignores: _Ignores,
