@@ -295,5 +295,3 @@ class _Walk:
 def _not_regular(path: str) -> SourceError:
     return SourceError(path, 1, 1, "cannot read: not a regular file (a FIFO, socket or "
                        "device); skipped", "io")
-
-
