@@ -17,8 +17,7 @@ from contiglint import __version__
 from contiglint.cache import CACHE_DIR_NAME
 from contiglint.config import ConfigError, Overrides, resolve, split_codes
 from contiglint.engine import SourceError
-from contiglint.files import SourceFile, atomic_write_bytes, decode, encode, read_source, \
-    write_source
+from contiglint.files import SourceFile, decode, encode, read_source, replace_file, write_source
 from contiglint.report import FORMATS, ReportContext, diff_summary, render
 from contiglint.runner import RunOptions, RunResult, process_source, run
 
@@ -178,11 +177,26 @@ def _run_once(args: argparse.Namespace, config, options: RunOptions, stdin: bool
             result = run(args.paths, config, options, progress)
         finally:
             progress.done()
+        _say_named_files_are_python(result)
         sources = {}
     if args.add_noqa:
         return _add_noqa(args, result)
     return _report(args, options.mode, result, sources,
                    fixed_stdout=stdin and options.mode == "fix")
+
+
+PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")  # what a directory's walk takes (`*.py`), and stubs
+
+
+def _say_named_files_are_python(result: RunResult) -> None:
+    """A file named on the command line is checked as Python whatever its name (as ruff and
+    flake8 do: a script without a suffix); where one with another name does not parse, its
+    syntax error says why it was read as Python (`contiglint README.md`)."""
+    for outcome in result.outcomes:
+        if not outcome.path.endswith(PYTHON_SUFFIXES):
+            outcome.errors = [replace(error, message=f"{error.message} (checked as Python "
+                                      "because it was named; its name does not end in .py)")
+                              if error.kind == "syntax" else error for error in outcome.errors]
 
 
 def _check_stdin(name: str, config, options: RunOptions) -> tuple[RunResult, dict]:
@@ -244,6 +258,8 @@ class Progress:
 def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dict,
             fixed_stdout: bool) -> int:
     findings, errors = result.findings, result.all_errors
+    # no file checked: say so, as ruff does, instead of "All checks passed!"
+    nothing = not result.outcomes and args.paths != ["-"]
     to_file = args.output_file is not None
     stream = sys.stderr if fixed_stdout else sys.stdout
     format = args.format or ("full" if not to_file and _is_terminal(stream) else "text")
@@ -258,20 +274,22 @@ def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dic
         err += shown + ("" if args.quiet else diff_summary(result.fixed, result.changed_files))
     else:
         context = ReportContext(mode, args.unsafe_fixes, result.fixed, result.changed_files,
-                                args.quiet, args.statistics, color, sources)
+                                args.quiet, args.statistics, color, sources, nothing)
         out, err = render(format, findings, errors, context)
         if format in ("full", "text") and err_color != color:  # stderr: its own terminal
             _, err = render("text", [], errors, replace(context, color=err_color))
         out = shown + out
     if to_file:
         try:
-            atomic_write_bytes(os.path.abspath(args.output_file), out.encode("utf-8"))
+            replace_file(os.path.realpath(args.output_file), out.encode("utf-8"))
         except OSError as error:
             print(f"contiglint: error: --output-file {args.output_file}: cannot write: "
                   f"{error.strerror or error}", file=sys.stderr)
             return 2
     else:
         stream.write(out)
+    if nothing and not args.quiet:
+        err = "contiglint: warning: No Python files found under the given path(s)\n" + err
     sys.stderr.write(err)
     if errors:
         return 2

@@ -35,6 +35,7 @@ class ReportContext:
     statistics: bool = False
     color: bool = False  # ANSI colours (a terminal without NO_COLOR)
     sources: Optional[Mapping[str, str]] = None  # path -> text, for files not on disk (stdin)
+    nothing_checked: bool = False  # no file found: "All checks passed!" would claim too much
 
 
 def error_code(error: SourceError) -> str:
@@ -111,7 +112,7 @@ def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
         elif findings:
             fix_hint = f" ({fixable} fixable with --fix)" if fixable else ""
             out.append(f"Found {_plural(len(findings), 'problem')}{fix_hint}.")
-        elif not errors:
+        elif not errors and not context.nothing_checked:
             out.append("All checks passed!")
         if hidden:
             out.append(f"{_plural(hidden, 'more fix', 'more fixes')} available with "

@@ -135,6 +135,24 @@ def test_noqa_comments_suppress_only_their_codes(tmp_path):
     assert flagged == {"other.py"}
 
 
+def test_skip_file_is_a_comment_of_its_own_line_only(tmp_path):
+    """As ruff reads `# ruff: noqa`: the directive alone on its line (indented, or followed
+    by another comment) skips the file; after code, or quoted in another comment, it skips
+    nothing."""
+    skipped = {"own.py": "# contiglint: skip-file\n",
+               "indented.py": "if True:\n    # contiglint: skip-file  # generated\n    pass\n"}
+    kept = {"trailing.py": 'x = 1  # TODO: maybe "# contiglint: skip-file" later\n',
+            "after_code.py": "x = 1  # contiglint: skip-file\n",
+            "quoted.py": '# TODO: maybe "# contiglint: skip-file" later\n',
+            "longer.py": "# contiglint: skip-files-later\n",
+            "in_string.py": 's = """\n# contiglint: skip-file\n"""\n'}
+    for name, text in {**skipped, **kept}.items():
+        write(tmp_path, name, text + BAD)
+    flagged = {name for name, _, code in codes_by_line(findings_json(".", cwd=tmp_path))
+               if code == "CTG101"}
+    assert flagged == set(kept)
+
+
 def test_stdin_with_filename(tmp_path):
     process = contiglint("-", "--stdin-filename", "pkg/model.py", cwd=tmp_path, stdin=BAD)
     assert process.returncode == 1
