@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="contiglint",
         description="Find PyTorch memory-layout (contiguity) hazards. Other commands: "
-                    "`contiglint rules`, `contiglint rule CODE`, `contiglint verify ...`, "
+                    "`contiglint rules`, `contiglint rule CODE|NAME`, `contiglint verify ...`, "
                     "`contiglint run ...`, `contiglint server` (language server).",
         epilog="Exit status: 0 nothing to report, 1 findings remain (or --diff has changes), "
                "2 usage, configuration, I/O, syntax or internal error.")
