@@ -61,14 +61,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 @contextlib.contextmanager
 def default_fixtures() -> Iterator[Optional[str]]:
-    """contiglint's own fixture set: a checkout's fixtures/ in place, or the copy installed
-    with the package (contiglint/verify/fixtures/, put there by setup.py), copied out first:
-    the tracer counts files under the package and site-packages as library code, not as the
-    code it watches. In the copy's parent directory meanwhile, so the report names
-    `fixtures/...` either way."""
-    checkout = Path(__file__).resolve().parents[2] / "fixtures"
+    """contiglint's own fixture set: the copy installed with the package
+    (contiglint/verify/fixtures/, put there by setup.py), copied out first, since the tracer
+    counts files under the package and site-packages as library code, not as the code it
+    watches (the command works in the copy's parent directory meanwhile, so the report names
+    `fixtures/...`); else, in a source checkout, its fixtures/ in place; else None."""
     packaged = Path(__file__).resolve().parent / "fixtures"
-    if checkout.is_dir() or not packaged.is_dir():
+    checkout = Path(__file__).resolve().parents[2] / "fixtures"
+    if not packaged.is_dir():
         yield os.path.relpath(checkout) if checkout.is_dir() else None
         return
     previous = os.getcwd()
