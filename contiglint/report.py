@@ -237,11 +237,21 @@ def statistics(findings: Sequence[Finding]) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
+def finding_as_json(finding: Finding) -> dict:
+    """A finding as the json format writes it: its fields, with its rule's severity after the
+    code (the cache stores findings without it: it follows from the code)."""
+    fields = list(finding.as_json().items())
+    after_code = [key for key, _ in fields].index("code") + 1
+    return dict(fields[:after_code] + [("severity", severity(finding.code))]
+                + fields[after_code:])
+
+
 def error_as_json(error: SourceError) -> dict:
     """An error in the finding schema, so a json consumer reads one list of one shape."""
     return {"path": error.path, "line": error.line, "column": error.column,
             "end_line": error.line, "end_column": error.column, "code": error_code(error),
-            "message": error.message, "fix": None, "related": [], "witness": None}
+            "severity": "error", "message": error.message, "fix": None, "related": [],
+            "witness": None}
 
 
 def _json(findings: Sequence[Finding], errors: Sequence[SourceError],
@@ -250,7 +260,7 @@ def _json(findings: Sequence[Finding], errors: Sequence[SourceError],
         data = [{"code": code, "name": getattr(rule_by_code(code), "name", ""), "count": count}
                 for code, count in statistics(findings)]
     else:
-        data = [f.as_json() for f in findings] + [error_as_json(e) for e in errors]
+        data = [finding_as_json(f) for f in findings] + [error_as_json(e) for e in errors]
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -221,6 +221,31 @@ def test_rules_table_and_rule_documentation(tmp_path):
     assert unknown.returncode == 2 and "unknown rule 'CTG999'" in unknown.stderr
 
 
+def test_rule_documentation_by_name_as_by_code(tmp_path):
+    """`contiglint rule NAME` prints what `contiglint rule CODE` prints (runtime rules too),
+    `--all` prints every rule's; a value that names no rule is an error naming it."""
+    from contiglint.rules import all_rules
+    from contiglint.runtime.codes import NAMES
+
+    for code, name in [("CTG101", "view-on-noncontiguous"), ("CTG201", NAMES["CTG201"])]:
+        by_code, by_name = (contiglint("rule", value, cwd=tmp_path) for value in (code, name))
+        assert by_name.returncode == 0, by_name.stderr
+        assert by_name.stdout == by_code.stdout and by_name.stdout.startswith(f"{code} ({name})")
+    every = contiglint("rule", "--all", cwd=tmp_path)
+    assert every.returncode == 0
+    headers = [line.split()[0] for line in every.stdout.splitlines() if line.startswith("CTG")
+               and " (" in line]
+    assert headers == [rule.code for rule in all_rules()] + list(NAMES)
+    assert contiglint("rule", "CTG114", cwd=tmp_path).stdout in every.stdout
+    typo = contiglint("rule", "view-on-noncontigous", cwd=tmp_path)
+    assert typo.returncode == 2 and typo.stdout == ""
+    assert "unknown rule 'view-on-noncontigous'" in typo.stderr
+    assert "did you mean view-on-noncontiguous?" in typo.stderr
+    for argv in (("rule",), ("rule", "--all", "CTG101")):
+        neither = contiglint(*argv, cwd=tmp_path)
+        assert neither.returncode == 2 and "code or name, or --all" in neither.stderr
+
+
 def test_check_subcommand_is_an_alias(tmp_path):
     write(tmp_path, "bad.py", BAD)
     assert contiglint("check", "bad.py", cwd=tmp_path).returncode == 1
