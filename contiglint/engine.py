@@ -257,14 +257,16 @@ def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
               rules: Optional[list[Rule]] = None,
               project: Optional[ProjectContracts] = None,
-              index: Optional[ModuleIndex] = None) -> LintResult:
+              index: Optional[ModuleIndex] = None, observer=None) -> LintResult:
+    """`observer`: records the abstract values the flow pass computes (`contiglint explain`,
+    editor hovers: layout/explain/observe.py)."""
     rules = enabled_rules(settings) if rules is None else rules
     source = SourceMap(text)
     result = LintResult()
     try:
         index = index or ModuleIndex(tree)
         sinks = analyze_module(tree, source, path, project, index, reads_contracts(rules),
-                               sink_kinds(rules))
+                               sink_kinds(rules), observer)
     except RecursionError:
         result.errors.append(SourceError(
             path, 1, 1, "too deeply nested to analyze (an expression or elif chain hundreds "
