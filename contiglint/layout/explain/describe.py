@@ -15,7 +15,7 @@ from typing import Optional
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import ONE, Size, is_one, multiply
 from contiglint.layout.model.values import (
-    NOT_TENSOR, OPAQUE, Kind, Mapping, Origin, Seq, Tensor, Value,
+    NOT_TENSOR, Kind, Mapping, Origin, Seq, Tensor, Value,
 )
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
@@ -112,7 +112,10 @@ def _tensor(tensor: Tensor) -> Layout:
     shape = [size_text(s) for s in geometry.sizes] if geometry is not None else None
     layout = Layout(True, UNKNOWN, "", tensor.kind.value, shape, tensor.min_rank,
                     dtype=tensor.dtype)
-    knows_order = geometry is not None and tensor.kind is not Kind.UNKNOWN
+    # an overlapping geometry (expand, overlapping unfold) marks the dims that share memory,
+    # not their strides: neither strides nor an order are claimed for it
+    knows_order = geometry is not None and tensor.kind is not Kind.UNKNOWN and \
+        not geometry.is_overlapping()
     if knows_order:
         layout.memory_order = geometry.memory_order()
         layout.strides = strides(geometry)
@@ -178,9 +181,7 @@ def strides(geometry: Geometry) -> Optional[list[str]]:
         running = multiply(running, base_size.get(base))
     out = []
     for axis in geometry.axes:
-        if axis.span == "broadcast" and not is_one(axis.size):
-            out.append("0")
-        elif not axis.base or axis.span == "step" or is_one(axis.size):
+        if not axis.base or axis.span == "step" or is_one(axis.size):
             out.append("?")  # a size-1 dim's stride is whatever torch chose: not claimed
         else:
             out.append(size_text(below[axis.base[-1]]))

@@ -1,0 +1,97 @@
+"""`contiglint explain`: what it says of the README example, of every fixture (held against the
+tensors torch really makes when the fixture runs) and of a module written like real code; its
+errors on bad places."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from contiglint.layout.explain.cli import main, parse_place
+from contiglint.layout.explain.query import analyze
+from contiglint.settings import Settings
+from tests.explain_truth import bound_tensors, check_claims
+
+torch = pytest.importorskip("torch")
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "attention.py"
+FIXTURES = sorted(p for p in (ROOT / "fixtures").glob("CTG*/*.py")
+                  if not p.name.endswith(".fixed.py"))
+
+
+def explain_json(capsys, *argv) -> dict:
+    assert main([*argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def load(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.modules.pop(name, None)
+    return module
+
+
+def test_readme_example_names_the_transpose_and_the_finding(capsys):
+    data = explain_json(capsys, "--extend-select", "CTG101", f"{EXAMPLE}:36")
+    by_text = {t["expression"]: t for t in data["tensors"]}
+    merged = by_text["out.transpose(1, 2)"]["layouts"][0]
+    assert merged["contiguous"] == "no"
+    assert merged["shape"] == ["2", "16", "8", "8"]  # the sizes of the call on line 42
+    assert merged["out_of_order"] == "dim 1↔dim 2"
+    assert "`.transpose(1, 2)` on line 36" in merged["why"]
+    chain = by_text["out.transpose(1, 2)"]["chain"]
+    assert [(s["line"], s["op"]) for s in chain] == [(35, "attn @ v"), (36, ".transpose(1, 2)")]
+    # the result of the view (which raises) is not claimed
+    assert by_text["out"]["layouts"][0]["contiguous"] == "unknown"
+    assert [f["code"] for f in data["findings"]] == ["CTG101"]
+    assert data["findings"][0]["witness"] is None
+
+
+def test_readme_example_against_torch():
+    analysis = analyze(EXAMPLE.read_text(), str(EXAMPLE), Settings())
+    module = load(EXAMPLE, "explain_example")
+    block = module.MultiHeadSelfAttention(dim=64, num_heads=8)
+    seen = bound_tensors(str(EXAMPLE), lambda: _raises(block, torch.randn(2, 16, 64)))
+    checked, wrong = check_claims(analysis, seen)
+    assert wrong == []
+    assert checked >= 6  # qkv, q, k, v, attn (twice), out
+
+
+def _raises(block, x):
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        block(x)
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_fixture_claims_hold_under_torch(path):
+    analysis = analyze(path.read_text(encoding="utf-8"), str(path), Settings())
+    module = load(path, f"explain_fixture_{path.parent.name}_{path.stem}")
+    cases = [getattr(module, n) for n in dir(module) if n.startswith("case_")]
+    seen: dict = {}
+    for case in cases:
+        observed = bound_tensors(str(path), case)
+        for key, reals in observed.items():
+            seen.setdefault(key, []).extend(reals)
+    checked, wrong = check_claims(analysis, seen)
+    assert wrong == []
+
+
+def test_fixtures_give_explain_claims_to_check():
+    """The comparison above checks something: over the fixtures, many claims."""
+    total = 0
+    for path in FIXTURES[:6]:
+        analysis = analyze(path.read_text(encoding="utf-8"), str(path), Settings())
+        module = load(path, f"explain_count_{path.parent.name}_{path.stem}")
+        for name in dir(module):
+            if name.startswith("case_"):
+                total += check_claims(analysis, bound_tensors(
+                    str(path), getattr(module, name)))[0]
+    assert total >= 30
