@@ -6,7 +6,10 @@ pyproject.toml with a `[tool.contiglint]` table, per-file-ignores included), and
 * diagnostics, pushed on open, change and save, or pulled (`textDocument/diagnostic`) by a
   client that says it pulls; related locations as `relatedInformation`; the rule's file (whose
   docstring is its documentation) as `codeDescription`;
-* hover: the rule's documentation over a finding;
+* hover: over a tensor name, its inferred layout (shape, strides, contiguity and the ops that
+  made it: server_layout.py); over a finding, the rule's documentation;
+* inlay hints after the ops that break contiguity, when the client turns them on with the
+  initialization option `{"inlayHints": true}`;
 * code actions: one per fix (safe ones are preferred quick fixes, unsafe ones say so), "fix
   all" (`source.fixAll.contiglint`, safe fixes; unsafe ones too as a second action) and
   "add noqa" for each finding.
@@ -41,7 +44,9 @@ from pygls.lsp.server import LanguageServer
 
 from contiglint import __version__, noqa
 from contiglint.config import ConfigError, Overrides, resolve
-from contiglint.engine import LintResult, SourceError, fix_source, lint_source
+from contiglint import server_layout
+from contiglint.engine import LintResult, SourceError, fix_source
+from contiglint.layout.explain.query import Analysis, analyze
 from contiglint.findings import Edit, Finding, Fix, Position, line_starts
 from contiglint.layout.sinks.contracts import (ModuleSummary, Names, ProjectContracts, module_name,
                                          summarize)
@@ -64,6 +69,7 @@ class Linted:
     settings: object = None
     starts: list[int] = field(default_factory=list)
     contracts: str = ""  # digest of what the buffer's functions require (for its importers)
+    analysis: Optional[Analysis] = None  # what hovers and inlay hints read
 
 
 @dataclass
@@ -84,6 +90,7 @@ class ContiglintServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}
         self.modules: dict[str, Module] = {}  # uri -> the open buffer as a module
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="contiglint-lint")
+        self.layout_options = server_layout.LayoutOptions()
 
     # --- linting --------------------------------------------------------------------------
     def pulls(self) -> bool:
@@ -298,16 +305,44 @@ class ContiglintServer(LanguageServer):
 
     # --- hover ------------------------------------------------------------------------------
     def hover(self, uri: str, linted: Linted, position: types.Position) -> Optional[types.Hover]:
+        """The layout of the tensor name there, then the documentation of a finding there."""
         point = types.Range(start=position, end=position)
+        parts, where = [], None
+        if linted.analysis is not None:
+            line, column = self.place(uri, linted, position)
+            found = server_layout.hover_at(linted.analysis, line, column)
+            if found is not None:
+                parts.append(found[0])
+                where = self.range(uri, linted, *found[1])
         for finding, diagnostic in zip(linted.result.findings,
                                        self.diagnostics(uri, linted)[len(linted.result.errors):]):
             rule = RULES.get(finding.code)
             if rule is not None and overlaps(diagnostic.range, point):
-                body = (f"**{rule.code}** ({rule.name}): {finding.message}\n\n---\n\n"
-                        f"{rule.documentation()}")
-                return types.Hover(contents=types.MarkupContent(
-                    kind=types.MarkupKind.Markdown, value=body), range=diagnostic.range)
-        return None
+                parts.append(f"**{rule.code}** ({rule.name}): {finding.message}\n\n---\n\n"
+                             f"{rule.documentation()}")
+                where = where or diagnostic.range
+                break
+        if not parts:
+            return None
+        return types.Hover(contents=types.MarkupContent(
+            kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)), range=where)
+
+    def place(self, uri: str, linted: Linted, position: types.Position) -> tuple[int, int]:
+        """An LSP position -> a 1-based line and character column (the inverse of
+        `position`)."""
+        codec = self.workspace.get_text_document(uri).position_codec
+        lines = linted.analysis.source.lines
+        at = codec.position_from_client_units(lines, types.Position(
+            line=position.line, character=position.character))
+        return at.line + 1, at.character + 1
+
+    def inlay_hints(self, uri: str, linted: Linted, where: types.Range) -> list[types.InlayHint]:
+        if linted.analysis is None:
+            return []
+        return [types.InlayHint(position=self.position(uri, linted, line, column),
+                                label=label, kind=types.InlayHintKind.Type, padding_left=True)
+                for line, column, label in server_layout.inlay_hints(
+                    linted.analysis, where.start.line + 1, where.end.line + 1)]
 
 
 def lint_buffer(path: str, text: str, version: Optional[int],
@@ -317,15 +352,17 @@ def lint_buffer(path: str, text: str, version: Optional[int],
     try:
         config = resolve(Overrides(), None, os.path.dirname(path) or ".")
         settings = config.settings_for(path)
-        result = lint_source(text, path, settings, project=project)
+        analysis = analyze(text, path, settings, project)
+        server_layout.warm(analysis)
+        result = analysis.result
     except ConfigError as error:
-        settings, result = None, LintResult(errors=[SourceError(path, 1, 1, str(error),
-                                                                "config")])
+        settings, analysis, result = None, None, LintResult(errors=[SourceError(
+            path, 1, 1, str(error), "config")])
     except Exception as error:  # noqa: BLE001 - the server reports its bugs, it never dies
-        settings, result = None, LintResult(errors=[SourceError(
+        settings, analysis, result = None, None, LintResult(errors=[SourceError(
             path, 1, 1, f"internal error: {type(error).__name__}: {error}; please report this "
             "bug with the file that caused it", "internal")])
-    return Linted(version, text, result, settings, line_starts(text))
+    return Linted(version, text, result, settings, line_starts(text), analysis=analysis)
 
 
 def buffer_module(path: str, text: str) -> Module:
@@ -404,6 +441,13 @@ def whole_text_edit(old: str, new: str) -> Edit:
 def build() -> ContiglintServer:
     server = ContiglintServer()
 
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: ContiglintServer, params: types.InitializeParams) -> None:
+        ls.layout_options, problems = server_layout.read_options(params.initialization_options)
+        for problem in problems:
+            ls.window_show_message(types.ShowMessageParams(
+                type=types.MessageType.Error, message=f"contiglint: {problem}"))
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: ContiglintServer, params: types.DidOpenTextDocumentParams) -> None:
         ls.schedule(params.text_document.uri, 0.0)
@@ -463,6 +507,13 @@ def build() -> ContiglintServer:
     async def hover(ls: ContiglintServer, params: types.HoverParams):
         uri = params.text_document.uri
         return ls.hover(uri, await ls.current(uri), params.position)
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions())
+    async def inlay_hint(ls: ContiglintServer, params: types.InlayHintParams):
+        if not ls.layout_options.inlay_hints:
+            return []
+        uri = params.text_document.uri
+        return ls.inlay_hints(uri, await ls.current(uri), params.range)
 
     return server
 

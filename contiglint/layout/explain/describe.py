@@ -26,7 +26,9 @@ def size_text(size: Size) -> str:
     if size is None:
         return "?"
     coefficient, factors = size
-    parts = ([str(coefficient)] if coefficient != 1 or not factors else []) + list(factors)
+    parts = ([str(coefficient)] if coefficient != 1 or not factors else []) + \
+        [f if f.replace(".", "").isidentifier() or len(factors) == 1 and coefficient == 1
+         else f"({f})" for f in factors]
     return "*".join(parts)
 
 
