@@ -50,7 +50,7 @@ def warm(analysis: Analysis) -> None:
     """Make what hovers read (the positions of the tensors, the reaching definitions) where
     the lint ran, off the event loop."""
     if analysis.tree is not None:
-        analysis.spans
+        analysis.by_line
         analysis.definitions
 
 

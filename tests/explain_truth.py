@@ -75,7 +75,7 @@ def claim_of(analysis, node: ast.Name) -> Layout:
 def bindings(analysis) -> dict[tuple[int, str], list[ast.Name]]:
     """(line, name) -> the binding nodes whose statement that line event can belong to."""
     out: dict[tuple[int, str], list[ast.Name]] = {}
-    for node, statement in analysis.definitions.statement.items():
+    for node, statement in analysis.definitions.everything().statement.items():
         if analysis.observer.tensor(node) is None:
             continue
         last = statement.lineno if isinstance(statement, (ast.For, ast.AsyncFor, ast.With)) \

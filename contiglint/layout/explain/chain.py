@@ -91,7 +91,7 @@ class ChainBuilder:
             if isinstance(node.ctx, ast.Store):
                 self._binding(node, steps, seen)
                 return
-            defs = self.definitions.reaching.get(node)
+            defs = self.definitions.reaching_of(node)
             if not defs:
                 self._step(node, steps, f"{node.id} (defined outside this scope: not followed)",
                            "unfollowed")
@@ -140,12 +140,12 @@ class ChainBuilder:
         self._step(node, steps, self.source.shorten(node, 48))
 
     def _binding(self, name: ast.Name, steps: dict, seen: set) -> None:
-        statement = self.definitions.statement.get(name)
+        statement = self.definitions.statement_of(name)
         value = getattr(statement, "value", None)
         if isinstance(statement, (ast.For, ast.AsyncFor)):
             value = statement.iter
         if isinstance(statement, ast.AugAssign):
-            for earlier in self.definitions.reaching.get(statement.target, ()):
+            for earlier in self.definitions.reaching_of(statement.target):
                 self._follow(earlier, steps, seen)
             self._step(name, steps, self.source.shorten(statement, 48), "binding")
             return

@@ -4,8 +4,9 @@ Explain follows a tensor back through the assignments that made it. For that it 
 name read at one place, the assignments (or the parameter) whose value it may hold. This is
 the textbook analysis over the syntax tree: statements in order, both branches of an `if`
 joined, loop bodies run twice so that a binding at the end of a body reaches its start.
-`return`, `break` and `raise` are treated as falling through, which can only add bindings that
-may reach: explain then lists more than one origin, never a wrong single one.
+Lambdas are not followed into. `return`, `break` and `raise` are treated as falling through,
+which can only add bindings that may reach: explain then lists more than one origin, never a
+wrong single one.
 """
 from __future__ import annotations
 
@@ -18,23 +19,52 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 class ReachingDefinitions:
-    """`reaching[name_load]`: the bindings that may reach that read, for every function (and
-    the module body) of a tree."""
+    """The bindings that may reach each name read, for the functions (and the module body) of
+    a tree. Each scope is analysed when first asked about: a hover needs one function."""
 
     def __init__(self, tree: ast.Module) -> None:
         self.reaching: dict[ast.Name, frozenset] = {}
         self.statement: dict[ast.AST, ast.stmt] = {}  # binding node -> its statement
-        self._block(tree.body, {})
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                args = node.args
-                params = args.posonlyargs + args.args + args.kwonlyargs + \
-                    [a for a in (args.vararg, args.kwarg) if a is not None]
-                defs = {p.arg: frozenset({p}) for p in params}
-                if isinstance(node, ast.Lambda):
-                    self._reads(node.body, defs)
-                else:
-                    self._block(node.body, defs)
+        self.scopes: list[ast.AST] = [tree]
+        _collect_scopes(tree.body, self.scopes)
+        self.done: set[int] = set()
+
+    def reaching_of(self, node: ast.AST) -> frozenset:
+        """The bindings that may reach a name read (or an augmented assignment's target)."""
+        self._analyse(self._scope_of(node))
+        return self.reaching.get(node, frozenset())
+
+    def statement_of(self, node: ast.AST):
+        """The statement of a binding node; None for a parameter."""
+        self._analyse(self._scope_of(node))
+        return self.statement.get(node)
+
+    def everything(self) -> "ReachingDefinitions":
+        for scope in self.scopes:
+            self._analyse(scope)
+        return self
+
+    def _scope_of(self, node: ast.AST) -> ast.AST:
+        """The innermost function whose lines hold the node (the module when none does)."""
+        line = getattr(node, "lineno", 0)
+        found = self.scopes[0]
+        for scope in self.scopes[1:]:
+            if scope.lineno <= line <= scope.end_lineno and (
+                    found is self.scopes[0] or scope.lineno >= found.lineno):
+                found = scope
+        return found
+
+    def _analyse(self, scope: ast.AST) -> None:
+        if id(scope) in self.done:
+            return
+        self.done.add(id(scope))
+        if isinstance(scope, ast.Module):
+            self._block(scope.body, {})
+            return
+        args = scope.args
+        params = args.posonlyargs + args.args + args.kwonlyargs + \
+            [a for a in (args.vararg, args.kwarg) if a is not None]
+        self._block(scope.body, {p.arg: frozenset({p}) for p in params})
 
     def _block(self, body: list[ast.stmt], defs: Defs) -> Defs:
         for statement in body:
@@ -82,6 +112,8 @@ class ReachingDefinitions:
         if isinstance(node, _SCOPES):
             for decorator in node.decorator_list:
                 self._reads(decorator, defs)
+            if isinstance(node, ast.ClassDef):
+                self._block(node.body, {})  # the class body's own names
             return {k: v for k, v in defs.items() if k != node.name}
         if isinstance(node, ast.Assign):
             self._reads(node.value, defs)
@@ -118,6 +150,19 @@ class ReachingDefinitions:
         for child in _walk_scope(node):
             if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
                 self.reaching[child] = defs.get(child.id, frozenset())
+
+
+def _collect_scopes(body: list[ast.stmt], out: list) -> None:
+    """Every function defined in these statements, nested ones included (statements only:
+    a lambda's names are not followed)."""
+    for statement in body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append(statement)
+        for child in ast.iter_child_nodes(statement):
+            if isinstance(child, ast.stmt):
+                _collect_scopes([child], out)
+            elif isinstance(child, (ast.excepthandler, ast.match_case)):
+                _collect_scopes(child.body, out)
 
 
 def _stored_names(target: ast.expr) -> Iterator[ast.Name]:

@@ -60,13 +60,20 @@ class Analysis:
         out.sort(key=lambda s: s[:4])
         return out
 
+    @cached_property
+    def by_line(self) -> dict[int, list[tuple[int, int, int, int, ast.AST]]]:
+        """The spans that cover each line."""
+        out: dict[int, list] = {}
+        for span in self.spans:
+            for line in range(span[0], span[2] + 1):
+                out.setdefault(line, []).append(span)
+        return out
+
     def at(self, line: int, column: int, named_only: bool = False) -> Optional[ast.AST]:
         """The smallest node with a tensor value that covers the place (for a hover: only a
         name, a parameter or an attribute)."""
         best = None
-        for start_line, start_column, end_line, end_column, node in self.spans:
-            if start_line > line:
-                break
+        for start_line, start_column, end_line, end_column, node in self.by_line.get(line, ()):
             if named_only and not isinstance(node, _NAMED):
                 continue
             if (start_line, start_column) <= (line, column) < (end_line, end_column) or \
@@ -79,7 +86,8 @@ class Analysis:
     def on_line(self, line: int) -> list[ast.AST]:
         """The tensors a line is about: the names it binds; else, what its statement
         evaluates (an expression statement, a `return`); and what reaches a finding there."""
-        out = [s[4] for s in self.spans if s[0] == line and isinstance(s[4], ast.Name)
+        out = [s[4] for s in self.by_line.get(line, ()) if s[0] == line
+               and isinstance(s[4], ast.Name)
                and isinstance(s[4].ctx, ast.Store)]
         if not out:
             for statement in ast.walk(self.tree):
