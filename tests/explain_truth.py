@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import torch
 
 from contiglint.layout.explain.describe import Layout, describe
+from contiglint.runtime.static_compare import disagreements
 
 
 @dataclass(frozen=True)
@@ -103,24 +104,9 @@ def check_claims(analysis, observed: dict) -> tuple[int, list[str]]:
 
 
 def _refutations(layout: Layout, real: Real):
-    if not layout.tensor:
-        return
-    if layout.contiguous != "unknown" and (layout.contiguous == "yes") != real.contiguous:
-        yield f"contiguous: {layout.contiguous}"
-    if layout.shape is None or layout.some_paths:
-        return
-    if len(layout.shape) != len(real.shape):
-        yield f"shape {layout.shape_text()}"
-        return
-    for dim, text in enumerate(layout.shape):
-        if text.isdigit() and int(text) != real.shape[dim]:
-            yield f"shape {layout.shape_text()}"
-    if layout.strides is not None:
-        for dim, text in enumerate(layout.strides):
-            if text.isdigit() and real.shape[dim] > 1 and int(text) != real.strides[dim]:
-                yield f"strides ({', '.join(layout.strides)})"
-                break
-    if layout.memory_order is not None and layout.kind != "broadcast":
+    yield from disagreements(layout, real.shape, real.strides)
+    if layout.tensor and layout.memory_order is not None and not layout.some_paths \
+            and layout.shape is not None and len(layout.shape) == len(real.shape):
         live = [d for d in layout.memory_order if real.shape[d] > 1]
         if any(real.strides[a] < real.strides[b] for a, b in zip(live, live[1:])):
             yield f"memory order {layout.memory_order}"

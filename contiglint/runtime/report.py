@@ -19,6 +19,7 @@ from contiglint.rules import severity
 from contiglint.runtime.codes import EXPLANATIONS, title
 from contiglint.runtime.hazards import Hazard
 from contiglint.runtime.sampling import describe as describe_sampling
+from contiglint.runtime.static_compare import StaticView
 from contiglint.verify.frames import Site
 
 _MAX_ORIGINS = 3
@@ -163,6 +164,7 @@ class Report:
             return "\n".join(["contiglint run: no layout hazards observed in user code."]
                              + note)
         total = sum(e.bytes_copied for e in entries)
+        static = StaticView() if explain else None
         lines = [f"contiglint run: {len(entries)} layout hazard site(s), "
                  f"{sum(e.count for e in entries)} occurrence(s), {_size(total)} copied",
                  *note]
@@ -182,6 +184,8 @@ class Report:
                 lines.append(f"    {entry.note.splitlines()[0]}")
             if explain:
                 lines.append(f"    why: {EXPLANATIONS.get(entry.code, '')}")
+                lines.extend("    " + line for line in static.lines(
+                    entry.file, entry.line, entry.op, entry.shape, entry.strides))
         return "\n".join(lines)
 
     def __str__(self) -> str:
