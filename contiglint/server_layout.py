@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+from lsprotocol import types
 
 from contiglint.layout.explain.describe import describe
 from contiglint.layout.explain.query import Analysis
 from contiglint.layout.explain.render import hover_markdown
 from contiglint.layout.model.values import Tensor
+
+if TYPE_CHECKING:
+    from contiglint.server import Linted
 
 OPTIONS = {"inlayHints": bool}  # initialization option -> its type
 
@@ -110,3 +115,35 @@ def inlay_hints(analysis: Analysis, first: int, last: int) -> list[tuple[int, in
         if label is not None:
             out.append((end_line, end_column, label))
     return out
+
+
+class LayoutFeatures:
+    """The server's side (a mixin of `ContiglintServer`): LSP positions in, hovers and hints
+    out, in the client's units."""
+
+    def layout_hover(self, uri: str, linted: "Linted",
+                     position: types.Position) -> Optional[tuple[str, types.Range]]:
+        if linted.analysis is None:
+            return None
+        line, column = self.place(uri, linted, position)
+        found = hover_at(linted.analysis, line, column)
+        if found is None:
+            return None
+        return found[0], self.range(uri, linted, *found[1])
+
+    def place(self, uri: str, linted: "Linted", position: types.Position) -> tuple[int, int]:
+        """An LSP position -> a 1-based line and character column (the inverse of
+        `position`)."""
+        codec = self.workspace.get_text_document(uri).position_codec
+        lines = linted.analysis.source.lines
+        at = codec.position_from_client_units(lines, types.Position(
+            line=position.line, character=position.character))
+        return at.line + 1, at.character + 1
+
+    def inlay_hints(self, uri: str, linted: "Linted", where: types.Range) -> list[types.InlayHint]:
+        if linted.analysis is None:
+            return []
+        return [types.InlayHint(position=self.position(uri, linted, line, column),
+                                label=label, kind=types.InlayHintKind.Type, padding_left=True)
+                for line, column, label in inlay_hints(
+                    linted.analysis, where.start.line + 1, where.end.line + 1)]

@@ -4,6 +4,7 @@ errors on bad places."""
 from __future__ import annotations
 
 import importlib.util
+import runpy
 import json
 import sys
 from pathlib import Path
@@ -95,3 +96,21 @@ def test_fixtures_give_explain_claims_to_check():
                 total += check_claims(analysis, bound_tensors(
                     str(path), getattr(module, name)))[0]
     assert total >= 30
+
+
+RUNTIME_BUGS = ROOT / "tests" / "runtime_bugs"
+REAL_LIKE = sorted(p for p in RUNTIME_BUGS.glob("[a-z]*.py") if not any(
+    word in p.read_text(encoding="utf-8") for word in ("distributed", "spawn", "cuda", "fork",
+                                                        "subprocess")))
+
+
+@pytest.mark.parametrize("path", REAL_LIKE, ids=lambda p: p.stem)
+def test_real_code_claims_hold_under_torch(path, monkeypatch):
+    """Re-creations of real bugs (fairseq, HF, timm... patterns, tests/runtime_bugs/), run as
+    scripts: what explain claims of their named tensors is what torch made."""
+    monkeypatch.syspath_prepend(str(RUNTIME_BUGS))
+    monkeypatch.setattr(sys, "argv", [str(path)])
+    analysis = analyze(path.read_text(encoding="utf-8"), str(path), Settings())
+    seen = bound_tensors(str(path), lambda: runpy.run_path(str(path), run_name="__main__"))
+    checked, wrong = check_claims(analysis, seen)
+    assert wrong == []
