@@ -114,3 +114,55 @@ def test_real_code_claims_hold_under_torch(path, monkeypatch):
     seen = bound_tensors(str(path), lambda: runpy.run_path(str(path), run_name="__main__"))
     checked, wrong = check_claims(analysis, seen)
     assert wrong == []
+
+
+ALL_RULES = Settings(select=("CTG",), extend_select=tuple(
+    rule.code for rule in __import__("contiglint.rules", fromlist=["all_rules"]).all_rules()))
+
+
+@pytest.mark.parametrize("path", FIXTURES[::3], ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_observing_changes_no_finding(path):
+    """The observed analysis (explain, the server) reports what `contiglint` reports."""
+    from contiglint.engine import lint_source
+
+    text = path.read_text(encoding="utf-8")
+    assert analyze(text, str(path), ALL_RULES).result.findings == \
+        lint_source(text, str(path), ALL_RULES).findings
+
+
+@pytest.mark.parametrize("place, message", [
+    ("examples/attention.py", "is not FILE:LINE or FILE:LINE:COL"),
+    ("examples/attention.py:x", "the line must be a whole number from 1, not 'x'"),
+    ("examples/attention.py:0", "the line must be a whole number from 1, not '0'"),
+    ("examples/attention.py:3:-1", "the column must be a whole number from 1, not '-1'"),
+    ("examples/missing.py:3", "examples/missing.py: no such file"),
+    ("examples/attention.py:99", "line 99 is past the end of the file (42 lines)"),
+    ("examples/attention.py:36:83", "column 83 is past the end of the line (81 characters)"),
+])
+def test_bad_places_are_named(place, message, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main([place]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_file_that_does_not_parse_is_an_error(tmp_path, capsys):
+    path = tmp_path / "broken.py"
+    path.write_text("def f(:\n    pass\n")
+    assert main([f"{path}:1"]) == 2
+    assert "cannot parse" in capsys.readouterr().out
+
+
+def test_unknown_codes_are_named(capsys):
+    assert main(["--select", "XYZ1", f"{EXAMPLE}:36"]) == 2
+    assert "XYZ1" in capsys.readouterr().err
+
+
+def test_no_tensor_at_the_place_says_so(capsys):
+    assert main([f"{EXAMPLE}:12"]) == 0  # `import torch`
+    assert capsys.readouterr().out.strip() == \
+        f"{EXAMPLE}:12: no tensor the analysis knows of here"
+
+
+def test_place_parsing():
+    assert parse_place("a/b.py:36") == ("a/b.py", 36, None)
+    assert parse_place("C:/x/b.py:36:4") == ("C:/x/b.py", 36, 4)
