@@ -4,6 +4,7 @@ default and on with the `inlayHints` initialization option; bad options are name
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 
 import pytest
@@ -26,7 +27,10 @@ def attend(x):
 '''
 
 
+@contextlib.asynccontextmanager
 async def session(tmp_path, spec: str, options=None):
+    """A server started by a client with `spec`'s capabilities and `options`, the model open;
+    shut down at the end."""
     config = pytest_lsp.ClientServerConfig(
         server_command=[sys.executable, "-m", "contiglint", "server"],
         server_env=environment(), client_factory=make_client)
@@ -38,7 +42,11 @@ async def session(tmp_path, spec: str, options=None):
     path.write_text(MODEL, encoding="utf-8")
     client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
         uri=path.as_uri(), language_id="python", version=1, text=MODEL)))
-    return client, path.as_uri()
+    try:
+        yield client, path.as_uri()
+    finally:
+        await client.shutdown_session()
+        await client.stop()
 
 
 def run(scenario):
@@ -61,8 +69,7 @@ async def hints(client, uri):
 @pytest.mark.parametrize("spec", ["neovim@v0.10.0", "emacs@v29.1"])
 def test_hover_shows_the_inferred_layout(tmp_path, spec):
     async def scenario():
-        client, uri = await session(tmp_path, spec)
-        try:
+        async with session(tmp_path, spec) as (client, uri):
             # `q` in `return q.view(...)`: line 8, character 11
             shown = await hover(client, uri, 7, 11)
             body = shown.contents.value
@@ -83,41 +90,30 @@ def test_hover_shows_the_inferred_layout(tmp_path, spec):
             assert await hover(client, uri, 0, 8) is None
             # inlay hints are off unless asked for
             assert list(await hints(client, uri)) == []
-        finally:
-            await client.shutdown_session()
-            await client.stop()
 
     run(scenario)
 
 
 def test_inlay_hint_after_the_transpose(tmp_path):
     async def scenario():
-        client, uri = await session(tmp_path, "visual-studio-code@v1.65.2",
-                                    {"inlayHints": True})
-        try:
+        async with session(tmp_path, "visual-studio-code@v1.65.2",
+                           {"inlayHints": True}) as (client, uri):
             [hint] = await hints(client, uri)
             assert hint.label == "⟨non-contiguous: H↔N⟩"
             # right after `x.transpose(1, 2)` on line 7
             assert (hint.position.line, hint.position.character) == (6, 25)
             assert client.messages == []
-        finally:
-            await client.shutdown_session()
-            await client.stop()
 
     run(scenario)
 
 
 def test_bad_initialization_options_are_named(tmp_path):
     async def scenario():
-        client, uri = await session(tmp_path, "neovim@v0.10.0",
-                                    {"inlayHint": True, "inlayHints": "yes"})
-        try:
+        async with session(tmp_path, "neovim@v0.10.0",
+                           {"inlayHint": True, "inlayHints": "yes"}) as (client, uri):
             assert list(await hints(client, uri)) == []  # left off: "yes" is not a boolean
             messages = [m.message for m in client.messages]
             assert any("unknown initialization option 'inlayHint'" in m for m in messages)
             assert any("'inlayHints' must be bool, not 'yes'" in m for m in messages)
-        finally:
-            await client.shutdown_session()
-            await client.stop()
 
     run(scenario)
