@@ -2,6 +2,7 @@
 made; agreement is said, a refuted claim is a model error."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -45,12 +46,29 @@ def test_run_explain_puts_the_static_layout_next_to_torchs(tmp_path):
     assert "MODEL ERROR" not in report
 
 
+def test_run_explain_json_holds_the_same(tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT)
+    process = subprocess.run([sys.executable, "-m", "contiglint", "run", "--explain",
+                              "--format", "json", str(script)], cwd=tmp_path,
+                             env=environment(), capture_output=True, text=True, timeout=300)
+    assert process.returncode == 0, process.stderr
+    [entry] = json.loads(process.stderr)["entries"]
+    static = entry["static_analysis"]
+    assert static["static"]["strides"] == ["24", "2", "8", "1"] == \
+        [str(s) for s in entry["strides"]]
+    assert static["static"]["contiguous"] == "no" and static["model_errors"] == []
+
+
 def test_a_refuted_claim_is_reported_as_a_model_error(tmp_path):
     script = tmp_path / "script.py"
     script.write_text(SCRIPT)
     lines = StaticView().lines(str(script), 7, "Tensor.reshape", (2, 4, 3, 2), (24, 6, 2, 1))
     assert lines[-1].startswith("MODEL ERROR: static analysis claimed contiguous: no; "
                                 "strides (24, 2, 8, 1)")
+    assert StaticView().compare(str(script), 7, "Tensor.reshape", (2, 4, 3, 2),
+                                (24, 6, 2, 1))["model_errors"] == ["contiguous: no",
+                                                                   "strides (24, 2, 8, 1)"]
     assert StaticView().lines(str(script), 7, "Tensor.view", (2,), (1,)) == [
         "static analysis: no tensor inferred for `Tensor.view` on this line"]
 
@@ -63,7 +81,8 @@ def test_static_layout_finds_the_receiver_of_the_op():
 
 
 @pytest.mark.parametrize("make", [
-    lambda: torch.randn(3, 4), lambda: torch.randn(3, 4).t(), lambda: torch.randn(3, 1, 4)[:, :, :2],
+    lambda: torch.randn(3, 4), lambda: torch.randn(3, 4).t(),
+    lambda: torch.randn(3, 1, 4)[:, :, :2],
     lambda: torch.randn(1, 5).t(), lambda: torch.randn(0, 3).t(), lambda: torch.randn(4, 6)[:, ::2],
     lambda: torch.randn(2, 1, 3).expand(2, 5, 3), lambda: torch.randn(6)[1:4],
 ])

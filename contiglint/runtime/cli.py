@@ -101,7 +101,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     full=options.full)
     status = _run(options.module, target, watcher)
     report = watcher.report
-    text = report.to_json() if options.format == "json" else report.to_text(options.explain)
+    text = report.to_json(options.explain) if options.format == "json" else \
+        report.to_text(options.explain)
     if options.output:
         with open(options.output, "w", encoding="utf-8") as stream:
             stream.write(text + "\n")

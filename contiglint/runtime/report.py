@@ -140,20 +140,25 @@ class Report:
                                       any(code.startswith(prefix) for prefix in codes))
 
     # -- rendering ---------------------------------------------------------------------------
-    def as_json(self) -> dict:
+    def as_json(self, explain: bool = False) -> dict:
+        """`explain`: each entry also holds what static analysis inferred there
+        (`static_analysis`: its layout and the claims torch refuted)."""
         entries = self.entries
+        static = StaticView() if explain else None
         return {
             "version": 1, "tool": "contiglint run",
             "summary": {"entries": len(entries), "occurrences": sum(e.count for e in entries),
                         "bytes_copied": sum(e.bytes_copied for e in entries),
                         "suppressed": self.suppressed},
-            "entries": [e.as_json() for e in entries],
+            "entries": [{**e.as_json(), **({"static_analysis": static.compare(
+                e.file, e.line, e.op, e.shape, e.strides)} if explain else {})}
+                for e in entries],
             "script_error": self.script_error,
             "sampling": self.sampling,
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.as_json(), indent=2)
+    def to_json(self, explain: bool = False) -> str:
+        return json.dumps(self.as_json(explain), indent=2)
 
     def to_text(self, explain: bool = False) -> str:
         entries = self.entries

@@ -33,6 +33,16 @@ class StaticView:
                 self.analyses[path] = None
         return self.analyses[path]
 
+    def compare(self, path: str, line: int, op: str, shape, strides) -> dict:
+        """The comparison as data: `static` (explain's layout, None when there is none) and
+        `model_errors` (its claims torch refuted)."""
+        analysis = self.analysis(path)
+        layout = static_layout(analysis, line, op) if analysis is not None else None
+        wrong = disagreements(layout, tuple(shape), tuple(strides)) \
+            if layout is not None and shape is not None else []
+        return {"static": layout.as_json() if layout is not None else None,
+                "model_errors": wrong}
+
     def lines(self, path: str, line: int, op: str, shape, strides) -> list[str]:
         """The comparison's lines for one report entry."""
         analysis = self.analysis(path)
