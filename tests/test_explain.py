@@ -166,3 +166,45 @@ def test_no_tensor_at_the_place_says_so(capsys):
 def test_place_parsing():
     assert parse_place("a/b.py:36") == ("a/b.py", 36, None)
     assert parse_place("C:/x/b.py:36:4") == ("C:/x/b.py", 36, 4)
+
+
+BRANCHES = '''import torch
+
+
+def pick(x, flag):
+    if flag:
+        y = x.t()
+    else:
+        y = x
+    return y
+
+
+def helper(t):
+    u = t * 2
+    return u
+
+
+def main(flag):
+    a = torch.randn(3, 4)
+    pick(a, flag)
+    helper(a)
+    helper(a.t())
+'''
+
+
+def test_some_paths_and_call_contexts_are_said_as_such(tmp_path, capsys):
+    path = tmp_path / "branches.py"
+    path.write_text(BRANCHES)
+    assert main([f"{path}:9:12"]) == 0
+    text = capsys.readouterr().out
+    # non-contiguous on one branch only: not claimed either way; its dims are that branch's
+    assert "contiguous: unknown: non-contiguous on some paths only" in text
+    assert "shape: (4, 3) (on the paths where it is non-contiguous)" in text
+    data = explain_json(capsys, f"{path}:13")
+    [u] = data["tensors"]
+    by_context = {layout["context"]: layout for layout in u["layouts"]}
+    assert by_context["in the call from line 20"]["contiguous"] == "yes"
+    assert by_context["in the call from line 21"]["contiguous"] == "no"
+    assert by_context["in the call from line 21"]["shape"] == ["4", "3"]
+    [step] = [s for s in u["chain"] if s["op"] == "t * 2"]
+    assert step["layout"]["non_contiguous_on_some_paths"] is True

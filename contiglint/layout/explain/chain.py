@@ -40,6 +40,8 @@ class Step:
         layout = self.layout
         if not layout.tensor:
             return layout.why
+        if layout.some_paths:
+            return f"non-contiguous on some paths ({layout.shape_text()} there)"
         contiguity = {"yes": "contiguous", "no": "non-contiguous"}.get(
             layout.contiguous, "contiguity unknown")
         extra = f" ({layout.out_of_order})" if layout.contiguous == "no" and \
