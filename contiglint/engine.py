@@ -162,10 +162,11 @@ def syntax_error(text: str, path: str) -> Optional[SourceError]:
 def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
                 tree: Optional[ast.Module] = None,
                 project: Optional[ProjectContracts] = None,
-                index: Optional[ModuleIndex] = None) -> LintResult:
+                index: Optional[ModuleIndex] = None, observer=None) -> LintResult:
     """`project`: the contracts of the other modules of the linted tree (runner.py), so calls
     into them are judged by what the callee requires; `tree` and `index`: the text's syntax
-    tree and its walk, when the caller has them."""
+    tree and its walk, when the caller has them; `observer`: see `lint_tree` (it sees
+    nothing when the text is not analysed)."""
     if noqa.skips_file(text):
         return LintResult()
     rules = enabled_rules(settings)
@@ -193,7 +194,7 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if not any(_holds_tokens(rule, searched) and rule.may_fire(index, settings.strict)
                for rule in rules):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
-    return lint_tree(tree, text, path, settings, rules, project, index)
+    return lint_tree(tree, text, path, settings, rules, project, index, observer)
 
 
 _TOKENS_OF: dict[type, frozenset[str]] = {}

@@ -208,3 +208,18 @@ def test_some_paths_and_call_contexts_are_said_as_such(tmp_path, capsys):
     assert by_context["in the call from line 21"]["shape"] == ["4", "3"]
     [step] = [s for s in u["chain"] if s["op"] == "t * 2"]
     assert step["layout"]["non_contiguous_on_some_paths"] is True
+
+
+def test_a_text_no_rule_analyses_still_has_its_layouts(tmp_path, capsys):
+    """No rule could fire on it (the prefilter skips it, as `contiglint` does): no finding,
+    but the layouts are still there to be asked about."""
+    from contiglint.engine import lint_source
+
+    text = "import torch\n\nx = torch.randn(2, 3)\ny = x.t()\nprint(y)\n"
+    path = tmp_path / "plain.py"
+    path.write_text(text)
+    assert lint_source(text, str(path)).findings == []
+    data = explain_json(capsys, f"{path}:4")
+    [y] = data["tensors"]
+    assert y["layouts"][0]["strides"] == ["1", "3"] and y["layouts"][0]["contiguous"] == "no"
+    assert data["findings"] == []

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Optional
 
-from contiglint import noqa
-from contiglint.engine import LintResult, SourceError, lint_tree, parse
+from contiglint.engine import LintResult, SourceError, lint_source, parse
 from contiglint.findings import Finding
 from contiglint.layout.explain.chain import ChainBuilder, Step
 from contiglint.layout.explain.definitions import ReachingDefinitions
 from contiglint.layout.explain.describe import Layout, describe
 from contiglint.layout.explain.observe import Observer
 from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.flow.program import analyze_module
 from contiglint.layout.sinks.contracts import ProjectContracts
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
@@ -174,17 +174,24 @@ class TensorReport:
 
 def analyze(text: str, path: str, settings: Settings = Settings(),
             project: Optional[ProjectContracts] = None) -> Analysis:
-    """Lint `text` with the flow pass observed. Unlike `lint_source`, the text is analysed even
-    when no rule could fire on it (its layouts are still asked about); a file that skips
-    contiglint (`# contiglint: skip-file`) reports no findings."""
+    """Lint `text` as `lint_source` does (the same findings, the prefilter included) with the
+    flow pass observed. Where no rule could fire and the text was not analysed, the flow pass
+    runs for the layouts alone (no sink recorded): they are asked about all the same."""
     tree, error = parse(text, path)
     if error is not None:
         return Analysis(path, text, LintResult(errors=[error]))
-    observer = Observer()
-    result = lint_tree(tree, text, path, settings, project=project, index=ModuleIndex(tree),
-                       observer=observer)
-    if noqa.skips_file(text):
-        result = LintResult(errors=result.errors)
+    observer, index = Observer(), ModuleIndex(tree)
+    result = lint_source(text, path, settings, tree, project, index, observer)
+    if not observer.values and not result.errors:
+        try:
+            analyze_module(tree, SourceMap(text), path, project, index, contracts=False,
+                           kinds=frozenset(), observer=observer)
+        except (RecursionError, MemoryError):
+            pass  # what the lint would report; here the layouts are simply not known
+        except Exception as error:  # noqa: BLE001 - reported, as the lint reports its own
+            result.errors.append(SourceError(
+                path, 1, 1, f"internal error in flow analysis: {type(error).__name__}: "
+                f"{error}; please report this bug with the file that caused it", "internal"))
     return Analysis(path, text, result, tree, observer)
 
 
