@@ -53,7 +53,9 @@ def test_readme_example_names_the_transpose_and_the_finding(capsys):
     # the result of the view (which raises) is not claimed
     assert by_text["out"]["layouts"][0]["contiguous"] == "unknown"
     assert [f["code"] for f in data["findings"]] == ["CTG101"]
-    assert data["findings"][0]["witness"] is None
+    witness = data["findings"][0]["witness"]  # the sizes of the call on line 42
+    assert (witness["sizes"], witness["strides"], witness["target"]) == \
+        ([2, 16, 8, 8], [1024, 8, 128, 1], [2, 16, 64])
 
 
 def test_readme_example_against_torch():

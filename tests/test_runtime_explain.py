@@ -12,8 +12,7 @@ from contiglint.layout.explain.describe import describe
 from contiglint.layout.explain.query import analyze
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.values import UNKNOWN_TENSOR, Tensor
-from contiglint.runtime.static_compare import StaticView, contiguous, disagreements, \
-    static_layout
+from contiglint.runtime.static_compare import StaticView, disagreements, static_layout
 from tests.clitools import environment
 
 torch = pytest.importorskip("torch")
@@ -78,17 +77,6 @@ def test_static_layout_finds_the_receiver_of_the_op():
     layout = static_layout(analysis, 7, "Tensor.reshape")
     assert layout.contiguous == "no" and layout.shape == ["2", "4", "3", "2"]
     assert static_layout(analysis, 6, "Tensor.reshape").contiguous == "yes"  # x.reshape(...)
-
-
-@pytest.mark.parametrize("make", [
-    lambda: torch.randn(3, 4), lambda: torch.randn(3, 4).t(),
-    lambda: torch.randn(3, 1, 4)[:, :, :2],
-    lambda: torch.randn(1, 5).t(), lambda: torch.randn(0, 3).t(), lambda: torch.randn(4, 6)[:, ::2],
-    lambda: torch.randn(2, 1, 3).expand(2, 5, 3), lambda: torch.randn(6)[1:4],
-])
-def test_contiguous_is_torchs(make):
-    tensor = make()
-    assert contiguous(tuple(tensor.shape), tensor.stride()) == tensor.is_contiguous()
 
 
 def test_only_claims_are_compared():

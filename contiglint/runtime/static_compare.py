@@ -14,6 +14,7 @@ from typing import Optional
 
 from contiglint.layout.explain.describe import Layout, describe
 from contiglint.layout.explain.query import Analysis, analyze
+from contiglint.layout.model.concrete import is_contiguous
 
 
 class StaticView:
@@ -59,7 +60,7 @@ class StaticView:
         if shape is None:
             return out + ["torch: no tensor layout recorded at this site"]
         out.append(f"torch made:      shape {tuple(shape)}, strides {tuple(strides)}, "
-                   f"contiguous: {'yes' if contiguous(shape, strides) else 'no'}")
+                   f"contiguous: {'yes' if is_contiguous(shape, strides) else 'no'}")
         wrong = disagreements(layout, tuple(shape), tuple(strides))
         if wrong:
             out.append("MODEL ERROR: static analysis claimed " + "; ".join(wrong) +
@@ -92,24 +93,11 @@ def static_layout(analysis: Analysis, line: int, op: str) -> Optional[Layout]:
     return describe(values[0])
 
 
-def contiguous(shape: tuple, strides: tuple) -> bool:
-    """torch's `is_contiguous()` from a shape and strides (size-1 dims do not count)."""
-    if any(size == 0 for size in shape):
-        return True
-    expected = 1
-    for size, stride in zip(reversed(shape), reversed(strides)):
-        if size != 1:
-            if stride != expected:
-                return False
-            expected *= size
-    return True
-
-
 def disagreements(layout: Layout, shape: tuple, strides: tuple) -> list[str]:
     """The engine's claims that torch's tensor refutes."""
     out = []
     if layout.contiguous in ("yes", "no") and \
-            (layout.contiguous == "yes") != contiguous(shape, strides):
+            (layout.contiguous == "yes") != is_contiguous(shape, strides):
         out.append(f"contiguous: {layout.contiguous}")
     if layout.shape is None or layout.some_paths or not layout.tensor:
         return out

@@ -9,8 +9,7 @@ from contiglint.engine import SourceError
 from contiglint.findings import Finding
 from contiglint.layout.explain.query import TensorReport
 
-NO_WITNESS = ("witness: none: the engine does not compute concrete failing sizes for this "
-              "finding")
+NO_WITNESS = "witness: none (the engine gives no concrete failing sizes for this finding)"
 
 
 @dataclass
@@ -30,7 +29,8 @@ class Explanation:
                               "message": f.message,
                               "related": [{"line": r.line, "column": r.column,
                                            "message": r.message} for r in f.related],
-                              "witness": None} for f in self.findings],
+                              "witness": f.witness.as_json() if f.witness else None}
+                             for f in self.findings],
                 "errors": [{"line": e.line, "column": e.column, "message": e.message,
                             "kind": e.kind} for e in self.errors]}
 
@@ -56,8 +56,10 @@ class Explanation:
         for finding in self.findings:
             out.append(f"{self.path}:{finding.line}:{finding.column}: {finding.code} "
                        f"{finding.message}")
-            out.extend(f"  line {r.line}: {r.message}" for r in finding.related)
-            out.append(f"  {NO_WITNESS}")
+            out.extend(f"  line {r.line}: {r.message}" for r in finding.related
+                       if not r.message.startswith("witness: "))  # said below, once
+            out.append("  witness: " + finding.witness.describe() if finding.witness else
+                       f"  {NO_WITNESS}")
         return "\n".join(out)
 
 
