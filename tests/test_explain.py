@@ -225,3 +225,29 @@ def test_a_text_no_rule_analyses_still_has_its_layouts(tmp_path, capsys):
     [y] = data["tensors"]
     assert y["layouts"][0]["strides"] == ["1", "3"] and y["layouts"][0]["contiguous"] == "no"
     assert data["findings"] == []
+
+
+CORPUS = sorted((ROOT / "tests" / "eval").glob("**/*.py"))[::20]
+
+
+def test_every_line_of_real_corpus_modules_is_explained_without_error():
+    """Modules of the evaluation corpus (code from real projects): every line explained, a
+    hover tried at every third column, the inlay hints of the file; nothing raises, and the
+    tensors the engine knows are shown."""
+    from contiglint import server_layout
+    from contiglint.layout.explain.cli import explain_place
+
+    shown = 0
+    for path in CORPUS:
+        text = path.read_text(encoding="utf-8")
+        analysis = analyze(text, str(path), Settings())
+        assert analysis.tree is not None, path
+        lines = text.splitlines()
+        for number, line in enumerate(lines, 1):
+            explanation = explain_place(analysis, number, None)
+            explanation.to_text(), explanation.to_json()
+            shown += len(explanation.tensors)
+            for column in range(1, len(line) + 1, 3):
+                server_layout.hover_at(analysis, number, column)
+        server_layout.inlay_hints(analysis, 1, len(lines))
+    assert len(CORPUS) >= 20 and shown >= 100
