@@ -58,16 +58,21 @@ class Witness:
         return f"not contiguous{where}: {layout}"
 
     def as_json(self) -> dict:
-        return {"op": self.op, "values": dict(self.values), "sizes": list(self.sizes),
-                "strides": list(self.strides), "target": list(self.target),
-                "itemsizes": list(self.itemsizes), "error": self.error,
-                "description": self.describe()}
+        """The op, the values, the tensor, the view's target or the element sizes (where the
+        op has them), torch's error and the sentence the note shows."""
+        out = {"op": self.op, "values": dict(self.values), "sizes": list(self.sizes),
+               "strides": list(self.strides)}
+        if self.op == "view":
+            out["target"] = list(self.target)
+        if self.op == "view_dtype":
+            out["itemsizes"] = list(self.itemsizes)
+        return {**out, "error": self.error, "description": self.describe()}
 
     @staticmethod
     def from_json(data: dict) -> "Witness":
         return Witness(data["op"], tuple(data["values"].items()), tuple(data["sizes"]),
-                       tuple(data["strides"]), tuple(data["target"]),
-                       tuple(data["itemsizes"]), data["error"])
+                       tuple(data["strides"]), tuple(data.get("target", ())),
+                       tuple(data.get("itemsizes", (0, 0))), data["error"])
 
 
 # --- the names sizes are made of --------------------------------------------------------------
