@@ -117,3 +117,25 @@ def test_bad_initialization_options_are_named(tmp_path):
             assert any("'inlayHints' must be bool, not 'yes'" in m for m in messages)
 
     run(scenario)
+
+
+def test_hints_name_what_each_op_broke():
+    """One hint per op that breaks contiguity (a slice, `.T`, expand, a torch function, a
+    permute later made contiguous), none after the ops that keep or restore it; torch agrees
+    that each hinted result is non-contiguous."""
+    import torch
+
+    from contiglint.layout.explain.query import analyze
+    from contiglint.server_layout import inlay_hints
+
+    text = ("import torch\n\nx = torch.randn(4, 6)\na = x[:, 1:]\nb = x.T\n"
+            "c = torch.randn(4, 1).expand(4, 6)\nd = torch.transpose(x, 0, 1)\n"
+            "e = x.permute(1, 0).contiguous()\n")
+    assert inlay_hints(analyze(text, "m.py"), 1, 9) == [
+        (4, 13, "⟨non-contiguous: not dense⟩"), (5, 8, "⟨non-contiguous: dim 0↔dim 1⟩"),
+        (6, 35, "⟨non-contiguous: overlapping⟩"), (7, 29, "⟨non-contiguous: dim 0↔dim 1⟩"),
+        (8, 20, "⟨non-contiguous: dim 0↔dim 1⟩")]
+    names: dict = {"torch": torch}
+    exec(compile(text, "m.py", "exec"), names)
+    assert [names[n].is_contiguous() for n in "abcde"] == [False] * 4 + [True]
+    assert not names["x"].permute(1, 0).is_contiguous()
