@@ -123,8 +123,7 @@ def test_hints_name_what_each_op_broke():
     """One hint per op that breaks contiguity (a slice, `.T`, expand, a torch function, a
     permute later made contiguous), none after the ops that keep or restore it; torch agrees
     that each hinted result is non-contiguous."""
-    import torch
-
+    torch = pytest.importorskip("torch")
     from contiglint.layout.explain.query import analyze
     from contiglint.server_layout import inlay_hints
 
