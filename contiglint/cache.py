@@ -136,7 +136,7 @@ class Cache:
         except OSError:
             pass  # a read-only tree or a full disk costs speed, not correctness
 
-    # contract summaries (layout/sinks/contracts.py), keyed by content: a warm run does not parse
+    # contract summaries (layout/contracts/), keyed by content: a warm run does not parse
     # the project again to know what its functions require
     @staticmethod
     def summary_key(text: str, path: str, module: str) -> str:

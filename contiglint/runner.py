@@ -25,9 +25,10 @@ from contiglint.engine import (
 from contiglint.files import SourceFile, discover, read_source, stat_signature, write_source
 from contiglint.findings import Finding
 from contiglint.layout.flow.index import ModuleIndex
-from contiglint.layout.sinks.contracts import (
-    ModuleSummary, ProjectContracts, module_contracts, module_name, resolve, summarize,
-)
+from contiglint.layout.contracts.naming import module_name
+from contiglint.layout.contracts.project import ProjectContracts, module_contracts, resolve
+from contiglint.layout.contracts.records import ModuleSummary
+from contiglint.layout.contracts.summary import summarize
 from contiglint.source import text_digest
 
 SERIAL_BELOW = 8  # fewer files than this: starting workers costs more than it saves

@@ -12,7 +12,7 @@ pyproject.toml with a `[tool.contiglint]` table, per-file-ignores included), and
   "add noqa" for each finding.
 
 Open buffers are one project, as files linted together are on the command line: each buffer
-is linted with the contracts (layout/sinks/contracts.py) learned from the other open buffers, so a
+is linted with the contracts (layout/contracts/) learned from the other open buffers, so a
 call into a kernel wrapper open in another buffer is judged by what it requires (CTG114); when
 a buffer's contracts change, the open buffers that import its module are linted again.
 
@@ -43,9 +43,11 @@ from contiglint import __version__, noqa
 from contiglint.config import ConfigError, Overrides, resolve
 from contiglint.engine import LintResult, SourceError, fix_source, lint_source
 from contiglint.findings import Edit, Finding, Fix, Position, line_starts
-from contiglint.layout.sinks.contracts import (ModuleSummary, Names, ProjectContracts, module_name,
-                                         summarize)
-from contiglint.layout.sinks.contracts import resolve as resolve_contracts
+from contiglint.layout.contracts.naming import Names, module_name
+from contiglint.layout.contracts.project import ProjectContracts
+from contiglint.layout.contracts.project import resolve as resolve_contracts
+from contiglint.layout.contracts.records import ModuleSummary
+from contiglint.layout.contracts.summary import summarize
 from contiglint.rules import all_rules
 
 SOURCE = "contiglint"

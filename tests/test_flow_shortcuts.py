@@ -7,7 +7,7 @@ from pathlib import Path
 
 from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.flow.compiled import _names_jit
-from contiglint.layout.sinks.contracts import _may_load
+from contiglint.layout.contracts.summary import _may_load
 
 ROOT = Path(__file__).resolve().parent.parent
 EXTRA = ["torch.jit.script", "triton.jit", "numba.njit(cache=True)", "foo(b'jit')",

@@ -204,7 +204,7 @@ def test_prefilter_reads_identifiers_as_python_does(ascii_text, spelled):
 def test_project_check_summarizes_each_module_once(tmp_path, monkeypatch):
     """The lint phase of a project run reuses the contract summary phase 1 made of the same
     text; a fix run, whose rewritten text differs, summarizes it again."""
-    from contiglint.layout.sinks import contracts
+    from contiglint.layout.contracts import project as contracts
 
     made = []
     original = contracts.summarize
@@ -555,7 +555,7 @@ def test_without_a_rule_that_reads_contracts_none_is_computed(tmp_path, monkeypa
     and every other rule reports what it reports when they are computed."""
     from contiglint import engine, runner
     from contiglint.config import Config
-    from contiglint.layout.sinks import contracts
+    from contiglint.layout.contracts import project as contracts
 
     for name, text in PROJECT.items():
         write(tmp_path, name, text)

@@ -20,10 +20,10 @@ from typing import Optional
 from contiglint.layout.flow.compiled import (
     Kernel, is_jit_kernel, kernel_signature, traced_functions,
 )
-from contiglint.layout.sinks.contracts import (
-    FunctionContract, Names, ProjectContracts, extension_names, function_keys, module_contracts,
-    module_name,
-)
+from contiglint.layout.contracts.naming import Names, function_keys, module_name
+from contiglint.layout.contracts.project import ProjectContracts, module_contracts
+from contiglint.layout.contracts.records import FunctionContract
+from contiglint.layout.contracts.summary import extension_names
 from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.sinks.records import CallSite, Sink
 from contiglint.layout.model.sizes import literal

@@ -1,6 +1,6 @@
 """Reporting calls into code with a contiguity contract (the `contract` sink, read by CTG114).
 
-At each call whose callee has a contract (learned by layout/sinks/contracts.py for the project's own
+At each call whose callee has a contract (learned by layout/contracts/ for the project's own
 functions and custom ops, known from catalogue/contracts.py for libraries, unknown for compiled
 extensions), every tensor argument bound to a required parameter becomes a sink carrying the
 `Requirement`. Inside a function analysed in its caller's context, an argument that is the
@@ -12,7 +12,7 @@ import ast
 from typing import Optional
 
 from contiglint.catalogue import contracts as catalogue
-from contiglint.layout.sinks.contracts import Evidence, FunctionContract, Requirement
+from contiglint.layout.contracts.records import Evidence, FunctionContract, Requirement
 from contiglint.layout.model.values import Mapping, Seq, Tensor, Value
 from contiglint.layout.sinks.records import ContractSink
 
