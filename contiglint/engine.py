@@ -17,7 +17,7 @@ from typing import Optional
 from contiglint import expected, noqa
 from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.contracts.project import ProjectContracts
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.flow.program import analyze_module
 from contiglint.rules import all_rules
 from contiglint.rules.base import ParsedModule, Rule, RuleContext

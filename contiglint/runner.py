@@ -24,7 +24,7 @@ from contiglint.engine import (
 )
 from contiglint.files import SourceFile, discover, read_source, stat_signature, write_source
 from contiglint.findings import Finding
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.contracts.naming import module_name
 from contiglint.layout.contracts.project import ProjectContracts, module_contracts, resolve
 from contiglint.layout.contracts.records import ModuleSummary

@@ -106,7 +106,7 @@ def test_code_names_read_from_the_index_are_every_name_of_the_code():
     from pathlib import Path
 
     from contiglint import engine
-    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.layout.syntax.index import ModuleIndex
 
     every_kind = (
         "import a.b as c, d\nfrom .e import f as g, h\nfrom i.j import *\n"

@@ -12,8 +12,8 @@ from functools import cached_property
 from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 
 from contiglint.findings import Finding, Fix, Position, Related
-from contiglint.layout.flow.index import ModuleIndex
-from contiglint.layout.flow.names import ImportMap
+from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.names import ImportMap
 from contiglint.layout.model.values import Kind
 from contiglint.rules import precision
 from contiglint.settings import Settings

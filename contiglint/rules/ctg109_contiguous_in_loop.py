@@ -5,7 +5,7 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.flow.loops import is_invariant
 from contiglint.layout.model.ops import ATTRIBUTES
 from contiglint.layout.sinks.records import ContiguousCallSink, Sink

@@ -11,7 +11,7 @@ from contiglint.layout.contracts.naming import FunctionNode
 from contiglint.layout.contracts.records import (
     CHECK_PREFIX, SAVED_SLOT, Edge, Evidence, FunctionContract, Requirement, stronger,
 )
-from contiglint.layout.flow.index import child_nodes
+from contiglint.layout.syntax.index import child_nodes
 
 
 class FunctionPass(GuardMixin):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 

@@ -13,7 +13,7 @@ from contiglint.layout.contracts.records import (
     CHECK_PREFIX, Edge, Evidence, FunctionContract, ModuleSummary, Requirement, stronger,
 )
 from contiglint.layout.contracts.summary import summarize
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 
 
 @dataclass

@@ -9,8 +9,8 @@ from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.contracts.function_pass import FunctionPass
 from contiglint.layout.contracts.naming import FunctionNode, Names, function_keys
 from contiglint.layout.contracts.records import ModuleSummary
-from contiglint.layout.flow.compiled import is_jit_kernel, kernel_signature
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.compiled import is_jit_kernel, kernel_signature
+from contiglint.layout.syntax.index import ModuleIndex
 
 
 def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False,

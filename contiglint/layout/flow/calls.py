@@ -14,7 +14,7 @@ from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.catalogue.collectives import keywords as collective_keywords
 from contiglint.layout.model import ops
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.flow.names import is_foreign, is_torch
+from contiglint.layout.syntax.names import is_foreign, is_torch
 from contiglint.layout.model.sizes import literal
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
 from contiglint.layout.sinks.records import (

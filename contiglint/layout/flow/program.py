@@ -17,14 +17,14 @@ import ast
 from dataclasses import dataclass, field
 from typing import Optional
 
-from contiglint.layout.flow.compiled import (
+from contiglint.layout.syntax.compiled import (
     Kernel, is_jit_kernel, kernel_signature, traced_functions,
 )
 from contiglint.layout.contracts.naming import Names, function_keys, module_name
 from contiglint.layout.contracts.project import ProjectContracts, module_contracts
 from contiglint.layout.contracts.records import FunctionContract
 from contiglint.layout.contracts.summary import extension_names
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.sinks.records import CallSite, Sink
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.values import OPAQUE, Const, Instance, IntVal, Ref, Value, join

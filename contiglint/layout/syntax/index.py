@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Optional
 
 from contiglint.catalogue import inplace, ops, sinks
-from contiglint.layout.flow.names import ImportMap, canonical
+from contiglint.layout.syntax.names import ImportMap, canonical
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 LAYOUT_QUERIES = sinks.LAYOUT_QUERIES
