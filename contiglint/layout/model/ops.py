@@ -21,6 +21,8 @@ from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
 from contiglint.layout.model import indexing
 from contiglint.layout.model import transfer as tr
+from contiglint.layout.model import part_views as pv
+from contiglint.layout.model import stride_facts as sf
 from contiglint.layout.model import views as vw
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import ONE, literal
@@ -433,7 +435,7 @@ def _expand_tensors(call: Call) -> Value:
                      if g.rank - rank + position >= 0} - {ONE}
             shape.append(sizes.pop() if len(sizes) == 1 else ONE if not sizes else None)
         if None not in shape:
-            return Seq(tuple(vw.expand(Call("expand", t, [], {}, call.origin), list(shape))
+            return Seq(tuple(pv.expand(Call("expand", t, [], {}, call.origin), list(shape))
                              for t in operands))
     if call.name.endswith("meshgrid") and None not in geometries and all(
             g.rank == 1 and g.sizes[0] is not None and not g.sizes[0][1] and g.sizes[0][0] > 1
@@ -452,10 +454,10 @@ def _as_strided(call: Call) -> Value:
                       min_rank=len(strides))
     if not sizes or not strides or None in sizes or None in strides or len(sizes) != len(strides):
         return Tensor(Kind.UNKNOWN, min_rank=len(sizes or ()))
-    geometry = vw.strided(sizes, strides)
+    geometry = sf.strided(sizes, strides)
     if geometry is not None:
         return Tensor.of(geometry, call.origin, partial=call.origin)
-    kind = vw._stride_facts(sizes, strides)
+    kind = sf.stride_facts(sizes, strides)
     if kind is None:
         return Tensor(Kind.UNKNOWN, min_rank=len(sizes))
     if kind[0] is Kind.CONTIGUOUS:
@@ -567,11 +569,11 @@ def _function_factory(call: Call) -> Value:
 
 TRANSFERS: dict[str, Transfer] = {
     "transpose": vw.transpose, "t": vw.t, "matrix_transpose": vw.matrix_transpose,
-    "permute": vw.permute, "movedim": vw.movedim, "narrow": vw.narrow, "select": vw.select,
-    "unbind": vw.unbind, "split": vw.split, "diagonal": vw.diagonal, "real_part": vw.real_part,
-    "view_as_real": vw.view_as_real, "view_as_complex": vw.view_as_complex,
-    "sparse_part": _sparse_part, "expand": vw.expand, "expand_as": vw.expand_as,
-    "expand_tensors": _expand_tensors, "unfold": vw.unfold, "as_strided": _as_strided,
+    "permute": vw.permute, "movedim": vw.movedim, "narrow": pv.narrow, "select": pv.select,
+    "unbind": pv.unbind, "split": pv.split, "diagonal": pv.diagonal, "real_part": pv.real_part,
+    "view_as_real": pv.view_as_real, "view_as_complex": pv.view_as_complex,
+    "sparse_part": _sparse_part, "expand": pv.expand, "expand_as": pv.expand_as,
+    "expand_tensors": _expand_tensors, "unfold": pv.unfold, "as_strided": _as_strided,
     "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": vw.view,
     "view_as": vw.view_as, "reshape": vw.reshape,
     "reshape_as": partial(vw.view_as, copy_if_needed=True), "flatten": vw.flatten,
