@@ -13,7 +13,7 @@ import random
 
 import torch
 
-from contiglint.layout.model.ops import _contraction_order
+from contiglint.layout.model.op_transfers import _contraction_order
 from contiglint.layout.model.sizes import literal
 
 

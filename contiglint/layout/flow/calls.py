@@ -1,7 +1,7 @@
 """Evaluating calls: torch functions, Tensor methods, nn modules, and the module's own code.
 
 Calls to the module's own functions, classes and methods are analysed in context by `Program`
-(see program.py); everything else goes through the op table (ops.py), and the sink table
+(see program.py); everything else goes through the op table (op_transfers.py), and the sink table
 (sinks.py) decides which calls are reported as sinks.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.catalogue.collectives import keywords as collective_keywords
-from contiglint.layout.model import ops
+from contiglint.layout.model import op_transfers
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.syntax.names import is_foreign, is_torch
 from contiglint.layout.model.sizes import literal
@@ -219,7 +219,7 @@ class CallMixin:
     def call_module(self, node: ast.Call, qualname: str, args, kwargs,
                     width=None, config=()) -> Value:
         """Calling an nn module instance: `self.proj(x)` where `self.proj = nn.Linear(...)`."""
-        op = ops.module(qualname)
+        op = op_transfers.module(qualname)
         if op is None:
             return UNKNOWN_TENSOR if is_torch(qualname) else OPAQUE
         this = args[0] if args else OPAQUE
@@ -256,14 +256,14 @@ class CallMixin:
             return Const("<device>")
         if qualname in DTYPES:
             return NOT_TENSOR
-        op = ops.function(qualname)
+        op = op_transfers.function(qualname)
         if op is not None:
             this = args[0] if args else OPAQUE
             if qualname == "torch.einsum":
                 this = args[0] if args else OPAQUE
             return op.transfer(Call(qualname, self.as_tensor(this) if not isinstance(
                 this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node)))
-        if ops.module(qualname) is not None or self.is_torch_module_class(qualname):
+        if op_transfers.module(qualname) is not None or self.is_torch_module_class(qualname):
             lazy = qualname.rsplit(".", 1)[-1].startswith("Lazy")  # LazyConv2d(out, k)
             width = args[0] if lazy and args else args[1] if len(args) > 1 and not lazy \
                 else kwargs.get("out_features", kwargs.get("out_channels"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from contiglint.layout.model import ops, views
+from contiglint.layout.model import op_transfers, views
 from contiglint.layout.flow.calls import (
     COPY_IF_NEEDED,
     DTYPES,
@@ -246,7 +246,7 @@ class MethodMixin:
             return contiguous_stride(tensor, args[0])
         if name in ("numel", "nelement", "element_size", "stride", "storage_offset", "item"):
             return IntVal(None) if name != "stride" or args else NOT_TENSOR
-        op = ops.method(name)
+        op = op_transfers.method(name)
         if op is not None:
             if op.effect == "not-a-tensor":
                 return NOT_TENSOR

@@ -2,7 +2,7 @@
 
 The facts about each op (its spellings, `effect`, whether it is a view, what it keeps) live in
 `contiglint/catalogue/ops.py`; this module maps each entry's `transfer` name to the function
-that computes the result exactly (here, in views.py or in transfer.py). The table test
+that computes the result exactly (here, in views.py, part_views.py or transfer.py). The table test
 (tests/test_op_table.py) runs every entry under torch on generated shapes and fails when an
 entry lies; an entry it cannot run says why in `untested`.
 
