@@ -198,7 +198,8 @@ def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_th
     `Rule.may_fire` says True: neither may be False where the rule, run, has a finding.
     Every rule, default and strict mode, every module of the repository (its fixtures,
     examples and eval cases)."""
-    from contiglint.engine import _holds_tokens, _may_name, lint_tree
+    from contiglint.engine import lint_tree
+    from contiglint.prefilter import holds_tokens, may_name
     from contiglint.layout.syntax.index import ModuleIndex
     from contiglint.rules import all_rules, rule_by_code
     from contiglint.settings import Settings
@@ -212,7 +213,7 @@ def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_th
             for finding in lint_tree(tree, text, path, settings, index=index).findings:
                 fired += 1
                 rule = rule_by_code(finding.code)
-                assert _holds_tokens(rule(), text) and _may_name(rule, text), \
+                assert holds_tokens(rule(), text) and may_name(rule, text), \
                     (finding.code, path)
                 assert rule.may_fire(index, strict), (finding.code, path)
     assert fired > 500

@@ -6,6 +6,7 @@ import pkgutil
 from functools import lru_cache
 
 from contiglint.rules.base import Rule
+from contiglint.settings import Settings
 
 
 @lru_cache(maxsize=None)
@@ -46,3 +47,7 @@ def severity(code: str) -> str:
 
     rule = rule_by_code(code)
     return rule.severity if rule is not None else SEVERITY.get(code, "error")
+
+
+def enabled_rules(settings: Settings) -> list[Rule]:
+    return [rule() for rule in all_rules() if settings.is_enabled(rule.code, rule.opt_in)]
