@@ -6,8 +6,8 @@ path, the file text and the digest of the project's contracts the file was linte
 file's changed contract is a miss too), so any change to one of them is a miss, never a stale
 hit. A result linted with contracts is also kept under a key without their digest, with every
 answer its lint got from them (`ANSWERS`, `load_answered`): after another file's contract
-changed, it stands where the new contracts give those answers (runner.py, `_check`), so only
-the files that read a changed contract are linted again. Contract summaries are cached by the
+changed, it stands where the new contracts give those answers (project_pass.py,
+`check_file`), so only the files that read a changed contract are linted again. Contract summaries are cached by the
 same fingerprint and the file's content. Entries are written atomically (temp file +
 `os.replace`), so concurrent runs can share the directory; an entry that cannot be read or
 decoded is treated as a miss. The cache never makes a run fail.

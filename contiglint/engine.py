@@ -106,7 +106,7 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
                 tree: Optional[ast.Module] = None,
                 project: Optional[ProjectContracts] = None,
                 index: Optional[ModuleIndex] = None) -> LintResult:
-    """`project`: the contracts of the other modules of the linted tree (runner.py), so calls
+    """`project`: the contracts of the other modules of the linted tree (project_pass.py), so calls
     into them are judged by what the callee requires; `tree` and `index`: the text's syntax
     tree and its walk, when the caller has them."""
     if noqa.skips_file(text):

@@ -1,7 +1,7 @@
 """Learned contracts: which parameters of a function must be contiguous, and why.
 
 A per-function summary pass over a module, run before the flow pass (and, for a project, over
-every module first: see `runner.py`). A parameter `p` is *required contiguous* when the body,
+every module first: see `project_pass.py`). A parameter `p` is *required contiguous* when the body,
 before any rebinding of `p`:
 
 * rejects other layouts: `assert p.is_contiguous()`, `if not p.is_contiguous(): raise ...`,
