@@ -335,7 +335,7 @@ def _fix_label(fix_safety: str) -> str:
 
 
 def list_rules(argv: Sequence[str]) -> int:
-    from contiglint.rules import all_rules
+    from contiglint.rules import registry
     from contiglint.runtime.codes import NAMES, RUNTIME_ONLY, SEVERITY, TITLES
 
     parser = _subcommand_parser(
@@ -344,8 +344,9 @@ def list_rules(argv: Sequence[str]) -> int:
         "Runtime rules are reported by `contiglint run` only.")
     parser.parse_args(argv)
     rows = [(rule.code, rule.name, _fix_label(rule.fix_safety), rule.severity,
-             rule.summary + (" (preview, opt-in)" if rule.preview else " (opt-in)"
-                             if rule.opt_in else "")) for rule in all_rules()]
+             rule.summary + (" (preview, opt-in)" if entry.preview else " (opt-in)"
+                             if entry.opt_in else ""))
+            for entry in registry.entries() for rule in [entry.rule]]
     rows += [(code, NAMES[code], "none", SEVERITY[code],
               TITLES[code] + " (runtime: contiglint run)") for code in RUNTIME_ONLY]
     header = ("CODE", "NAME", "FIX", "SEVERITY", "SUMMARY")
@@ -356,7 +357,7 @@ def list_rules(argv: Sequence[str]) -> int:
 
 
 def show_rule(argv: Sequence[str]) -> int:
-    from contiglint.rules import known_codes, rule_by_code
+    from contiglint.rules import known_codes, registry, rule_by_code
     from contiglint.runtime.codes import EXPLANATIONS, NAMES, RUNTIME_ONLY, SEVERITY, TITLES
 
     parser = _subcommand_parser("contiglint rule", "Print the documentation of one rule.")
@@ -375,8 +376,9 @@ def show_rule(argv: Sequence[str]) -> int:
            "unsafe": "fix: unsafe (--fix --unsafe-fixes)",
            "safe or unsafe": "fix: safe or unsafe depending on the finding (--fix, "
                              "--unsafe-fixes)"}[rule.fix_safety]
-    default = (f"preview: opt-in, select {rule.code} to run it" if rule.preview else
-               f"opt-in: select {rule.code} to run it" if rule.opt_in else "runs by default")
+    entry = registry.entry(rule)
+    default = (f"preview: opt-in, select {rule.code} to run it" if entry.preview else
+               f"opt-in: select {rule.code} to run it" if entry.opt_in else "runs by default")
     print(f"{rule.code} ({rule.name}): {rule.summary}\n[severity: {rule.severity}; {fix}; "
           f"{default}]\n")
     print(rule.documentation())

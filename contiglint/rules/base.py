@@ -75,21 +75,16 @@ class Rule:
     reads: ClassVar[frozenset[str]] = frozenset()
     fix_safety: ClassVar[str] = "none"
     severity: ClassVar[str] = "error"
-    opt_in: ClassVar[bool] = False  # runs only when its full code is selected
-    preview: ClassVar[bool] = False  # opt-in because its measured precision is below the policy
+    # opt-in by design (CTG113), whatever its precision; whether a rule runs by default is
+    # its status in the registry (rules/registry.py), which also makes a rule measured below
+    # the precision policy a preview rule
+    opt_in: ClassVar[bool] = False
     options: ClassVar[Mapping[str, Option]] = {}
     tokens: ClassVar[Optional[frozenset[str]]] = None  # prefilter; default: the sinks' tokens
     # identifiers of which the code must name one for a sink this rule reports (the last
     # part of a sink function's qualified name, which every spelling of a call to it names:
     # `dist.all_reduce`, `from torch.distributed import all_reduce as ar`); None: no such need
     names: ClassVar[Optional[frozenset[str]]] = None
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-        # The policy decides what runs by default; a rule that is opt-in by design (CTG113)
-        # stays so, with its measured precision in its documentation.
-        if "code" in cls.__dict__ and not cls.opt_in and precision.measured(cls.code).preview:
-            cls.preview = cls.opt_in = True
 
     def check(self, sink, ctx: "RuleContext") -> Iterable[Report]:
         raise NotImplementedError
@@ -115,7 +110,7 @@ class Rule:
         import inspect
 
         return inspect.cleandoc(cls.__doc__ or cls.summary) + "\n\n" + \
-            precision.section(cls.code, by_design=cls.opt_in and not cls.preview)
+            precision.section(cls.code, by_design=cls.opt_in)
 
 
 class ParsedModule:
