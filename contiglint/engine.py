@@ -162,7 +162,7 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     for sink in sinks:
         by_kind.setdefault(sink.kind, []).append(sink)
     seen: set[tuple] = set()
-    module = ParsedModule(tree, index.import_map)
+    module = ParsedModule(tree, index.import_map, index)
     for rule in rules:
         context = RuleContext(path, source, settings, rule.code, module, tuple(sinks))
         try:

@@ -119,10 +119,13 @@ class ParsedModule:
     position. Rules find a sink's statement or the call at an origin here instead of parsing
     the source again or walking the tree."""
 
-    def __init__(self, tree: ast.Module, names: Optional[ImportMap] = None) -> None:
+    def __init__(self, tree: ast.Module, names: Optional[ImportMap] = None,
+                 index: Optional[ModuleIndex] = None) -> None:
+        """`index`: the tree's walk (made on first use when not given), whose parent links
+        `parent` reads."""
         self.tree = tree
         self._names = names
-        self._parents: Optional[dict[int, ast.AST]] = None
+        self._index = index
         self._calls: Optional[dict[tuple[int, int], ast.Call]] = None
 
     @property
@@ -146,10 +149,9 @@ class ParsedModule:
         return alias
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
-        if self._parents is None:
-            self._parents = {id(child): node for node in ast.walk(self.tree)
-                             for child in ast.iter_child_nodes(node)}
-        return self._parents.get(id(node))
+        if self._index is None:
+            self._index = ModuleIndex(self.tree)
+        return self._index.parent(node)
 
     def ancestors(self, node: ast.AST) -> Iterable[ast.AST]:
         parent = self.parent(node)

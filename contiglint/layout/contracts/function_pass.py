@@ -11,15 +11,18 @@ from contiglint.layout.contracts.naming import FunctionNode
 from contiglint.layout.contracts.records import (
     CHECK_PREFIX, SAVED_SLOT, Edge, Evidence, FunctionContract, Requirement, stronger,
 )
-from contiglint.layout.syntax.index import child_nodes
+from contiglint.layout.syntax.index import ModuleIndex, child_nodes
 
 
 class FunctionPass(GuardMixin):
     """The summary pass over one function's body: its contract, and for the runtime watcher
     its guards and launches."""
 
-    def __init__(self, node, key, cls, module, path, names, kernels, extensions, classes):
+    def __init__(self, node, key, cls, module, path, names, kernels, extensions, classes,
+                 index: ModuleIndex):
+        """`index`: the module's walk, whose parent links the pass reads."""
         self.node, self.key, self.cls, self.module, self.path = node, key, cls, module, path
+        self.index = index
         self.names, self.kernels, self.extensions, self.classes = names, kernels, extensions, \
             classes
         spec = node.args
@@ -181,7 +184,7 @@ class FunctionPass(GuardMixin):
                                                 node.col_offset + 1, ast.unparse(func)))
 
     def _identity_use(self, call: ast.Call) -> bool:
-        parent = _parents(self.node).get(id(call))
+        parent = self.index.parent(call)
         if isinstance(parent, ast.Compare) or isinstance(parent, ast.BinOp) and \
                 isinstance(parent.op, ast.Mod):
             return True
@@ -337,17 +340,3 @@ def _own_nodes(function: ast.AST) -> list[ast.AST]:
                 extend(reversed(children))
     return out
 
-
-_PARENTS: dict[int, tuple[ast.AST, dict[int, ast.AST]]] = {}
-
-
-def _parents(function: ast.AST) -> dict[int, ast.AST]:
-    cached = _PARENTS.get(id(function))
-    if cached is not None and cached[0] is function:
-        return cached[1]
-    parents = {id(child): node for node in ast.walk(function)
-               for child in ast.iter_child_nodes(node)}
-    if len(_PARENTS) > 64:
-        _PARENTS.clear()
-    _PARENTS[id(function)] = (function, parents)
-    return parents

@@ -31,7 +31,7 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
         if node.name in kernels and key == f"{module}.{node.name}":
             continue
         function = FunctionPass(node, key, cls, module, path, names, kernels, extensions,
-                                 classes)
+                                classes, index)
         function.checkers = checkers
         summary.functions[key] = function.run()
         summary.guards.update(function.guards)

@@ -116,6 +116,8 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
             if isinstance(bound, Instance):
                 self.self_class = bound.cls
         defaults = [None] * (len(positional) - len(spec.defaults)) + list(spec.defaults)
+        # a custom autograd `backward`: its tensors are gradients
+        backward = self.program.index.number(self.function) in self.program.autograd_backward
         for index, (param, default) in enumerate(zip(positional, defaults)):
             if index < len(values):
                 value = values[index]
@@ -125,13 +127,13 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
                 value = self.safe_eval(default)
             else:
                 value = self.annotated(param)
-            if standalone and index > 0 and id(self.function) in self.program.autograd_backward:
+            if standalone and index > 0 and backward:
                 value = grad_output(param)
             self.env[param.arg] = self.narrow_by_annotation(param, value)
         if spec.vararg:
             extra = values[len(positional):]
             each = grad_output(spec.vararg) \
-                if id(self.function) in self.program.autograd_backward else OPAQUE
+                if backward else OPAQUE
             self.env[spec.vararg.arg] = Seq(tuple(extra)) if not standalone else Seq(each=each)
         for param, default in zip(spec.kwonlyargs, spec.kw_defaults):
             value = kwargs.get(param.arg, self.safe_eval(default) if default is not None and
@@ -506,7 +508,7 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
         if self.function is None:
             self.env[node.name] = Function(node.name)
         else:
-            key = f"<local>{id(node)}"
+            key = f"<local>{self.program.index.number(node)}"  # the node's number in the module
             self.program.functions.setdefault(key, node)
             self.program.set_closure(key, dict(self.env))  # what the nested function can see
             self.env[node.name] = Function(key)

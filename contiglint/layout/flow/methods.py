@@ -222,9 +222,9 @@ class MethodMixin:
         name = func.attr
         if name in COPY_IF_NEEDED:
             self.sinks.copied(node, tensor)
-        elif name == "numpy" and id(node) in self.program.index.raw_buffers:
+        elif name == "numpy" and self.program.index.raw_buffer(node) is not None:
             self.sinks.record(RawMemorySink, node, func.value, tensor,
-                              self.program.index.raw_buffers[id(node)])
+                              self.program.index.raw_buffer(node))
         if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
             tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
         if name in ("view", "reshape"):

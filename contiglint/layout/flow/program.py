@@ -127,12 +127,14 @@ class Program:
         else:
             self.contracts = ProjectContracts(extensions={
                 self.module: extension_names(self.index, names)})
+        # the node numbers (`ModuleIndex.number`) of the module's functions -> their contracts
         self.node_contracts: dict[int, FunctionContract] = {
-            id(node): self.contracts.functions[key]
+            self.index.number(node): self.contracts.functions[key]
             for key, node, _ in function_keys(tree, self.module)
             if key in self.contracts.functions} if self.contracts.functions else {}
         self.extension_names = self.contracts.extensions.get(self.module, {})
-        self.autograd_backward: set[int] = set()  # `backward` of torch.autograd.Function classes
+        # the node numbers of the `backward` methods of torch.autograd.Function classes
+        self.autograd_backward: set[int] = set()
         self.functions: dict[str, ast.AST] = {}
         self.classes: dict[str, ClassInfo] = {}
         self.globals: dict[str, Value] = {}
@@ -188,7 +190,7 @@ class Program:
                         info.methods[item.name] = item
                         self.functions[f"{node.name}.{item.name}"] = item
                 if "backward" in info.methods and any("Function" in b for b in info.bases):
-                    self.autograd_backward.add(id(info.methods["backward"]))
+                    self.autograd_backward.add(self.index.number(info.methods["backward"]))
                 self.classes[node.name] = info
 
     # --- driving the analysis -----------------------------------------------------------------

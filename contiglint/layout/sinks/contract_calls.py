@@ -28,7 +28,7 @@ def is_guard(requirement: Requirement) -> bool:
 def contract_of(program, key: str) -> Optional[FunctionContract]:
     """The contract of the module's function `key`, if it has one."""
     node = program.functions.get(key)
-    return program.node_contracts.get(id(node)) if node is not None else None
+    return program.node_contracts.get(program.index.number(node)) if node is not None else None
 
 
 def guarded_parameters(program, function: Optional[ast.AST], chain: tuple) -> frozenset[str]:
@@ -37,7 +37,8 @@ def guarded_parameters(program, function: Optional[ast.AST], chain: tuple) -> fr
     to (`check(x)`). Past the guard such a parameter is contiguous, so a raw read of it there is
     not reported; the caller's call is (CTG114). A parameter required only because it is read
     raw is reported at the read (CTG106) and at the call."""
-    own = program.node_contracts.get(id(function)) if chain and function is not None else None
+    own = program.node_contracts.get(program.index.number(function)) \
+        if chain and function is not None else None
     if own is None:
         return frozenset()
     guarded = {name for name, requirement in own.required.items() if is_guard(requirement)}
@@ -106,7 +107,7 @@ class ContractChecker:
         context: the caller's call is the one reported."""
         if not self.chain or not isinstance(argument, ast.Name) or self.function is None:
             return False
-        own = self.program.node_contracts.get(id(self.function))
+        own = self.program.node_contracts.get(self.program.index.number(self.function))
         return own is not None and argument.id in own.required
 
     def emit_qualname_contract(self, node: ast.Call, qualname: str, args, kwargs) -> None:
