@@ -20,6 +20,7 @@ from typing import Literal, Optional
 from contiglint.layout.model.frozen import evolve
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
+from contiglint.layout.model import elementwise as ew
 from contiglint.layout.model import indexing
 from contiglint.layout.model import join_transfers as jt
 from contiglint.layout.model import literal_transfers as lt
@@ -183,9 +184,9 @@ def _fresh_copy(call: Call) -> Value:
     reduction = call.kwargs.get("reduction")
     if isinstance(reduction, Const) and reduction.value == "none":
         if name in catalogue.TARGET_LEADS and call.args:
-            return tr.elementwise(evolve(call, this=call.args[0],
+            return ew.elementwise(evolve(call, this=call.args[0],
                                                       args=[call.this] + call.args[1:]))
-        return tr.elementwise(call)  # measured: mse/huber loss with reduction='none' keep x.t()
+        return ew.elementwise(call)  # measured: mse/huber loss with reduction='none' keep x.t()
     return CONTIGUOUS
 
 
@@ -301,7 +302,7 @@ def _squeeze_like(call: Call) -> Value:
 
 def _where_method(call: Call) -> Value:
     """`x.where(c, y)` is `torch.where(c, x, y)`: the condition leads (measured)."""
-    return tr.elementwise(Call(call.name, call.arg(0, "condition") or UNKNOWN_TENSOR,
+    return ew.elementwise(Call(call.name, call.arg(0, "condition") or UNKNOWN_TENSOR,
                                [call.this] + call.args[1:], {}, call.origin))
 
 
@@ -325,7 +326,7 @@ TRANSFERS: dict[str, Transfer] = {
     "view_as": vw.view_as, "reshape": vw.reshape,
     "reshape_as": partial(vw.view_as, copy_if_needed=True), "flatten": vw.flatten,
     "unflatten": vw.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
-    "preserve": tr.preserve, "sort": tr.tuple_of(tr.preserve), "elementwise": tr.elementwise,
+    "preserve": tr.preserve, "sort": tr.tuple_of(tr.preserve), "elementwise": ew.elementwise,
     "where_method": _where_method, "dropout": _dropout, "glu": _glu,
     "first_query": jt.first_query, "einsum": jt.einsum, "contiguous": _contiguous,
     "fresh_copy": _fresh_copy, "nonzero": _nonzero, "fresh": tr.fresh,
