@@ -15,7 +15,7 @@ from typing import Any
 import torch
 
 from contiglint.layout.model import op_transfers
-from contiglint.layout.flow.calls import module_config, module_output
+from contiglint.layout.flow.nn_modules import module_config, module_output
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import Kind, Seq, Tensor

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from contiglint.layout.model import op_transfers
-from contiglint.layout.flow.calls import module_output, module_parameter
+from contiglint.layout.flow.nn_modules import module_output, module_parameter
 from contiglint.layout.model.geometry import Geometry
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS
 from contiglint.layout.model.sizes import literal, symbol

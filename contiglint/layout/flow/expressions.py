@@ -7,7 +7,7 @@ from typing import Callable, Optional
 
 from contiglint.catalogue import ops as catalogue
 from contiglint.layout.model import op_transfers
-from contiglint.layout.flow.calls import module_parameter
+from contiglint.layout.flow.nn_modules import module_parameter
 from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import literal, multiply, symbol
 from contiglint.layout.model.transfer import Call
