@@ -7,7 +7,6 @@ never analysed; the cache remembers that result too, so a warm run does not pars
 """
 from __future__ import annotations
 
-import difflib
 import gc
 import os
 import signal
@@ -19,7 +18,7 @@ from contiglint.cache import Cache, StatIndex
 from contiglint.config import Config
 from contiglint.engine import LintResult, SourceError, fix_source, lint_source
 from contiglint.files import SourceFile, discover, read_source, stat_signature, write_source
-from contiglint.findings import Finding
+from contiglint.findings import Finding, unified_diff
 from contiglint.layout.contracts.project import ProjectContracts
 from contiglint.prefilter import may_have_findings
 from contiglint.project_pass import (
@@ -387,15 +386,3 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
             outcome.fixed, outcome.fixes = 0, []
             outcome.errors.append(error)
     return outcome
-
-
-
-
-def unified_diff(path: str, before: str, after: str) -> str:
-    lines = []
-    for line in difflib.unified_diff(before.splitlines(keepends=True),
-                                     after.splitlines(keepends=True),
-                                     fromfile=f"a/{path}", tofile=f"b/{path}"):
-        lines.append(line if line.endswith(("\n", "\r")) else
-                     line + "\n\\ No newline at end of file\n")
-    return "".join(lines)
