@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
 from contiglint.layout.syntax.index import ModuleIndex
-from contiglint.layout.flow.loops import is_invariant
+from contiglint.layout.syntax.loops import is_invariant
 from contiglint.layout.model.op_transfers import ATTRIBUTES
 from contiglint.layout.sinks.records import ContiguousCallSink, Sink
 from contiglint.rules.base import Report, Rule, RuleContext

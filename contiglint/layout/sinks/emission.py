@@ -12,7 +12,7 @@ import ast
 from functools import cached_property
 from typing import Optional
 
-from contiglint.layout.flow.loops import is_invariant
+from contiglint.layout.syntax.loops import is_invariant
 from contiglint.layout.sinks.contract_calls import guarded_parameters
 from contiglint.layout.sinks.records import (
     Copy,
