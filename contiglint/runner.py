@@ -17,7 +17,8 @@ from typing import Callable, Optional, Sequence
 from contiglint.cache import Cache, StatIndex
 from contiglint.config import Config
 from contiglint.engine import LintResult, SourceError, fix_source, lint_source
-from contiglint.files import SourceFile, discover, read_source, stat_signature, write_source
+from contiglint.discovery import discover
+from contiglint.files import SourceFile, read_source, stat_signature, write_source
 from contiglint.findings import Finding, unified_diff
 from contiglint.layout.contracts.project import ProjectContracts
 from contiglint.prefilter import may_have_findings
@@ -382,7 +383,7 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
         outcome.diff = unified_diff(source.path, source.text, fixed.text)
     elif write:
         error = write_source(source, fixed.text)
-        if error:
-            outcome.fixed, outcome.fixes = 0, []
-            outcome.errors.append(error)
+        if error:  # the file stays as it was: so do its findings
+            unfixed = lint_source(source.text, source.path, settings, project=project)
+            outcome = FileOutcome(source.path, unfixed.findings, unfixed.errors + [error])
     return outcome

@@ -44,6 +44,7 @@ from contiglint.layout.model.values import (
     join,
 )
 
+CHECKS = ("torch._check", "torch._check_value")  # raise when their first argument is False
 
 
 GRAD_OUTPUT = "grad_output"
@@ -186,6 +187,10 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.evaluate(node.value)
+        call = node.value
+        if isinstance(call, ast.Call) and call.args and \
+                self.program.names.qualname(call.func) in CHECKS:
+            self.env = self.refine(call.args[0], self.env)[0]  # past it, the check held
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
