@@ -3,9 +3,9 @@
 The facts about each op (its spellings, `effect`, whether it is a view, what it keeps) live in
 `contiglint/catalogue/ops.py`; this module maps each entry's `transfer` name to the function
 that computes the result exactly (here, in views.py, part_views.py, join_transfers.py,
-literal_transfers.py or transfer.py). The table test (tests/test_op_table.py) runs every entry
-under torch on generated shapes and fails when an entry lies; an entry it cannot run says why
-in `untested`.
+literal_transfers.py, spectral_transfers.py, dtype_views.py or transfer.py). The table test
+(tests/test_op_table.py) runs every entry under torch on generated shapes and fails when an
+entry lies; an entry it cannot run says why in `untested`.
 
 Every claim here was measured on torch 2.13 (see docs/layout-facts.md and the table test);
 several intuitions are wrong: clone() keeps a transposed layout, softmax and layer_norm
@@ -20,10 +20,12 @@ from typing import Literal, Optional
 from contiglint.layout.model.frozen import evolve
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
+from contiglint.layout.model import dtype_views
 from contiglint.layout.model import elementwise as ew
 from contiglint.layout.model import indexing
 from contiglint.layout.model import join_transfers as jt
 from contiglint.layout.model import literal_transfers as lt
+from contiglint.layout.model import spectral_transfers as st
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model import part_views as pv
 from contiglint.layout.model import views as vw
@@ -34,7 +36,6 @@ from contiglint.layout.model.values import (
     CONTIGUOUS,
     UNKNOWN_TENSOR,
     Const,
-    IntVal,
     Kind,
     Ref,
     Tensor,
@@ -155,7 +156,20 @@ def _convert_layout(call: Call) -> Value:
     return result
 
 
-DTYPE_SETTERS = frozenset({_convert})  # transfers that decide the result's dtype themselves
+_shape_view = _keeping_dtype(vw.view)
+
+
+def _view(call: Call) -> Value:
+    """`.view(shape)`, or `.view(dtype)` by position or by keyword (`dtype_views`)."""
+    if "dtype" in call.kwargs:
+        return dtype_views.dtype_view(call, dtype_of(call.kwargs["dtype"]))
+    if len(call.args) == 1 and dtype_of(call.args[0]) is not None:
+        return dtype_views.dtype_view(call, dtype_of(call.args[0]))
+    return _shape_view(call)
+
+
+# transfers that decide the result's dtype themselves
+DTYPE_SETTERS = frozenset({_convert, _view})
 
 
 def _dropout(call: Call) -> Value:
@@ -215,42 +229,6 @@ def _clone(call: Call) -> Value:
     return tr.preserve(call)
 
 
-FFT_COMPLEX = {"float32": "complex64", "float64": "complex128"}
-FFT_REAL = {v: k for k, v in FFT_COMPLEX.items()}
-
-
-def _fft(call: Call) -> Value:
-    """One-dimensional discrete Fourier transforms (`torch.fft.fft(x, n, dim)` and kin): along
-    the last dim of a contiguous input, a contiguous result of the same rank whose last dim has
-    the transform's length (measured on CPU). Along another dim, or of any other layout, the
-    rank is kept and the layout is unknown (transposed, sliced, expanded and channels_last
-    inputs give non-contiguous results)."""
-    tensor = call.tensor
-    kind = call.name.rsplit(".", 1)[-1]
-    dtype = tensor.dtype
-    if dtype is not None:
-        dtype = FFT_REAL.get(dtype, dtype) if kind in ("irfft", "hfft") else \
-            FFT_COMPLEX.get(dtype, dtype)
-    dim = call.int_arg(1, "dim", -1)
-    rank = tensor.rank
-    last = dim == -1 or (rank is not None and dim == rank - 1)
-    if tensor.kind is not Kind.CONTIGUOUS or not last:
-        return Tensor(Kind.UNKNOWN, min_rank=rank or tensor.min_rank, dtype=dtype)
-    if tensor.geometry is None:
-        return Tensor(Kind.CONTIGUOUS, min_rank=tensor.min_rank, dtype=dtype)
-    sizes = list(tensor.geometry.sizes)
-    given = call.arg(0, "n")
-    length = sizes[-1] if given is None or given == Const(None) else \
-        given.size if isinstance(given, IntVal) else None
-    known = length is not None and not length[1]
-    if kind in ("rfft", "ihfft"):  # n real samples -> n // 2 + 1 frequencies
-        length = literal(length[0] // 2 + 1) if known else None
-    elif kind in ("irfft", "hfft") and length is sizes[-1]:  # m frequencies -> 2 (m - 1)
-        length = literal(2 * (length[0] - 1)) if known else None
-    return evolve(Tensor.of(Geometry.contiguous(sizes[:-1] + [length]), None),
-                               dtype=dtype)
-
-
 def _resolve(call: Call) -> Value:
     """resolve_conj/resolve_neg: the tensor itself when its conjugate/negative bit is clear, a
     preserve_format copy when it is set (measured); the bit is not tracked, so the layout is
@@ -260,23 +238,6 @@ def _resolve(call: Call) -> Value:
     if copy.kind is tensor.kind and copy.geometry == tensor.geometry:
         return tensor
     return Tensor(Kind.UNKNOWN, min_rank=tensor.rank or tensor.min_rank)
-
-
-
-def _stft(call: Call) -> Value:
-    """torch.stft (return_complex=True): `(freq, frames)` or `(batch, freq, frames)` laid out
-    frame by frame, so freq is innermost (measured strides (1, F) and (F*T, 1, F))."""
-    if isinstance(call.kwargs.get("return_complex"), Const) and \
-            call.kwargs["return_complex"].value is False:
-        return UNKNOWN_TENSOR
-    batched = call.tensor.rank == 2
-    memory = Geometry.contiguous([None] * (3 if batched else 2))  # (batch,) frames, freq
-    axes = (memory.axes[0], memory.axes[2], memory.axes[1]) if batched \
-        else (memory.axes[1], memory.axes[0])
-    geometry = Geometry(axes, memory.memory)
-    if call.tensor.rank is None:
-        return Tensor(Kind.PERMUTED, None, call.origin, min_rank=2, assumed=geometry)
-    return Tensor.of(geometry, call.origin)
 
 
 def _sparse_part(call: Call) -> Value:
@@ -322,7 +283,7 @@ TRANSFERS: dict[str, Transfer] = {
     "view_as_real": pv.view_as_real, "view_as_complex": pv.view_as_complex,
     "sparse_part": _sparse_part, "expand": pv.expand, "expand_as": pv.expand_as,
     "expand_tensors": jt.expand_tensors, "unfold": pv.unfold, "as_strided": lt.as_strided,
-    "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": vw.view,
+    "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": _view,
     "view_as": vw.view_as, "reshape": vw.reshape,
     "reshape_as": partial(vw.view_as, copy_if_needed=True), "flatten": vw.flatten,
     "unflatten": vw.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
@@ -338,8 +299,8 @@ TRANSFERS: dict[str, Transfer] = {
     "keep_channels_last": tr.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
     "recurrent": tr.recurrent,
     "encoder": _encoder, "multihead_attention": tr.multihead_attention,
-    "topk": tr.tuple_of(_fresh_copy), "stft": _stft, "not_tensor": tr.not_tensor,
-    "fft": _fft, "resolve": _resolve,
+    "topk": tr.tuple_of(_fresh_copy), "stft": st.stft, "not_tensor": tr.not_tensor,
+    "fft": st.fft, "resolve": _resolve,
 }
 
 
