@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
 from contiglint.files import matches
-from contiglint.rules import all_rules, known_codes, rule_by_code, unknown_prefix
+from contiglint.rules import all_rules, known_codes, registry, rule_by_code, unknown_prefix
 from contiglint.settings import DEFAULT_SELECT, Settings
 
 if sys.version_info >= (3, 11):
@@ -223,7 +223,7 @@ def resolve(overrides: Overrides, config_path: Optional[str] = None,
     if overrides.strict:
         settings = replace(settings, strict=True)
     chosen = replace(settings, ignore=())
-    if not any(chosen.is_enabled(rule.code, rule.opt_in) for rule in all_rules()):
+    if not any(chosen.is_enabled(entry.code, entry.opt_in) for entry in registry.entries()):
         where = "--select" if overrides.select is not None else f"{config.path}: [tool.contiglint]"
         codes = ", ".join(settings.select + settings.extend_select) or "nothing"
         raise ConfigError(f"{where}: {codes} selects no rule of the linter (CTG2xx codes are "

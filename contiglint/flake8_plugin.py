@@ -63,12 +63,12 @@ class ContiglintChecker:
     @classmethod
     def parse_options(cls, option_manager, options, args: Sequence[str] = ()) -> None:
         cls.strict = bool(getattr(options, "contiglint_strict", False))
-        from contiglint.rules import all_rules
+        from contiglint.rules import registry
 
         named = {str(code).strip().upper() for option in ("select", "extend_select")
                  for code in (getattr(options, option, None) or ())}
-        cls.extend_select = tuple(rule.code for rule in all_rules()
-                                  if rule.opt_in and rule.code in named)
+        cls.extend_select = tuple(entry.code for entry in registry.entries()
+                                  if entry.opt_in and entry.code in named)
         for path in args or ["."]:
             directory = os.getcwd() if path in ("-", "stdin") else os.path.abspath(path) \
                 if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))

@@ -19,7 +19,7 @@ from typing import Mapping, Optional, Sequence
 from contiglint import __version__
 from contiglint.engine import SourceError
 from contiglint.findings import Finding, rewrites_available
-from contiglint.rules import all_rules, rule_by_code, severity
+from contiglint.rules import all_rules, registry, rule_by_code, severity
 
 ERROR_CODES = {"syntax": "E999", "io": "E902", "internal": "E900"}
 FORMATS = ("full", "text", "json", "sarif", "github")
@@ -352,7 +352,7 @@ def sarif(findings: Sequence[Finding], errors: Sequence[SourceError]) -> dict:
             "fullDescription": {"text": rule.documentation()},
             "help": {"text": rule.documentation()},
             "defaultConfiguration": {"level": rule.severity},
-            "properties": {"fix": rule.fix_safety, "opt_in": bool(rule.opt_in)},
+            "properties": {"fix": rule.fix_safety, "opt_in": registry.is_opt_in(rule)},
         } for rule in rules],
     }
     return {

@@ -8,7 +8,7 @@ from contiglint.catalogue.dtypes import CONVERSIONS as CONVERSION_DTYPES
 from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix
 from contiglint.layout.model.values import Tensor
-from contiglint.layout.model.views import view_verdict
+from contiglint.layout.model.view_verdict import view_verdict
 from contiglint.layout.model.witness import dtype_view_witness, view_witness
 from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext

@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
 from contiglint.layout.sinks.contract_calls import GUARD_WORDS
-from contiglint.layout.sinks.contracts import SUMMARY_TOKENS, Requirement
+from contiglint.layout.contracts.records import SUMMARY_TOKENS, Requirement
 from contiglint.layout.flow.frame import GRAD_OUTPUT
 from contiglint.layout.sinks.records import ContractSink, Sink
 from contiglint.layout.model.stride_checks import unit_last
