@@ -130,10 +130,17 @@ def _sink(line: Line, env: dict) -> Optional[tuple[bool, str]]:
     return False, kind
 
 
+class EngineError(Exception):
+    """The engine failed on a program (an internal error is a disagreement of its own)."""
+
+
 def engine_verdicts(program: Program) -> list[Verdict]:
     source = program.source()
     tree = ast.parse(source)
-    sinks = analyze_module(tree, SourceMap(source))
+    try:
+        sinks = analyze_module(tree, SourceMap(source))
+    except Exception as error:  # noqa: BLE001 - reported as a disagreement
+        raise EngineError(f"{type(error).__name__}: {error}") from error
     by_line = {}
     for sink in sinks:
         if sink.kind in ("view", "raw_memory"):
@@ -180,7 +187,12 @@ def _verdict(line: Line, sink, tensor: Optional[Tensor]) -> str:
 def compare(program: Program) -> tuple[list[Verdict], list[Disagreement], bool]:
     """The engine's verdicts, the disagreements, and whether torch ran any assignment."""
     observed = run_torch(program)
-    verdicts = engine_verdicts(program)
+    try:
+        verdicts = engine_verdicts(program)
+    except EngineError as error:
+        ran = any(obs.raised for obs in observed.values())
+        return [], [Disagreement("engine internal error", program.lines[-1].family, program,
+                                 program.first_line, str(error))], ran
     index = {program.first_line + i: i for i in range(len(program.lines))}
     out: list[Disagreement] = []
     ran = False
