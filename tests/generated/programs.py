@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from tests.generated.op_spellings import DTYPES, OPS, Var, mul
 
 SYMBOLS = ("B", "N", "C", "D")
-GENERIC = (2, 3, 4, 5)  # every symbol > 1 and distinct: the sizes real code runs with
+GENERIC = (4, 5, 6, 7)  # every symbol > 3 and distinct: the sizes real code runs with
 
 
 @dataclass(frozen=True)
