@@ -12,27 +12,30 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+import torch
 from hypothesis import HealthCheck, Phase, given, settings
 
+from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from tests.generated.oracle import compare
 from tests.generated.programs import Line, Program, programs
 
 SAMPLE = 2000
 OPEN = {
     "view finding, torch never raises":
-        "size-1 dims the sizes make (a narrow or split to 1, then a transpose) are not seen "
-        "as size 1 when the sizes are symbolic",
+        "a rank the code never states is assumed (x.size(i) only), and size-1 dims that sizes "
+        "make (a narrow or split to 1 of a symbolic dim) are taken for generic ones",
     "raw-memory finding, torch contiguous":
-        "CTG106 reports a 0-d or size-1 select/split result that torch calls contiguous",
+        "CTG106 reports size-1 and 0-d results of a tensor of assumed rank",
     "dtype-view ok, torch raises":
         "a contiguous tensor whose last dim has size 1 and a stride other than 1 "
-        "(pytorch#116333), and dtypes missing from the element-size table",
-    "claimed contiguous, torch not":
-        "advanced indexing of a permuted tensor keeps its permutation in torch",
-    "wrong kind": "a diagonal moved by a permute is called dense",
-    "claimed non-contiguous, torch contiguous": "a stepped slice that keeps one element",
+        "(pytorch#116333), and advanced indexing that keeps a permutation",
     "dtype-view finding, torch never raises":
         "a transposed tensor whose last dim came from a size-1 dim",
+    "claimed contiguous, torch not":
+        "advanced indexing of a permuted tensor keeps (part of) its permutation in torch",
+    "view ok, torch raises":
+        "a reshape/flatten that copies for generic sizes is a view, permuted, when the merged "
+        "dims have size 1",
 }
 SEEN: Counter = Counter()
 
@@ -105,3 +108,51 @@ def test_a_view_that_adds_a_size_one_dim_to_a_diagonal_does_not_crash():
                  ("s = v1.view(1, 2, 3, 2)", "view", "v1"),
                  ("p = v1.data_ptr()", "probe", "v1")])
     assert verdicts_of(p) == ["ok", "strided"]
+
+
+def test_unpacking_a_parameters_shape_states_its_rank():
+    p = program("unpack", ("B, N = x.shape",),
+                [("v = x.T", "op", ""), ("s = v.view(N, B)", "view", "v"),
+                 ("t = v.view(-1)", "view", "v"), ("p = v.data_ptr()", "probe", "v")],
+                ("x",), 2, ((4, 5), (1, 5), (4, 1)))
+    assert verdicts_of(p) == ["ok", "raises", "permuted"]
+
+
+def test_a_piece_of_split_1_has_one_element_along_the_split_dim():
+    p = program("params", ("x = torch.randn(B, N)",),
+                [("v = x.split(1, 1)[0]", "op", ""), ("s = v.view(-1)", "view", "v"),
+                 ("w = torch.split(x, 1, dim=0)[-1]", "op", ""), ("p = w.data_ptr()", "probe", "w")],
+                ("B", "N"), 2, ((4, 5), (1, 5), (4, 1)))
+    assert verdicts_of(p) == ["ok", "contiguous"]
+
+
+def test_a_keepdim_reduction_keeps_the_reduced_dim_as_size_one():
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v = x.sum(-1, keepdim=True).mT", "op", ""), ("p = v.data_ptr()", "probe", "v"),
+                 ("w = x.amax(1).mT", "op", ""), ("q = w.data_ptr()", "probe", "w")],
+                ("B", "N", "C"), 3, SIZES3)
+    assert verdicts_of(p) == ["contiguous", "permuted"]
+
+
+def test_every_torch_dtype_has_its_element_size():
+    names = [n for n in dir(torch) if isinstance(getattr(torch, n), torch.dtype)]
+    wrong = {n: (ELEMENT_SIZE.get(n), getattr(torch, n).itemsize) for n in names
+             if ELEMENT_SIZE.get(n) != getattr(torch, n).itemsize}
+    assert not wrong, wrong
+
+
+def test_a_view_between_one_byte_dtypes_is_not_reported():
+    p = program("literal", ("x = torch.randn(4, 6)",),
+                [("v = x.to(torch.uint8).t()", "op", ""),
+                 ("s = v.view(torch.float8_e8m0fnu)", "dtype_view", "v"),
+                 ("t = v.view(torch.float4_e2m1fn_x2)", "dtype_view", "v")])
+    assert verdicts_of(p) == ["ok", "ok"]
+
+
+def test_split_with_sizes_given_by_expressions_gives_narrows_of_those_sizes():
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v = x.split_with_sizes([1, C - 1], -1)[1]", "op", ""),
+                 ("s = v.view(-1)", "view", "v"),
+                 ("w = x.split([1, N - 1], 1)[0]", "op", ""), ("t = w.view(B, C)", "view", "w")],
+                ("B", "N", "C"), 3, SIZES3)
+    assert verdicts_of(p) == ["can raise", "ok"]
