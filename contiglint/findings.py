@@ -10,7 +10,10 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
-from typing import Literal, Optional, Sequence
+from typing import TYPE_CHECKING, Literal, Optional, Sequence
+
+if TYPE_CHECKING:
+    from contiglint.layout.model.witness import Witness
 
 Safety = Literal["safe", "unsafe"]
 
@@ -148,6 +151,8 @@ class Finding:
     message: str
     fix: Optional[Fix] = None
     related: tuple[Related, ...] = field(default=())
+    # concrete sizes under which torch fails (layout/model/witness.py), where the rule has one
+    witness: Optional["Witness"] = field(default=None, compare=False)
 
     @property
     def sort_key(self) -> tuple:
@@ -164,6 +169,7 @@ class Finding:
             "message": self.message,
             "fix": self.fix.as_json(lazy) if self.fix else None,
             "related": [r.as_json() for r in self.related],
+            "witness": self.witness.as_json() if self.witness else None,
         }
 
 

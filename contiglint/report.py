@@ -35,6 +35,7 @@ class ReportContext:
     statistics: bool = False
     color: bool = False  # ANSI colours (a terminal without NO_COLOR)
     sources: Optional[Mapping[str, str]] = None  # path -> text, for files not on disk (stdin)
+    nothing_checked: bool = False  # no file found: "All checks passed!" would claim too much
 
 
 def error_code(error: SourceError) -> str:
@@ -111,7 +112,7 @@ def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
         elif findings:
             fix_hint = f" ({fixable} fixable with --fix)" if fixable else ""
             out.append(f"Found {_plural(len(findings), 'problem')}{fix_hint}.")
-        elif not errors:
+        elif not errors and not context.nothing_checked:
             out.append("All checks passed!")
         if hidden:
             out.append(f"{_plural(hidden, 'more fix', 'more fixes')} available with "
@@ -236,11 +237,21 @@ def statistics(findings: Sequence[Finding]) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
+def finding_as_json(finding: Finding) -> dict:
+    """A finding as the json format writes it: its fields, with its rule's severity after the
+    code (the cache stores findings without it: it follows from the code)."""
+    fields = list(finding.as_json().items())
+    after_code = [key for key, _ in fields].index("code") + 1
+    return dict(fields[:after_code] + [("severity", severity(finding.code))]
+                + fields[after_code:])
+
+
 def error_as_json(error: SourceError) -> dict:
     """An error in the finding schema, so a json consumer reads one list of one shape."""
     return {"path": error.path, "line": error.line, "column": error.column,
             "end_line": error.line, "end_column": error.column, "code": error_code(error),
-            "message": error.message, "fix": None, "related": []}
+            "severity": "error", "message": error.message, "fix": None, "related": [],
+            "witness": None}
 
 
 def _json(findings: Sequence[Finding], errors: Sequence[SourceError],
@@ -249,7 +260,7 @@ def _json(findings: Sequence[Finding], errors: Sequence[SourceError],
         data = [{"code": code, "name": getattr(rule_by_code(code), "name", ""), "count": count}
                 for code, count in statistics(findings)]
     else:
-        data = [f.as_json() for f in findings] + [error_as_json(e) for e in errors]
+        data = [finding_as_json(f) for f in findings] + [error_as_json(e) for e in errors]
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -298,6 +309,8 @@ def sarif(findings: Sequence[Finding], errors: Sequence[SourceError]) -> dict:
         }
         if f.code in index:
             result["ruleIndex"] = index[f.code]
+        if f.witness is not None:
+            result["properties"] = {"witness": f.witness.as_json()}
         if f.related:
             result["relatedLocations"] = [
                 {"id": number, "message": {"text": r.message},

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Iterable, Optional, Union
 
 from contiglint.catalogue import contracts
@@ -78,15 +79,19 @@ class RawMemoryOfNonContiguous(Rule):
                         tensor.noncontiguous and rows_mergeable(tensor) is False:
                     yield self.report_partial(sink, tensor, ctx)
                 return
-            if ctx.reportable(tensor):
-                yield self.report_kernel(sink, tensor, ctx)
+            proven, witness = ctx.proven(tensor)
+            if proven:
+                yield replace(self.report_kernel(sink, tensor, ctx), witness=witness)
             return
         statement = innermost_statement(sink.node, sink.function, ctx)
         if self.identity_use(sink, statement, ctx):
             return
-        if ctx.reportable(tensor):
-            yield self.report_memory(sink, tensor, ctx)
+        proven, witness = ctx.proven(tensor)
+        if proven:
+            yield replace(self.report_memory(sink, tensor, ctx), witness=witness)
             return
+        if ctx.reportable(tensor):
+            return  # no concrete sizes the code shows make it non-contiguous: strict mode
         source = sink.copy.source if sink.copy is not None else None
         if sink.op == "data_ptr" and sink.copy is not None and sink.copy.call is sink.target \
                 and isinstance(source, Tensor) and source.noncontiguous:

@@ -83,22 +83,27 @@ class CollectiveOnNonContiguous(Rule):
         effect, writes = hazard
         value = sink.value
         if isinstance(value, Seq):
-            broken = next((v for v in ((value.items or ()) + (value.each,))
-                           if isinstance(v, Tensor) and ctx.reportable(v)), None)
+            broken, witness = next(((v, proof[1]) for v in ((value.items or ()) + (value.each,))
+                                    if isinstance(v, Tensor)
+                                    for proof in [ctx.proven(v)] if proof[0]), (None, None))
             if broken is not None:
                 condition = "" if broken.noncontiguous else " if it is not contiguous"
                 message = (f"dist.{op}() gets a list holding a tensor {self.describe(broken)}"
                            f"{called_from(sink)}: it {effect}{condition}; pass .contiguous() "
                            f"tensors")
-                yield Report(sink.target, message, None, related(sink, broken))
+                yield Report(sink.target, message, None, related(sink, broken), witness)
             return
-        if not isinstance(value, Tensor) or not ctx.reportable(value):
+        if not isinstance(value, Tensor):
+            return
+        proven, witness = ctx.proven(value)
+        if not proven:
             return
         condition = "" if value.noncontiguous else " if it is not contiguous"
         message = (f"dist.{op}() on a tensor {self.describe(value)}{called_from(sink)} {effect}"
                    f"{condition}; "
                    f"pass a .contiguous() copy" + (" and copy it back" if writes else ""))
-        yield Report(sink.target, message, self.fix(sink, ctx, writes), related(sink, value))
+        yield Report(sink.target, message, self.fix(sink, ctx, writes), related(sink, value),
+                     witness)
 
     @staticmethod
     def describe(tensor: Tensor) -> str:
