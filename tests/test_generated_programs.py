@@ -27,10 +27,10 @@ OPEN = {
     "raw-memory finding, torch contiguous":
         "CTG106 reports size-1 and 0-d results of a tensor of assumed rank",
     "dtype-view ok, torch raises":
-        "a contiguous tensor whose last dim has size 1 and a stride other than 1 "
-        "(pytorch#116333), and advanced indexing that keeps a permutation",
-    "dtype-view finding, torch never raises":
-        "a transposed tensor whose last dim came from a size-1 dim",
+        "advanced indexing that keeps a permutation; the stride of a size-1 last dim added by "
+        "a view",
+    "claimed non-contiguous, torch contiguous":
+        "indexing a tensor of assumed rank: x[:1, -1, -1] is called strided",
     "claimed contiguous, torch not":
         "advanced indexing of a permuted tensor keeps (part of) its permutation in torch",
     "view ok, torch raises":
@@ -156,3 +156,16 @@ def test_split_with_sizes_given_by_expressions_gives_narrows_of_those_sizes():
                  ("w = x.split([1, N - 1], 1)[0]", "op", ""), ("t = w.view(B, C)", "view", "w")],
                 ("B", "N", "C"), 3, SIZES3)
     assert verdicts_of(p) == ["can raise", "ok"]
+
+
+@pytest.mark.parametrize("made, verdict", [
+    ("torch.randn(1, 3).t()", "raises"),  # contiguous, strides (1, 3)
+    ("torch.randn(3, 1).t().t()", "ok"),  # strides (1, 1)
+    ("torch.randn(4, 3)[:, :1]", "ok"),  # strides (3, 1)
+    ("torch.randn(4, 3).t()[:, :1]", "raises"),  # strides (1, 3)
+])
+def test_a_dtype_view_reads_the_stride_of_a_size_one_last_dim(made, verdict):
+    p = program("literal", ("x = torch.randn(2)",),
+                [(f"v = {made}.double()", "op", ""),
+                 ("s = v.view(torch.int16)", "dtype_view", "v")])
+    assert verdicts_of(p) == [verdict]
