@@ -121,7 +121,8 @@ def test_unpacking_a_parameters_shape_states_its_rank():
 def test_a_piece_of_split_1_has_one_element_along_the_split_dim():
     p = program("params", ("x = torch.randn(B, N)",),
                 [("v = x.split(1, 1)[0]", "op", ""), ("s = v.view(-1)", "view", "v"),
-                 ("w = torch.split(x, 1, dim=0)[-1]", "op", ""), ("p = w.data_ptr()", "probe", "w")],
+                 ("w = torch.split(x, 1, dim=0)[-1]", "op", ""),
+                 ("p = w.data_ptr()", "probe", "w")],
                 ("B", "N"), 2, ((4, 5), (1, 5), (4, 1)))
     assert verdicts_of(p) == ["ok", "contiguous"]
 

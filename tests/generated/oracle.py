@@ -22,6 +22,9 @@ it is the program's own sizes):
 - `raw-memory finding, torch contiguous`: a default-mode CTG106 finding where torch's tensor
   is contiguous for every assignment.
 An engine "unknown" is no disagreement; it counts against completeness (per op family).
+torch is asked only about the sizes tried (the generic ones, some with size-1 dims, one small
+draw): a finding that holds for other sizes only (`x[..., ::2].view(-1)` raises for odd last
+dims) is counted as a false one.
 """
 from __future__ import annotations
 

@@ -10,8 +10,6 @@ source expressions, so that view targets are written the way code writes them (`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
-
 from hypothesis import strategies as st
 
 from tests.generated.op_spellings import DTYPES, OPS, Var, mul
@@ -158,10 +156,3 @@ def environment(program: Program, sizes: tuple[int, ...]) -> dict:
     if program.form == "params":
         return dict(zip(program.params, sizes))
     return {"x": torch.randn(*sizes)}
-
-
-def generic_index(program: Program) -> Optional[int]:
-    """The assignment with every size > 1 (the literal program's only one when it has no 1)."""
-    if program.form == "literal":
-        return 0 if 1 not in program.literal_shape else None
-    return 0
