@@ -13,8 +13,9 @@ from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.catalogue.collectives import keywords as collective_keywords
 from contiglint.layout.model import op_transfers
+from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.syntax.names import is_foreign, is_torch
-from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.sizes import Size, literal, multiply, symbol
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
 from contiglint.layout.sinks.records import (
     FUNCTION_SINKS,
@@ -256,6 +257,8 @@ class CallMixin:
         if qualname in DTYPES:
             return NOT_TENSOR
         op = op_transfers.function(qualname)
+        if op is not None and catalogue.function(qualname).transfer == "function_factory":
+            args = self.named_size_arguments(node, args)  # torch.randn(B, N, C)
         if op is not None:
             this = args[0] if args else OPAQUE
             if qualname == "torch.einsum":
@@ -313,6 +316,33 @@ class CallMixin:
         if bound is OPAQUE:  # a plain method called on the class: `Cls.m(obj, x)`
             bound = None
         return self.program.call(key, bound, args, kwargs, self.site(node, key), self.chain)
+
+    def named_size_arguments(self, node: ast.Call, args: list) -> list:
+        """Size arguments given by unknown names (`x.view(b, h, -1, block)`, `torch.randn(B,
+        N, C)` with size parameters) are the sizes those names stand for: the same symbol as a
+        slice bound or a view target written the same way, so the two can be matched; a product
+        of such names (`B * N`) is the product of their symbols."""
+        if len(args) != len(node.args) or any(isinstance(a, ast.Starred) for a in node.args):
+            return args
+        return [IntVal(self.named_size(expr)) if value is OPAQUE and
+                isinstance(expr, (ast.Name, ast.Attribute, ast.BinOp)) else value
+                for value, expr in zip(args, node.args)]
+
+    def named_size(self, expr: ast.expr) -> Size:
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            value = self.evaluate(expr)
+            if isinstance(value, IntVal):
+                return value.size
+            return symbol(ast.unparse(expr)) if value is OPAQUE else None
+        if isinstance(expr, ast.Constant) and type(expr.value) is int:
+            return literal(expr.value)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+            return multiply(self.named_size(expr.left), self.named_size(expr.right))
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)) and \
+                self.named_size(expr.left) is not None and \
+                self.named_size(expr.right) is not None:
+            return symbol(ast.unparse(expr))  # one factor: `(B - 1) * N` merges two dims
+        return None
 
     def module_container(self, qualname: str, args, kwargs) -> Value:
         """nn.ModuleList([...]) is the list of its modules, nn.ModuleDict({...}) the mapping,

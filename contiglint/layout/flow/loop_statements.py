@@ -6,9 +6,12 @@ import ast
 from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.flow.environments import LOOP_ROUNDS, join_envs
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.values import (
+    OPAQUE,
+    UNKNOWN_TENSOR,
     IntVal,
     Seq,
     Tensor,
@@ -81,6 +84,7 @@ class LoopMixin:
         """`B, C = y.shape[:2]` / `b, n, c = x.size()`: write the names into `y`'s unknown sizes,
         so a later `y.view(B, C, -1)` is matched dim by dim."""
         start = 0
+        whole = not isinstance(value, ast.Subscript)  # all of the sizes: the rank is stated
         if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) \
                 and value.slice.step is None:
             lower = value.slice.lower
@@ -98,7 +102,16 @@ class LoopMixin:
         key = owner.id if isinstance(owner, ast.Name) else self.attribute_key(owner) \
             if isinstance(owner, ast.Attribute) else None
         tensor = self.env.get(key) if key and self.env is not None else None
-        if not isinstance(tensor, Tensor) or tensor.geometry is None:
+        if tensor is OPAQUE and whole:
+            tensor = UNKNOWN_TENSOR  # what has a shape to unpack is taken for a tensor
+        if not isinstance(tensor, Tensor):
+            return
+        if tensor.geometry is None and whole and not tensor.noncontiguous and \
+                not any(isinstance(t, ast.Starred) for t in targets.elts):
+            # `B, N, C = x.shape` states x's rank: its layout stays what it was
+            tensor = evolve(tensor, geometry=Geometry.contiguous([None] * len(targets.elts)),
+                            min_rank=len(targets.elts), assumed=None)
+        if tensor.geometry is None:
             return
         geometry = tensor.geometry
         for offset, target in enumerate(targets.elts):

@@ -228,7 +228,7 @@ class MethodMixin:
         if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
             tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
         if name in ("view", "reshape"):
-            args = named_size_arguments(node, args)
+            args = self.named_size_arguments(node, args)
         for spec in METHOD_SINKS.get(name, ()):
             self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
         if is_inplace_method(name):
@@ -351,14 +351,3 @@ def contiguous_stride(tensor: Tensor, dim: Value) -> IntVal:
     for size in later:
         total *= size[0]
     return IntVal(literal(total))
-
-
-def named_size_arguments(node: ast.Call, args: list) -> list:
-    """A view target given by an unknown name (`x.view(b, h, -1, block)`) is the size that
-    name stands for: the same symbol as a slice bound written the same way (`x[..., :block]`),
-    so the two can be matched."""
-    if len(args) != len(node.args) or any(isinstance(a, ast.Starred) for a in node.args):
-        return args
-    return [IntVal(symbol(ast.unparse(expr))) if value is OPAQUE and
-            isinstance(expr, (ast.Name, ast.Attribute)) else value
-            for value, expr in zip(args, node.args)]

@@ -124,6 +124,17 @@ def split(call: Call) -> Value:
                             "split_with_sizes": "split_sizes"}.get(
                                 name, "indices_or_sections"))
     lengths = _piece_lengths(name, sections, _dim_size(call.tensor, dim))
+    if isinstance(lengths, tuple) and lengths[1] == "empty?" and \
+            name in ("split", "split_with_sizes"):
+        # sizes listed, some not literal (`[1, C - 1]`): each piece is a narrow of its listed
+        # size, which may be 0 (an empty tensor is contiguous): non-contiguous only maybe
+        pieces = []
+        for item in sections.items:
+            size = item.size if isinstance(item, IntVal) else None
+            piece = narrow(Call(call.name, call.this, [IntVal(literal(dim)), IntVal(None),
+                                                       IntVal(size)], {}, call.origin))
+            pieces.append(evolve(piece, maybe=True) if piece.noncontiguous else piece)
+        return Seq(tuple(pieces))
     if isinstance(lengths, list):
         starts = [sum(lengths[:i]) for i in range(len(lengths))]
         return Seq(tuple(narrow(Call(call.name, call.this, [
@@ -172,6 +183,8 @@ def _piece_lengths(name: str, sections: Optional[Value], size: Optional[Size]):
         return [n // k + 1] * (n % k) + [n // k] * (k - n % k)  # tensor_split, h/v/dsplit
     if size is not None and name != "split" and size[0] % k == 0:
         return (k, (size[0] // k, size[1]))  # `3 * d` split in three: pieces of d
+    if name == "split" and k == 1:
+        return (None, literal(1))  # split(1): every piece has length 1, whatever the size
     # split(k): the last piece may be shorter; chunk(k) may make fewer pieces
     return (k if name not in ("split", "chunk") else None, None)
 

@@ -311,7 +311,41 @@ def reduction(call: Call) -> Value:
     norm, argmax, max over permuted and channels_last inputs). Keepdim keeps channels_last."""
     if call.tensor.channels_last and _truthy(call.kwargs.get("keepdim")):
         return _kept_dims(call)
-    return CONTIGUOUS
+    sizes = _reduced_sizes(call)
+    return fresh(call, sizes) if sizes is not None else CONTIGUOUS
+
+
+_SHAPED_REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "prod", "logsumexp", "nansum",
+                                "nanmean"})  # one tensor out (max/min/median(dim) give pairs)
+
+
+def _reduced_sizes(call: Call) -> Optional[list]:
+    """The result's sizes when the input's and the reduced dims are known: a reduced dim is
+    dropped, or kept as a size-1 dim with keepdim (`x.sum(-1, keepdim=True).mT` is
+    contiguous: the moved dim has size 1)."""
+    geometry = call.tensor.geometry
+    if geometry is None or call.name.rsplit(".", 1)[-1] not in _SHAPED_REDUCTIONS:
+        return None
+    given = call.arg(0, "dim")
+    keepdim = call.arg(1, "keepdim")
+    if not isinstance(keepdim, Const) or not isinstance(keepdim.value, bool):
+        return None if "keepdim" in call.kwargs or len(call.args) > 1 else \
+            _kept_or_dropped(geometry, given, False)
+    return _kept_or_dropped(geometry, given, keepdim.value)
+
+
+def _kept_or_dropped(geometry: Geometry, given, keep: bool) -> Optional[list]:
+    items = given.items if isinstance(given, Seq) else (given,)
+    dims = [_literal_dim(item) for item in items or ()] if given is not None else []
+    if not dims or None in dims:
+        return None
+    rank = geometry.rank
+    dims = {d + rank if d < 0 else d for d in dims}
+    if any(not 0 <= d < rank for d in dims):
+        return None
+    if keep:
+        return [ONE if i in dims else s for i, s in enumerate(geometry.sizes)]
+    return [s for i, s in enumerate(geometry.sizes) if i not in dims]
 
 
 def _kept_dims(call: Call) -> Tensor:
