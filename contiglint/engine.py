@@ -19,7 +19,7 @@ from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.sinks.contracts import ProjectContracts
 from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.flow.program import analyze_module
-from contiglint.rules import all_rules
+from contiglint.rules import all_rules, status
 from contiglint.rules.base import ParsedModule, Rule, RuleContext
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
@@ -51,7 +51,7 @@ class FixResult:
 
 
 def enabled_rules(settings: Settings) -> list[Rule]:
-    return [rule() for rule in all_rules() if settings.is_enabled(rule.code, rule.opt_in)]
+    return [rule() for rule in all_rules() if settings.is_enabled(rule.code, status(rule))]
 
 
 # The sinks made from contracts (layout/sinks/contract_calls.py). A rule that reads none of

@@ -44,7 +44,7 @@ def list_rules(argv: Sequence[str]) -> int:
         "Runtime rules are reported by `contiglint run` only.")
     parser.parse_args(argv)
     rows = [(rule.code, rule.name, _fix_label(rule.fix_safety), rule.severity,
-             rule.summary + (" (preview, opt-in)" if rule.preview else " (opt-in)"
+             rule.summary + (" (preview: --preview)" if rule.preview else " (opt-in)"
                              if rule.opt_in else "")) for rule in all_rules()]
     rows += [(code, NAMES[code], "none", SEVERITY[code],
               TITLES[code] + " (runtime: contiglint run)") for code in RUNTIME_ONLY]
@@ -93,7 +93,8 @@ def documentation(code: str) -> str:
            "unsafe": "fix: unsafe (--fix --unsafe-fixes)",
            "safe or unsafe": "fix: safe or unsafe depending on the finding (--fix, "
                              "--unsafe-fixes)"}[rule.fix_safety]
-    default = (f"preview: opt-in, select {rule.code} to run it" if rule.preview else
+    default = (f"preview: opt-in, runs with --preview or when {rule.code} is selected"
+               if rule.preview else
                f"opt-in: select {rule.code} to run it" if rule.opt_in else "runs by default")
     lines = [f"{rule.code} ({rule.name}): {rule.summary}\n[severity: {rule.severity}; {fix}; "
              f"{default}]\n", rule.documentation()]

@@ -28,6 +28,17 @@ def rule_by_code(code: str) -> type[Rule] | None:
     return next((rule for rule in all_rules() if rule.code == code.upper()), None)
 
 
+def status(rule: type[Rule]) -> str:
+    """The rule's status for selection (settings.STATUSES): "preview" when measured below the
+    precision policy, "opt-in" when opt-in by design, else "stable"."""
+    return "preview" if rule.preview else "opt-in" if rule.opt_in else "stable"
+
+
+def statuses() -> tuple[tuple[str, str], ...]:
+    """(code, status) of every rule, for `Settings.not_run`."""
+    return tuple((rule.code, status(rule)) for rule in all_rules())
+
+
 def known_codes() -> tuple[str, ...]:
     """Every documented code: the static rules' and the runtime-only ones (`contiglint run`)."""
     from contiglint.runtime.codes import RUNTIME_ONLY
