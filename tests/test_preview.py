@@ -134,3 +134,27 @@ def test_the_cache_tells_preview_runs_apart(tmp_path):
                         defaults=True)
     assert json.loads(first.stdout) == []
     assert [f["code"] for f in json.loads(second.stdout)] == ["CTG101"]
+
+
+@pytest.mark.parametrize("preview", [True, False])
+def test_the_language_server_reads_preview_from_the_project(tmp_path, preview):
+    pytest.importorskip("pygls")
+    from contiglint.server import lint_buffer
+
+    write(tmp_path, "pyproject.toml", f"[tool.contiglint]\npreview = {str(preview).lower()}\n")
+    linted = lint_buffer(str(tmp_path / "bad.py"), BAD, 1)
+    assert linted.result.errors == []
+    assert [f.code for f in linted.result.findings] == (["CTG101"] if preview else [])
+
+
+def test_the_fixit_pack_reads_preview_from_the_project(tmp_path):
+    pytest.importorskip("fixit")
+    from tests.test_fixit import fixit
+
+    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "pyproject.toml", '[tool.fixit]\nenable = ["contiglint.fixit"]\n'
+          'disable = ["fixit.rules"]\n\n[tool.contiglint]\npreview = true\n')
+    process = fixit("-o", "custom", "--output-template", "{rule_name}", "lint", "bad.py",
+                    cwd=tmp_path)
+    assert "Traceback" not in process.stderr, process.stderr
+    assert process.stdout.split() == ["CTG101"]
