@@ -164,7 +164,8 @@ def _configured(args: argparse.Namespace, start: str):
             select=split_codes("--select", args.select),
             ignore=split_codes("--ignore", args.ignore),
             extend_select=split_codes("--extend-select", args.extend_select),
-            strict=args.strict, preview=args.preview), args.config, start if os.path.exists(start) else ".")
+            strict=args.strict, preview=args.preview), args.config,
+            start if os.path.exists(start) else ".")
     except ConfigError as error:
         return _usage(str(error))
     mode = "diff" if args.diff else "fix" if args.fix else "check"

@@ -76,7 +76,8 @@ class ContiglintChecker:
                 return  # the same file again, from the second registration
             type(self)._last_tree = self.tree
         text = "".join(self.lines)
-        settings = _config(_pyproject(self.filename), self.strict, self.preview).settings_for(self.filename)
+        config = _config(_pyproject(self.filename), self.strict, self.preview)
+        settings = config.settings_for(self.filename)
         if self.extend_select:
             settings = replace(settings, extend_select=settings.extend_select + self.extend_select)
         result = lint_source(text, self.filename, settings, tree=self.tree)
