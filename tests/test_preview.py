@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.clitools import BAD, CLEAN, contiglint, write
+from tests.clitools import BAD, BAD_LINE, CLEAN, contiglint, write
 from contiglint.rules import all_rules
 
 PREVIEW = tuple(rule.code for rule in all_rules() if rule.preview)
@@ -158,3 +158,13 @@ def test_the_fixit_pack_reads_preview_from_the_project(tmp_path):
                     cwd=tmp_path)
     assert "Traceback" not in process.stderr, process.stderr
     assert process.stdout.split() == ["CTG101"]
+
+
+def test_explain_takes_preview_as_the_check_does(tmp_path):
+    write(tmp_path, "bad.py", BAD)
+    plain = contiglint("explain", f"bad.py:{BAD_LINE}", cwd=tmp_path, defaults=True)
+    preview = contiglint("explain", "--preview", f"bad.py:{BAD_LINE}", cwd=tmp_path,
+                         defaults=True)
+    assert plain.returncode == 0 and preview.returncode == 0, preview.stderr
+    assert " CTG101 " not in plain.stdout and f"bad.py:{BAD_LINE}:" in preview.stdout
+    assert " CTG101 " in preview.stdout
