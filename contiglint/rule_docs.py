@@ -44,7 +44,7 @@ def list_rules(argv: Sequence[str]) -> int:
         "Runtime rules are reported by `contiglint run` only.")
     parser.parse_args(argv)
     rows = [(rule.code, rule.name, _fix_label(rule.fix_safety), rule.severity,
-             rule.summary + (" (preview, opt-in)" if entry.preview else " (opt-in)"
+             rule.summary + (" (preview: --preview)" if entry.preview else " (opt-in)"
                              if entry.opt_in else ""))
             for entry in registry.entries() for rule in [entry.rule]]
     rows += [(code, NAMES[code], "none", SEVERITY[code],
@@ -95,7 +95,8 @@ def documentation(code: str) -> str:
            "safe or unsafe": "fix: safe or unsafe depending on the finding (--fix, "
                              "--unsafe-fixes)"}[rule.fix_safety]
     entry = registry.entry(rule)
-    default = (f"preview: opt-in, select {rule.code} to run it" if entry.preview else
+    default = (f"preview: opt-in, runs with --preview or when {rule.code} is selected"
+               if entry.preview else
                f"opt-in: select {rule.code} to run it" if entry.opt_in else "runs by default")
     lines = [f"{rule.code} ({rule.name}): {rule.summary}\n[severity: {rule.severity}; {fix}; "
              f"{default}]\n", rule.documentation()]

@@ -39,4 +39,4 @@ def test_rule_command_shows_the_measured_precision_and_date(tmp_path):
     listed = contiglint("rules", cwd=tmp_path).stdout
     for rule in all_rules():
         line = next(text for text in listed.splitlines() if text.startswith(rule.code))
-        assert line.endswith("(preview, opt-in)") == registry.is_preview(rule)
+        assert line.endswith("(preview: --preview)") == registry.is_preview(rule)

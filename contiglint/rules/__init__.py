@@ -19,6 +19,20 @@ def rule_by_code(code: str) -> type[Rule] | None:
     return next((rule for rule in all_rules() if rule.code == code.upper()), None)
 
 
+def status(rule: type[Rule]) -> str:
+    """The rule's status for selection (settings.STATUSES), from the registry."""
+    from contiglint.rules import registry
+
+    return registry.entry(rule).status
+
+
+def statuses() -> tuple[tuple[str, str], ...]:
+    """(code, status) of every rule, for `Settings.not_run`."""
+    from contiglint.rules import registry
+
+    return tuple((entry.code, entry.status) for entry in registry.entries())
+
+
 def known_codes() -> tuple[str, ...]:
     """Every documented code: the static rules' and the runtime-only ones (`contiglint run`)."""
     from contiglint.runtime.codes import RUNTIME_ONLY
@@ -43,4 +57,4 @@ def enabled_rules(settings: Settings) -> list[Rule]:
     from contiglint.rules import registry
 
     return [entry.rule() for entry in registry.entries()
-            if settings.is_enabled(entry.code, entry.opt_in)]
+            if settings.is_enabled(entry.code, entry.status)]
