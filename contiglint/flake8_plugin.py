@@ -78,7 +78,7 @@ class ContiglintChecker:
             directory = os.getcwd() if path in ("-", "stdin") else os.path.abspath(path) \
                 if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
             try:
-                _config(_nearest(directory), cls.strict)
+                _config(_nearest(directory), cls.strict, cls.preview)
             except ConfigError as error:
                 option_manager.parser.exit(2, f"contiglint: error: {error}\n")
 
