@@ -289,7 +289,7 @@ def line_count(path: Path) -> int:
 def corpus_facts(trees: list[Path], select: list[str]) -> tuple[list[str], int]:
     """The files contiglint lints, and how many of them the prefilter never parses."""
     from contiglint.engine import may_have_findings
-    from contiglint.files import discover
+    from contiglint.discovery import discover
     from contiglint.settings import Settings
     files, errors = discover([str(tree) for tree in trees])
     if errors or not files:

@@ -48,7 +48,7 @@ def main() -> int:
                                 if not p.name.endswith(".fixed.py")), args.repeats)]
     if not args.skip_corpus:
         from bench import PINNED, fetch_corpus
-        from contiglint.files import discover
+        from contiglint.discovery import discover
         trees = fetch_corpus(HERE / "corpus", list(PINNED))
         files, errors = discover([str(tree) for tree in trees])
         sets.append(("corpus", sorted(Path(f) for f in files), args.corpus_repeats))

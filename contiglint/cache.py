@@ -19,7 +19,7 @@ ruff's cache trust a file's status the same way). Any write to a file sets its c
 the time of the write, which no tool can set back, so a file is noted only once its change
 time is `SETTLED_NS` old (`files.stat_signature`): a write that came after the status was
 taken, even within one tick of a coarse file-system clock, gives another change time. The
-walks of the tree are kept the same way (`WalkIndex`, `files.discover`): a warm run does not
+walks of the tree are kept the same way (`WalkIndex`, `discovery.discover`): a warm run does not
 list the directories again, or read the .gitignore files, while their status is the same.
 """
 from __future__ import annotations
@@ -34,9 +34,8 @@ from typing import Optional
 from contiglint import __version__
 from contiglint.engine import LintResult, SourceError
 from contiglint.files import atomic_write_bytes
-from contiglint.findings import (
-    Edit, Finding, Fix, Position, Related, Rewrite, rewrites_available,
-)
+from contiglint.findings import Edit, Finding, Fix, Position, Related, Rewrite
+from contiglint.layout.model.witness import Witness
 from contiglint.settings import Settings
 from contiglint.source import text_digest
 
@@ -187,14 +186,17 @@ def finding_from_json(data: dict, text: Optional[str]) -> Finding:
         if text is None:
             raise KeyError("text")
         fix = Fix(fix["safety"], None, fix["description"],
-                  Rewrite.from_json(fix["rewrite"], text)) if rewrites_available() else None
+                  Rewrite.from_json(fix["rewrite"], text))
     elif fix is not None:
         fix = Fix(fix["safety"], tuple(
             Edit(Position(e["line"], e["column"]), Position(e["end_line"], e["end_column"]),
-                 e["content"]) for e in fix["edits"]), fix["description"])
+                 e["content"]) for e in fix["edits"]), fix["description"],
+                  problem=fix.get("problem"))
     related = tuple(Related(r["line"], r["column"], r["message"]) for r in data["related"])
+    witness = data.get("witness")
     return Finding(data["path"], data["line"], data["column"], data["end_line"],
-                   data["end_column"], data["code"], data["message"], fix, related)
+                   data["end_column"], data["code"], data["message"], fix, related,
+                   Witness.from_json(witness) if witness else None)
 
 
 class _Table:
@@ -252,7 +254,7 @@ class StatIndex(_Table):
 
 
 class WalkIndex(_Table):
-    """The walks of `files.discover` (`files.WalkMemo`), by the key of their arguments: the
+    """The walks of `discovery.discover` (`discovery.WalkMemo`), by the key of their arguments: the
     last `KEPT` that runs made."""
 
     FIELD = "walks"  # missing or corrupt: the tree is walked

@@ -17,15 +17,15 @@ from contiglint import __version__
 from contiglint.cache import CACHE_DIR_NAME
 from contiglint.config import ConfigError, Overrides, resolve, split_codes
 from contiglint.engine import SourceError
-from contiglint.files import SourceFile, atomic_write_bytes, decode, encode, read_source, \
-    write_source
-from contiglint.report import FORMATS, ReportContext, diff_summary, render
+from contiglint.files import SourceFile, decode, encode, read_source, replace_file, write_source
+from contiglint.report import FORMATS, ReportContext, diff_summary, fix_notes, render
 from contiglint.runner import RunOptions, RunResult, process_source, run
 
 DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, imported lazily
     "verify": "contiglint.verify.cli",
     "run": "contiglint.runtime.cli",
     "server": "contiglint.server",
+    "explain": "contiglint.layout.explain.cli",
 }
 PACKAGE_EXTRAS = {"pygls": "server", "lsprotocol": "server"}  # a missing package -> the extra with it
 
@@ -41,10 +41,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _main(argv: list[str]) -> int:
     command = argv[0] if argv else ""
-    if command == "rules":
-        return list_rules(argv[1:])
-    if command == "rule":
-        return show_rule(argv[1:])
+    if command in ("rules", "rule"):
+        from contiglint import rule_docs
+
+        return (rule_docs.list_rules if command == "rules" else rule_docs.show_rule)(argv[1:])
     if command in DELEGATES:
         return delegate(command, argv[1:])
     if command == "check":
@@ -68,8 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="contiglint",
         description="Find PyTorch memory-layout (contiguity) hazards. Other commands: "
-                    "`contiglint rules`, `contiglint rule CODE`, `contiglint verify ...`, "
-                    "`contiglint run ...`, `contiglint server` (language server).",
+                    "`contiglint rules`, `contiglint rule CODE|NAME`, `contiglint verify ...`, "
+                    "`contiglint run ...`, `contiglint server` (language server), "
+                    "`contiglint explain FILE:LINE[:COL]` (the layout there, and why).",
         epilog="Exit status: 0 nothing to report, 1 findings remain (or --diff has changes), "
                "2 usage, configuration, I/O, syntax or internal error.")
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",
@@ -178,11 +179,26 @@ def _run_once(args: argparse.Namespace, config, options: RunOptions, stdin: bool
             result = run(args.paths, config, options, progress)
         finally:
             progress.done()
+        _say_named_files_are_python(result)
         sources = {}
     if args.add_noqa:
         return _add_noqa(args, result)
     return _report(args, options.mode, result, sources,
                    fixed_stdout=stdin and options.mode == "fix")
+
+
+PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")  # what a directory's walk takes (`*.py`), and stubs
+
+
+def _say_named_files_are_python(result: RunResult) -> None:
+    """A file named on the command line is checked as Python whatever its name (as ruff and
+    flake8 do: a script without a suffix); where one with another name does not parse, its
+    syntax error says why it was read as Python (`contiglint README.md`)."""
+    for outcome in result.outcomes:
+        if not outcome.path.endswith(PYTHON_SUFFIXES):
+            outcome.errors = [replace(error, message=f"{error.message} (checked as Python "
+                                      "because it was named; its name does not end in .py)")
+                              if error.kind == "syntax" else error for error in outcome.errors]
 
 
 def _check_stdin(name: str, config, options: RunOptions) -> tuple[RunResult, dict]:
@@ -244,6 +260,8 @@ class Progress:
 def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dict,
             fixed_stdout: bool) -> int:
     findings, errors = result.findings, result.all_errors
+    # no file checked: say so, as ruff does, instead of "All checks passed!"
+    nothing = not result.outcomes and args.paths != ["-"]
     to_file = args.output_file is not None
     stream = sys.stderr if fixed_stdout else sys.stdout
     format = args.format or ("full" if not to_file and _is_terminal(stream) else "text")
@@ -258,20 +276,23 @@ def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dic
         err += shown + ("" if args.quiet else diff_summary(result.fixed, result.changed_files))
     else:
         context = ReportContext(mode, args.unsafe_fixes, result.fixed, result.changed_files,
-                                args.quiet, args.statistics, color, sources)
+                                args.quiet, args.statistics, color, sources, nothing)
         out, err = render(format, findings, errors, context)
         if format in ("full", "text") and err_color != color:  # stderr: its own terminal
             _, err = render("text", [], errors, replace(context, color=err_color))
         out = shown + out
+    err = fix_notes(findings, args.unsafe_fixes, args.quiet) + err  # the edits are made by now
     if to_file:
         try:
-            atomic_write_bytes(os.path.abspath(args.output_file), out.encode("utf-8"))
+            replace_file(os.path.realpath(args.output_file), out.encode("utf-8"))
         except OSError as error:
             print(f"contiglint: error: --output-file {args.output_file}: cannot write: "
                   f"{error.strerror or error}", file=sys.stderr)
             return 2
     else:
         stream.write(out)
+    if nothing and not args.quiet:
+        err = "contiglint: warning: No Python files found under the given path(s)\n" + err
     sys.stderr.write(err)
     if errors:
         return 2
@@ -322,71 +343,6 @@ def _add_noqa(args: argparse.Namespace, result: RunResult) -> int:
 def _usage(message: str) -> int:
     print(f"contiglint: error: {message}", file=sys.stderr)
     return 2
-
-
-def _subcommand_parser(prog: str, description: str) -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(prog=prog, description=description,
-                                   epilog="Exit status: 0 success, 2 usage error.")
-
-
-def _fix_label(fix_safety: str) -> str:
-    return {"none": "none", "safe": "safe", "unsafe": "unsafe",
-            "safe or unsafe": "safe/unsafe"}[fix_safety]
-
-
-def list_rules(argv: Sequence[str]) -> int:
-    from contiglint.rules import all_rules
-    from contiglint.runtime.codes import NAMES, RUNTIME_ONLY, SEVERITY, TITLES
-
-    parser = _subcommand_parser(
-        "contiglint rules", "List every rule: code, name, what --fix can do (safe, unsafe, "
-        "safe/unsafe: depending on the finding or an option, none), severity and summary. "
-        "Runtime rules are reported by `contiglint run` only.")
-    parser.parse_args(argv)
-    rows = [(rule.code, rule.name, _fix_label(rule.fix_safety), rule.severity,
-             rule.summary + (" (preview, opt-in)" if rule.preview else " (opt-in)"
-                             if rule.opt_in else "")) for rule in all_rules()]
-    rows += [(code, NAMES[code], "none", SEVERITY[code],
-              TITLES[code] + " (runtime: contiglint run)") for code in RUNTIME_ONLY]
-    header = ("CODE", "NAME", "FIX", "SEVERITY", "SUMMARY")
-    widths = [max(len(row[i]) for row in rows + [header]) for i in range(4)]
-    for row in [header] + rows:
-        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[4])
-    return 0
-
-
-def show_rule(argv: Sequence[str]) -> int:
-    from contiglint.rules import known_codes, rule_by_code
-    from contiglint.runtime.codes import EXPLANATIONS, NAMES, RUNTIME_ONLY, SEVERITY, TITLES
-
-    parser = _subcommand_parser("contiglint rule", "Print the documentation of one rule.")
-    parser.add_argument("code", metavar="CODE", help="a rule code, for example CTG101")
-    code = parser.parse_args(argv).code.upper()
-    rule = rule_by_code(code)
-    if rule is None and code in RUNTIME_ONLY:
-        print(f"{code} ({NAMES[code]}): {TITLES[code]}\n[severity: {SEVERITY[code]}; reported by "
-              "`contiglint run`, `contiglint.runtime.watch()` and `pytest "
-              "--contiglint-runtime` only]\n")
-        print(EXPLANATIONS[code])
-        return 0
-    if rule is None:
-        return _usage(f"unknown rule {code!r} (known rules: {', '.join(known_codes())})")
-    fix = {"none": "no fix", "safe": "fix: safe (--fix)",
-           "unsafe": "fix: unsafe (--fix --unsafe-fixes)",
-           "safe or unsafe": "fix: safe or unsafe depending on the finding (--fix, "
-                             "--unsafe-fixes)"}[rule.fix_safety]
-    default = (f"preview: opt-in, select {rule.code} to run it" if rule.preview else
-               f"opt-in: select {rule.code} to run it" if rule.opt_in else "runs by default")
-    print(f"{rule.code} ({rule.name}): {rule.summary}\n[severity: {rule.severity}; {fix}; "
-          f"{default}]\n")
-    print(rule.documentation())
-    if rule.options:
-        print("\nOptions ([tool.contiglint." + rule.code + "] in pyproject.toml):")
-        for option_name, option in rule.options.items():
-            values = ", ".join(repr(choice) for choice in option.choices) or \
-                type(option.default).__name__
-            print(f"  {option_name} = {option.default!r}  ({values}) {option.help}".rstrip())
-    return 0
 
 
 TORCH_EXTRAS = {"verify": "verify", "run": "runtime"}  # subcommand -> the extra that brings torch

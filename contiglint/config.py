@@ -40,7 +40,7 @@ class Config:
     """Everything a run needs besides the paths: rule settings, file selection, cache root."""
 
     settings: Settings = Settings()
-    exclude: Optional[tuple[str, ...]] = None  # None: files.DEFAULT_EXCLUDE
+    exclude: Optional[tuple[str, ...]] = None  # None: discovery.DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     root: Optional[str] = None  # directory of the pyproject.toml, where globs are anchored

@@ -1,18 +1,24 @@
-"""Files at the edge of the program: discovery, excludes, reading and atomic writing.
+"""Source files: reading and writing them, and the status that tells a file unchanged.
 
-Everything that touches the file system for source files lives here, so the engine stays pure.
-Reading keeps what a fix must write back unchanged: the declared encoding (PEP 263), a UTF-8
-BOM and the line endings (the text is decoded without newline translation). Nothing here raises
-on a bad file: problems come back as `SourceError(kind="io")` with a message a user can act on.
+Everything that reads or writes a source file lives here (finding them: discovery.py), so the
+engine stays pure. Reading keeps what a fix must write back unchanged: the declared encoding
+(PEP 263), a UTF-8 BOM and the line endings (the text is decoded without newline
+translation). Nothing here raises on a bad file: problems come back as
+`SourceError(kind="io")` with a message a user can act on.
 
-A run with a cache need not walk the tree again to know what it holds (`discover`'s `memo`):
-a walk notes what it read (each directory's listing, each .gitignore, whether a `.git` or an
-`__init__.py` is there), with the status of each directory and .gitignore before it was read,
-and a later walk with the same arguments whose every input says the same takes its files (as
-git's untracked cache trusts a directory's modification time). Adding, removing or renaming an
-entry changes the directory's modification and change times; a status is trusted only once
-its change time is `SETTLED_NS` old (see `stat_signature`), and a walk that follows a symlink
-(whose target can change while no directory walked does) or meets an error is not noted.
+A file (a fixed source file, the report of `-o`, a cache entry) is saved as an editor saves
+it. The new content goes to a temporary file in the same directory, which then takes the old
+file's place (`os.replace`), so a reader sees the old or the new content, never half. The new
+file keeps the old one's mode, owner and group: the temporary file takes them before it is
+renamed. Where it cannot take them (only root may give a file to another user, and a user may
+give it only a group they belong to), or where the directory takes no new file (no write
+permission, a file bind-mounted on its own), the file is written in place instead, as ruff
+always writes: owner, group, mode and hard links stay, but the write is not atomic.
+
+A file that this user may not write is refused (`ReadOnly`), although its directory would let
+it be replaced: its owner made it read-only (0444). Root, whom the system lets write any file,
+writes it as ruff and `sed -i` do, and the mode stays 0444. A new file gets the mode that the
+umask leaves of 0666 (0644 under umask 022), as `open(path, "w")` gives it.
 """
 from __future__ import annotations
 
@@ -22,32 +28,20 @@ import errno
 import fnmatch
 import hashlib
 import io
-import json
 import os
+import secrets
 import signal
 import stat
-import tempfile
 import threading
 import time
 import tokenize
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Optional, Protocol, Sequence, Union
+from typing import Iterable, Optional, Union
 
 from contiglint.engine import SourceError
 from contiglint.source import text_digest
-
-# Version control, virtual environments, installed packages and caches: never a project's
-# own source. Build output (`build`, `dist`) is left to .gitignore, because a package may well
-# hold a `dist/` of its own (distributed-training code). A directory holding an `__init__.py`
-# is never skipped by these names or by .gitignore, only by the user's `exclude`.
-DEFAULT_EXCLUDE = (
-    ".bzr", ".direnv", ".eggs", ".git", ".hg", ".ipynb_checkpoints", ".mypy_cache", ".nox",
-    ".pytest_cache", ".ruff_cache", ".svn", ".tox", ".venv", "venv", "__pycache__",
-    "__pypackages__", "node_modules", "site-packages", ".contiglint_cache",
-)
-
 
 SETTLED_NS = 2_000_000_000  # above the coarsest file-system clock tick (FAT's two seconds)
 
@@ -71,14 +65,6 @@ def listing_signature(status: os.stat_result) -> Optional[list[int]]:
     if not stat.S_ISDIR(status.st_mode) or time.time_ns() - status.st_ctime_ns < SETTLED_NS:
         return None
     return [status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev]
-
-
-class WalkMemo(Protocol):
-    """Where `discover` keeps its walks between runs (the cache's `WalkIndex`)."""
-
-    def recall(self, key: str) -> Optional[dict]: ...
-
-    def remember(self, key: str, walk: dict) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -126,256 +112,6 @@ def _relative(path: str, root: Optional[str]) -> str:
     absolute = os.path.abspath(path)
     relative = os.path.relpath(absolute, root or os.getcwd())
     return Path(absolute if relative.startswith("..") else relative).as_posix()
-
-
-def discover(paths: Sequence[str], exclude: Optional[Sequence[str]] = None,
-             extend_exclude: Sequence[str] = (), root: Optional[str] = None,
-             respect_gitignore: bool = True, memo: Optional[WalkMemo] = None
-             ) -> tuple[list[str], list[SourceError]]:
-    """Expand paths into Python files, sorted and without duplicates.
-
-    A file named explicitly is always linted (whatever its suffix or the excludes), as ruff
-    and flake8 do; directories are walked for `*.py`, pruning what `exclude` (the user's
-    list, or else `DEFAULT_EXCLUDE`), `extend_exclude` and the `.gitignore` files (from the
-    repository's root down) exclude. Neither the default names nor .gitignore skip a
-    directory that holds an `__init__.py`: only the user's own excludes do. Symlinked
-    directories are followed; a directory reached twice is walked once, and a symlink loop
-    is reported instead of walked forever. `memo`: an earlier walk with the same arguments
-    whose inputs are unchanged gives the files without walking (see the module's docstring).
-    """
-    builtin = DEFAULT_EXCLUDE if exclude is None else ()
-    user = tuple(exclude or ()) + tuple(extend_exclude)
-    key = ""
-    if memo is not None:
-        key = hashlib.sha256(json.dumps([os.getcwd(), list(paths), builtin, user, root,
-                                         respect_gitignore]).encode("utf-8", "surrogatepass")
-                             ).hexdigest()
-        remembered = _still_true(memo.recall(key))
-        if remembered is not None:
-            return remembered, []
-    walk = _Walk(builtin, user, root, respect_gitignore)
-    for path in paths:
-        try:
-            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
-        except OSError as error:
-            walk.errors.append(io_error(path, error))
-            continue
-        walk.inputs.append(["isdir", path, is_dir])
-        if is_dir:
-            walk.directory(path, frozenset(), walk.ignores_above(path))
-        else:
-            walk.files.append(path)
-    seen: set[str] = set()
-    unique = []
-    for path in walk.files:
-        key_path = os.path.normpath(path)
-        if key_path not in seen:
-            seen.add(key_path)
-            unique.append(path)
-    found = sorted(unique, key=_PartsKey().of)
-    if memo is not None and walk.rememberable and not walk.errors and walk.walked:
-        memo.remember(key, {"files": list(found), "inputs": walk.inputs})
-    return found, walk.errors
-
-
-class _PartsKey:
-    """`Path(path).parts` as a sort key, made once per directory instead of once per file
-    (the parts of the directory, then the file's name): the order of `sorted(key=lambda p:
-    Path(p).parts)`, which puts `a/x.py` before `a-b/x.py` and `a.py`."""
-
-    def __init__(self) -> None:
-        self.directories: dict[str, tuple[str, ...]] = {}
-
-    def of(self, path: str) -> tuple[str, ...]:
-        head, name = os.path.split(path)
-        parts = self.directories.get(head)
-        if parts is None:
-            parts = self.directories[head] = Path(head).parts
-        return parts + (name,) if name else Path(path).parts
-
-
-def _still_true(walk: Optional[dict]) -> Optional[list[str]]:
-    """The files of a remembered walk whose every input still says what it said then (each
-    input as `_Walk` notes it); None when one does not, or the walk is not one (a corrupt
-    cache)."""
-    if walk is None:
-        return None
-    try:
-        for kind, path, then in walk["inputs"]:
-            if _input_now(kind, path) != then:
-                return None
-        files = walk["files"]
-        if not all(isinstance(path, str) for path in files):
-            return None
-        return list(files)
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def _input_now(kind: str, path: str) -> object:
-    """What the walk's input `kind` (see `_Walk.inputs`) says of `path` now."""
-    if kind == "exists":
-        return os.path.exists(path)
-    if kind == "isfile":
-        return os.path.isfile(path)
-    try:
-        status = os.stat(path)
-    except OSError:
-        return "absent"
-    if kind == "isdir":
-        return stat.S_ISDIR(status.st_mode)
-    if kind == "dir":
-        return listing_signature(status)
-    if kind == "file":
-        return stat_signature(status)
-    raise ValueError(f"unknown walk input {kind!r}")
-
-
-_Ignores = tuple  # ((directory, GitIgnoreSpec), ...) from the outermost .gitignore inwards
-
-
-class _Walk:
-    def __init__(self, builtin: tuple[str, ...], user: tuple[str, ...], root: Optional[str],
-                 respect_gitignore: bool) -> None:
-        self.builtin, self.user, self.root = builtin, user, root
-        self.respect_gitignore = respect_gitignore
-        self.files: list[str] = []
-        self.errors: list[SourceError] = []
-        self.walked: set[tuple[int, int]] = set()
-        # what the walk read, each as [kind, path, what it said] (`_input_now` asks again):
-        # "isdir" (a named path is a directory), "dir" (a listing: the directory's
-        # `listing_signature` before it was read), "file" (a .gitignore: its `stat_signature`
-        # before it was read, or "absent"), "exists" (a `.git`), "isfile" (an `__init__.py`)
-        self.inputs: list[list] = []
-        self.rememberable = True  # no symlink followed, every status settled
-        self.read_patterns = False  # a .gitignore was read (with pathspec)
-
-    def _noted(self, kind: str, path: str, value: object) -> None:
-        if value is None:  # a status changed too recently to vouch for what was read
-            self.rememberable = False
-        self.inputs.append([kind, path, value])
-
-    def ignores_above(self, directory: str) -> _Ignores:
-        """The .gitignore files of the directories above `directory`, up to the repository
-        root (the nearest directory holding `.git`); none outside a repository."""
-        if not self.respect_gitignore:
-            return ()
-        chain = []
-        current = os.path.abspath(directory)
-        while True:
-            parent = os.path.dirname(current)
-            marker = os.path.join(current, ".git")
-            found = os.path.exists(marker)
-            self._noted("exists", marker, found)
-            if found:
-                break
-            if parent == current:
-                return ()
-            current = parent
-            chain.append(current)
-        ignores: _Ignores = ()
-        for above in reversed(chain):
-            ignores = self._with_gitignore(above, ignores)
-        return ignores
-
-    def _with_gitignore(self, directory: str, ignores: _Ignores,
-                        listed: Optional[bool] = None) -> _Ignores:
-        """`ignores` and the directory's .gitignore; `listed`: whether the directory's
-        listing, which the walk notes, holds one (None: a directory above the walk's)."""
-        if not self.respect_gitignore or listed is False:
-            return ignores
-        path = os.path.join(directory, ".gitignore")
-        self._noted("file", path, _input_now("file", path))
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                lines = handle.read().splitlines()
-        except OSError:
-            return ignores
-        import pathspec  # only once a .gitignore is found
-
-        if not self.read_patterns:  # another pathspec may read the patterns otherwise
-            self.read_patterns = True
-            self._noted("file", pathspec.__file__, _input_now("file", pathspec.__file__))
-        return ignores + ((os.path.abspath(directory), pathspec.GitIgnoreSpec.from_lines(lines)),)
-
-    @staticmethod
-    def gitignored(absolute: str, is_dir: bool, ignores: _Ignores) -> bool:
-        """Git's answer for the absolute path `absolute`, which is below every directory of
-        `ignores`: the deepest .gitignore with a matching pattern decides."""
-        verdict = None
-        for base, spec in ignores:
-            relative = absolute[len(base.rstrip(os.sep)) + 1:]
-            if os.sep != "/":
-                relative = relative.replace(os.sep, "/")
-            result = spec.check_file(relative + "/" if is_dir else relative).include
-            if result is not None:
-                verdict = result
-        return bool(verdict)
-
-    def directory(self, directory: str, ancestors: frozenset[tuple[int, int]],
-                  ignores: _Ignores = ()) -> None:
-        try:
-            info = os.stat(directory)
-            key = (info.st_dev, info.st_ino)
-            if key in ancestors:
-                self.errors.append(SourceError(
-                    directory, 1, 1, "symlink loop: this directory contains itself; skipped",
-                    "io"))
-                return
-            if key in self.walked:
-                return
-            self.walked.add(key)
-            self._noted("dir", directory, listing_signature(info))
-            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
-        except OSError as error:
-            self.errors.append(io_error(directory, error))
-            return
-        ignores = self._with_gitignore(directory, ignores,
-                                       any(entry.name == ".gitignore" for entry in entries))
-        absolute = os.path.abspath(directory)
-        for entry in entries:
-            path = entry.name if directory == "." else entry.path
-            if matches(path, self.user, self.root):
-                continue
-            try:
-                is_dir, is_file = entry.is_dir(), entry.is_file()  # both follow symlinks
-                if (is_dir or entry.name.endswith(".py")) and entry.is_symlink():
-                    self.rememberable = False  # its target can change, this listing not
-            except OSError as error:
-                self.errors.append(io_error(path, error))
-                continue
-            if is_dir:
-                ignored = self.gitignored(os.path.join(absolute, entry.name), True, ignores)
-                if ignored or matches(path, self.builtin, self.root):
-                    package = os.path.join(path, "__init__.py")
-                    kept = os.path.isfile(package)
-                    self._noted("isfile", package, kept)
-                    if not kept:
-                        continue
-                inner = ignores
-                if ignored:  # a package kept despite .gitignore: patterns above it now match
-                    # paths below it, so `dist/` no longer covers all of `mypkg/dist/`
-                    inner = tuple((os.path.join(absolute, entry.name), spec)
-                                  for _, spec in ignores)
-                self.directory(path, ancestors | {key}, inner)
-            elif self.gitignored(os.path.join(absolute, entry.name), False, ignores):
-                continue
-            elif is_file and entry.name.endswith(".py"):
-                self.files.append(path)
-            elif entry.name.endswith(".py") and entry.is_symlink():
-                try:
-                    os.stat(path)  # broken or looping: say which
-                except OSError as error:
-                    self.errors.append(io_error(path, error))
-                    continue
-                self.errors.append(_not_regular(path))
-            elif entry.name.endswith(".py"):  # a FIFO, socket or device: never opened
-                self.errors.append(_not_regular(path))
-
-
-def _not_regular(path: str) -> SourceError:
-    return SourceError(path, 1, 1, "cannot read: not a regular file (a FIFO, socket or "
-                       "device); skipped", "io")
 
 
 def io_error(path: str, error: BaseException) -> SourceError:
@@ -427,17 +163,26 @@ def read_source(path: str, digest: bool = True) -> Union[SourceFile, SourceError
     return SourceFile(path, text, encoding, hashlib.sha256(data).hexdigest() if digest else "")
 
 
+TEMPORARY_PREFIX = ".contiglint-"
+
+
+class ReadOnly(PermissionError):
+    """The file exists and this user may not write it."""
+
+
+class _OwnerNotKept(Exception):
+    """The temporary file cannot take the replaced file's owner or group."""
+
+
 def encode(source: SourceFile, text: str) -> bytes:
     """The new text in the file's own encoding; `utf-8-sig` writes the BOM back."""
     return text.encode(source.encoding)
 
 
 def write_source(source: SourceFile, text: str) -> Optional[SourceError]:
-    """Replace the file atomically with `text`, unless it changed since it was read.
-
-    The new file is fsynced before it replaces the old one and takes its permissions. A
-    symlink is followed: its target is rewritten, the link stays a link.
-    """
+    """Replace the file with `text` (see the module's docstring), unless it changed since it
+    was read; fsynced before it replaces the old one. A symlink is followed: its target is
+    rewritten, the link stays a link."""
     if not source.digest:  # read without one: whether it changed since cannot be told
         return SourceError(source.path, 1, 1, "not written: contiglint read the file without "
                            "noting its content (please report this bug)", "internal")
@@ -452,41 +197,125 @@ def write_source(source: SourceFile, text: str) -> Optional[SourceError]:
             if hashlib.sha256(handle.read()).hexdigest() != source.digest:
                 return SourceError(source.path, 1, 1, "not written: the file changed on disk "
                                    "while contiglint was fixing it; run again", "io")
-        atomic_write_bytes(target, data, stat.S_IMODE(os.stat(target).st_mode), durable=True)
+        replace_file(target, data, durable=True)
+    except ReadOnly as error:
+        return SourceError(source.path, 1, 1, f"not written: {error.strerror}", "io")
     except OSError as error:
         reason = error.strerror or str(error)
         return SourceError(source.path, 1, 1, f"cannot write: {reason}", "io")
     return None
 
 
+def replace_file(path: str, data: bytes, durable: bool = False) -> None:
+    """Write `data` to `path`, keeping an existing file's mode, owner and group (see the
+    module's docstring). Raises `ReadOnly` for a file this user may not write, or the OSError
+    met; `durable` fsyncs the new content before it takes the old one's place."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        atomic_write_bytes(path, data, durable=durable)
+        return
+    _refuse_read_only(path, status)
+    try:
+        atomic_write_bytes(path, data, stat.S_IMODE(status.st_mode), durable,
+                           owner=(status.st_uid, status.st_gid))
+    except _OwnerNotKept:
+        _write_in_place(path, data, durable)
+    except OSError as error:
+        if error.errno not in (errno.EACCES, errno.EPERM, errno.EBUSY):
+            raise
+        _write_in_place(path, data, durable)  # a directory that takes no new file
+
+
+def _refuse_read_only(path: str, status: os.stat_result) -> None:
+    """Ask the system whether this user may write the file: opening it for writing changes
+    nothing (no truncation), and answers for the effective user, ACLs and read-only mounts."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) |
+                         getattr(os, "O_CLOEXEC", 0)))
+    except OSError as error:
+        if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            mode = stat.S_IMODE(status.st_mode)
+            where = "on a read-only file system" if error.errno == errno.EROFS else \
+                f"for this user (mode {mode:04o})"
+            raise ReadOnly(error.errno, f"the file is read-only {where}; make it writable "
+                           "to let contiglint change it", path) from None
+        if error.errno != errno.ENXIO:  # a FIFO without a reader: writing it says more
+            raise
+
+
 def atomic_write_bytes(path: str, data: bytes, mode: Optional[int] = None,
-                       durable: bool = False) -> None:
+                       durable: bool = False, owner: Optional[tuple[int, int]] = None) -> None:
     """Write a whole file so readers see the old or the new content, never half.
 
     The temporary file lives in the same directory, so `os.replace` is atomic; `durable`
-    fsyncs it first (a user's source file is worth it, a cache entry is not).
+    fsyncs it first (a user's source file is worth it, a cache entry is not). `mode`: the
+    file's permissions (the temporary file stays private until it has them); None for a new
+    file, which gets 0666 less the umask. `owner`: the (uid, gid) the file must keep; raises
+    `_OwnerNotKept`, having written nothing, where the temporary file cannot take them.
     """
     directory = os.path.dirname(path) or "."
     with _interrupt_deferred():
-        handle, temporary = tempfile.mkstemp(prefix=".contiglint-", suffix=".tmp", dir=directory)
+        handle, temporary = _create_temporary(directory, 0o600 if mode is not None else 0o666)
         try:
             with os.fdopen(handle, "wb") as out:
+                if owner is not None:
+                    _take_owner(out.fileno(), owner)
                 out.write(data)
                 if durable:
                     out.flush()
                     os.fsync(out.fileno())
             if mode is not None:
-                os.chmod(temporary, mode)
+                os.chmod(temporary, mode)  # after the owner: a chown clears set-user-ID bits
             os.replace(temporary, path)
         except BaseException:
             _remove_quietly(temporary)
             raise
 
 
+def _create_temporary(directory: str, mode: int) -> tuple[int, str]:
+    """A new file `.contiglint-*.tmp` in `directory`, opened for writing, created with `mode`
+    less the umask (`tempfile.mkstemp` always makes 0600)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | \
+        getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        name = os.path.join(directory, f"{TEMPORARY_PREFIX}{secrets.token_hex(8)}.tmp")
+        try:
+            return os.open(name, flags, mode), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", directory)
+
+
+def _take_owner(handle: int, owner: tuple[int, int]) -> None:
+    uid, gid = owner
+    status = os.fstat(handle)
+    if (status.st_uid, status.st_gid) == (uid, gid) or not hasattr(os, "fchown"):
+        return
+    try:
+        os.fchown(handle, uid if status.st_uid != uid else -1,
+                  gid if status.st_gid != gid else -1)
+    except PermissionError:
+        raise _OwnerNotKept() from None
+
+
+def _write_in_place(path: str, data: bytes, durable: bool) -> None:
+    """Overwrite the file's content through the file itself: owner, group, mode, links and
+    extended attributes stay. Not atomic: a crash in the middle can leave it half written."""
+    with _interrupt_deferred():
+        with os.fdopen(os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) |
+                               getattr(os, "O_BINARY", 0)), "wb") as out:
+            out.write(data)
+            out.truncate()
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
+
+
 @contextlib.contextmanager
 def _interrupt_deferred():
     """Hold a Ctrl-C that arrives during one file's write and deliver it after, so that an
-    interrupt between `mkstemp` and the cleanup cannot leave a temporary file behind.
+    interrupt between creating the temporary file and the cleanup cannot leave it behind.
 
     Only the main thread can set signal handlers; elsewhere (the language server's worker
     threads) the write runs as is. Pool workers ignore SIGINT altogether (runner)."""

@@ -1,4 +1,5 @@
-"""Suppression comments: `# noqa`, `# noqa: CTG101,CTG102` and `# contiglint: skip-file`.
+"""Suppression comments: `# noqa`, `# noqa: CTG101,CTG102` and `# contiglint: skip-file` (a
+comment of its own line).
 
 Read with `tokenize`, so a `# noqa` inside a string literal suppresses nothing. A finding is
 reported at its sink (`.view` in a chain); a comment on the sink's line, on the last line of
@@ -16,7 +17,8 @@ from typing import Iterable, Optional
 from contiglint.findings import Edit, Finding, Position
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]*(?:[\s,]+[A-Z]+[0-9]*)*))?", re.I)
-_SKIP_FILE = re.compile(r"#\s*contiglint\s*:\s*skip-file\b", re.I)
+# the whole comment, from its `#`: `# contiglint: skip-file`, then nothing, a space or a `#`
+_SKIP_FILE = re.compile(r"#\s*contiglint\s*:\s*skip-file(?![^\s#])", re.I)
 
 ALL = frozenset({"*"})
 
@@ -53,8 +55,26 @@ def codes_on(comment: str) -> Optional[frozenset[str]]:
 
 
 def skips_file(text: str) -> bool:
-    return any(_SKIP_FILE.search(comment) for comment in comments(text).values()) \
-        if "skip-file" in text else False
+    """Whether a comment alone on its line is `# contiglint: skip-file`, as ruff reads `# ruff:
+    noqa`: a directive after code, or quoted inside another comment, silences nothing."""
+    return "skip-file" in text and any(_SKIP_FILE.match(comment)
+                                       for comment in _own_line_comments(text))
+
+
+def _own_line_comments(text: str) -> list[str]:
+    """The comments with nothing but indentation before them on their line."""
+    found = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT and \
+                    not _LINE_BREAK.split(token.line[:token.start[1]])[-1].strip():
+                found.append(token.string)
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return [line.strip() for line in _LINE_BREAK.split(text) if line.lstrip().startswith("#")]
+    return found
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def unsuppressed(findings: Iterable[Finding], text: str) -> list[Finding]:

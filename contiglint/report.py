@@ -18,7 +18,7 @@ from typing import Mapping, Optional, Sequence
 
 from contiglint import __version__
 from contiglint.engine import SourceError
-from contiglint.findings import Finding
+from contiglint.findings import Finding, rewrites_available
 from contiglint.rules import all_rules, rule_by_code, severity
 
 ERROR_CODES = {"syntax": "E999", "io": "E902", "internal": "E900"}
@@ -35,6 +35,7 @@ class ReportContext:
     statistics: bool = False
     color: bool = False  # ANSI colours (a terminal without NO_COLOR)
     sources: Optional[Mapping[str, str]] = None  # path -> text, for files not on disk (stdin)
+    nothing_checked: bool = False  # no file found: "All checks passed!" would claim too much
 
 
 def error_code(error: SourceError) -> str:
@@ -42,7 +43,23 @@ def error_code(error: SourceError) -> str:
 
 
 def is_fixable(finding: Finding, unsafe_fixes: bool) -> bool:
-    return finding.fix is not None and (finding.fix.safety == "safe" or unsafe_fixes)
+    return finding.fix is not None and finding.fix.offered and (
+        finding.fix.safety == "safe" or unsafe_fixes)
+
+
+def fix_notes(findings: Sequence[Finding], unsafe_fixes: bool, quiet: bool = False) -> str:
+    """stderr lines on fixes a run could not offer: one per fix whose edits could not be made
+    (a bug: the finding is reported without it), and once, where unsafe fixes are asked for
+    and LibCST is missing, how many fixes that add statements the `fix` extra would add."""
+    lines = [f"contiglint: warning: {f.path}:{f.line}:{f.column}: {f.code}: its fix is left "
+             f"out: {f.fix.problem}; please report this bug" for f in findings
+             if f.fix is not None and f.fix.problem]
+    if unsafe_fixes and not quiet and not rewrites_available():
+        missing = sum(f.fix is not None and f.fix.rewrite is not None for f in findings)
+        if missing:
+            lines.append(f"contiglint: hint: {_plural(missing, 'fix', 'fixes')} that add "
+                         "statements need LibCST: pip install 'contiglint[fix]'")
+    return _lines(lines)
 
 
 def render(format: str, findings: Sequence[Finding], errors: Sequence[SourceError],
@@ -103,7 +120,7 @@ def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
            f"{e.message}" for e in errors]
     if not context.quiet:
         fixable = sum(is_fixable(f, context.unsafe_fixes) for f in findings)
-        hidden = sum(f.fix is not None for f in findings) - fixable
+        hidden = sum(f.fix is not None and f.fix.offered for f in findings) - fixable
         total = len(findings) + context.fixed
         if context.fixed:
             out.append(f"Found {_plural(total, 'problem')} ({context.fixed} fixed, "
@@ -111,7 +128,7 @@ def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
         elif findings:
             fix_hint = f" ({fixable} fixable with --fix)" if fixable else ""
             out.append(f"Found {_plural(len(findings), 'problem')}{fix_hint}.")
-        elif not errors:
+        elif not errors and not context.nothing_checked:
             out.append("All checks passed!")
         if hidden:
             out.append(f"{_plural(hidden, 'more fix', 'more fixes')} available with "
@@ -198,7 +215,7 @@ def full_lines(f: Finding, snippets: _Snippets, unsafe_fixes: bool = False,
                 lines.append(f"{gutter} {' ' * (start - 1)}{underline}"
                              f"{' ' + note if note else ''}")
         lines.append(gutter)
-    if f.fix is not None:
+    if f.fix is not None and f.fix.offered:
         how = "--fix" if f.fix.safety == "safe" else "--fix --unsafe-fixes"
         lines.append(f"  {paint('=', 'blue')} fix ({f.fix.safety}, {how}): "
                      f"{f.fix.description or 'available'}")
@@ -236,11 +253,21 @@ def statistics(findings: Sequence[Finding]) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
+def finding_as_json(finding: Finding) -> dict:
+    """A finding as the json format writes it: its fields, with its rule's severity after the
+    code (the cache stores findings without it: it follows from the code)."""
+    fields = list(finding.as_json().items())
+    after_code = [key for key, _ in fields].index("code") + 1
+    return dict(fields[:after_code] + [("severity", severity(finding.code))]
+                + fields[after_code:])
+
+
 def error_as_json(error: SourceError) -> dict:
     """An error in the finding schema, so a json consumer reads one list of one shape."""
     return {"path": error.path, "line": error.line, "column": error.column,
             "end_line": error.line, "end_column": error.column, "code": error_code(error),
-            "message": error.message, "fix": None, "related": []}
+            "severity": "error", "message": error.message, "fix": None, "related": [],
+            "witness": None}
 
 
 def _json(findings: Sequence[Finding], errors: Sequence[SourceError],
@@ -249,7 +276,7 @@ def _json(findings: Sequence[Finding], errors: Sequence[SourceError],
         data = [{"code": code, "name": getattr(rule_by_code(code), "name", ""), "count": count}
                 for code, count in statistics(findings)]
     else:
-        data = [f.as_json() for f in findings] + [error_as_json(e) for e in errors]
+        data = [finding_as_json(f) for f in findings] + [error_as_json(e) for e in errors]
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -298,6 +325,8 @@ def sarif(findings: Sequence[Finding], errors: Sequence[SourceError]) -> dict:
         }
         if f.code in index:
             result["ruleIndex"] = index[f.code]
+        if f.witness is not None:
+            result["properties"] = {"witness": f.witness.as_json()}
         if f.related:
             result["relatedLocations"] = [
                 {"id": number, "message": {"text": r.message},

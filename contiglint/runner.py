@@ -22,7 +22,8 @@ from contiglint.engine import (
     LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
     reads_contracts,
 )
-from contiglint.files import SourceFile, discover, read_source, stat_signature, write_source
+from contiglint.discovery import discover
+from contiglint.files import SourceFile, read_source, stat_signature, write_source
 from contiglint.findings import Finding
 from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.sinks.contracts import (
@@ -542,9 +543,9 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
         outcome.diff = unified_diff(source.path, source.text, fixed.text)
     elif write:
         error = write_source(source, fixed.text)
-        if error:
-            outcome.fixed, outcome.fixes = 0, []
-            outcome.errors.append(error)
+        if error:  # the file stays as it was: so do its findings
+            unfixed = lint_source(source.text, source.path, settings, project=project)
+            outcome = FileOutcome(source.path, unfixed.findings, unfixed.errors + [error])
     return outcome
 
 

@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Callable, Sequence
 
-from contiglint.files import discover
+from contiglint.discovery import discover
 
 INTERVAL = 0.5  # seconds between polls
 

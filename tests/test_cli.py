@@ -135,6 +135,24 @@ def test_noqa_comments_suppress_only_their_codes(tmp_path):
     assert flagged == {"other.py"}
 
 
+def test_skip_file_is_a_comment_of_its_own_line_only(tmp_path):
+    """As ruff reads `# ruff: noqa`: the directive alone on its line (indented, or followed
+    by another comment) skips the file; after code, or quoted in another comment, it skips
+    nothing."""
+    skipped = {"own.py": "# contiglint: skip-file\n",
+               "indented.py": "if True:\n    # contiglint: skip-file  # generated\n    pass\n"}
+    kept = {"trailing.py": 'x = 1  # TODO: maybe "# contiglint: skip-file" later\n',
+            "after_code.py": "x = 1  # contiglint: skip-file\n",
+            "quoted.py": '# TODO: maybe "# contiglint: skip-file" later\n',
+            "longer.py": "# contiglint: skip-files-later\n",
+            "in_string.py": 's = """\n# contiglint: skip-file\n"""\n'}
+    for name, text in {**skipped, **kept}.items():
+        write(tmp_path, name, text + BAD)
+    flagged = {name for name, _, code in codes_by_line(findings_json(".", cwd=tmp_path))
+               if code == "CTG101"}
+    assert flagged == set(kept)
+
+
 def test_stdin_with_filename(tmp_path):
     process = contiglint("-", "--stdin-filename", "pkg/model.py", cwd=tmp_path, stdin=BAD)
     assert process.returncode == 1
@@ -201,6 +219,31 @@ def test_rules_table_and_rule_documentation(tmp_path):
     assert ".reshape" in doc.stdout
     unknown = contiglint("rule", "CTG999", cwd=tmp_path)
     assert unknown.returncode == 2 and "unknown rule 'CTG999'" in unknown.stderr
+
+
+def test_rule_documentation_by_name_as_by_code(tmp_path):
+    """`contiglint rule NAME` prints what `contiglint rule CODE` prints (runtime rules too),
+    `--all` prints every rule's; a value that names no rule is an error naming it."""
+    from contiglint.rules import all_rules
+    from contiglint.runtime.codes import NAMES
+
+    for code, name in [("CTG101", "view-on-noncontiguous"), ("CTG201", NAMES["CTG201"])]:
+        by_code, by_name = (contiglint("rule", value, cwd=tmp_path) for value in (code, name))
+        assert by_name.returncode == 0, by_name.stderr
+        assert by_name.stdout == by_code.stdout and by_name.stdout.startswith(f"{code} ({name})")
+    every = contiglint("rule", "--all", cwd=tmp_path)
+    assert every.returncode == 0
+    headers = [line.split()[0] for line in every.stdout.splitlines() if line.startswith("CTG")
+               and " (" in line]
+    assert headers == [rule.code for rule in all_rules()] + list(NAMES)
+    assert contiglint("rule", "CTG114", cwd=tmp_path).stdout in every.stdout
+    typo = contiglint("rule", "view-on-noncontigous", cwd=tmp_path)
+    assert typo.returncode == 2 and typo.stdout == ""
+    assert "unknown rule 'view-on-noncontigous'" in typo.stderr
+    assert "did you mean view-on-noncontiguous?" in typo.stderr
+    for argv in (("rule",), ("rule", "--all", "CTG101")):
+        neither = contiglint(*argv, cwd=tmp_path)
+        assert neither.returncode == 2 and "code or name, or --all" in neither.stderr
 
 
 def test_check_subcommand_is_an_alias(tmp_path):

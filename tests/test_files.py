@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from contiglint.engine import SourceError
-from contiglint.files import discover, matches, read_source, write_source
+from contiglint.discovery import discover
+from contiglint.files import matches, read_source, write_source
 
 
 def touch(root, *names):

@@ -7,9 +7,12 @@ package) and installs its one dependency, pathspec, from the machine's configure
 """
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +21,7 @@ from tests.clitools import BAD, CLEAN, FIXED, ROOT, environment, write
 pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
               pytest.mark.xdist_group("precommit")]  # one worker builds the hook repo
 
-PACKAGE_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
+PACKAGE_FILES = ("pyproject.toml", "setup.py", "LICENSE", "README.md", ".pre-commit-hooks.yaml")
 
 
 def git(*args, cwd):
@@ -100,3 +103,31 @@ def test_hooks_run_in_parallel_and_the_readme_names_the_release_tag():
     assert f"rev: v{__version__}" in readme
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert f'version = "{__version__}"' in pyproject
+
+
+def test_readme_local_hook_runs_as_written(project, tmp_path):
+    """The README's `.pre-commit-config.yaml` (a `repo: local` hook running the contiglint on
+    the PATH), copied verbatim into a project: pre-commit fails the commit on a finding and
+    passes a clean file."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## pre-commit\n"):]
+    snippet = re.search(r"^```yaml\n(.*?)^```", section, re.S | re.M).group(1)
+    scripts = Path(sys.executable).parent
+    if not (scripts / "contiglint").exists():
+        pytest.skip(f"no console script in {scripts}: contiglint is not installed there")
+    write(project, ".pre-commit-config.yaml", snippet)
+    git("add", ".", cwd=project)
+    env = environment()
+    env.update(PRE_COMMIT_HOME=str(tmp_path / "home"),
+               PATH=os.pathsep.join([str(scripts), env.get("PATH", "")]))
+
+    def run(name):
+        return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--files", name],
+                              cwd=project, env=env, capture_output=True, text=True, timeout=300)
+
+    failing = run("bad.py")
+    assert failing.returncode == 1, failing.stdout + failing.stderr
+    assert "bad.py:4:" in failing.stdout and "CTG101" in failing.stdout
+    passing = run("clean.py")
+    assert passing.returncode == 0, passing.stdout + passing.stderr
+    assert "contiglint" in passing.stdout and "Passed" in passing.stdout

@@ -56,9 +56,10 @@ def test_text_after_fix_counts_fixed_and_remaining():
 def test_json_lists_findings_then_errors_in_one_schema():
     out, _ = render("json", FINDINGS, ERRORS, ReportContext())
     data = json.loads(out)
-    keys = {"path", "line", "column", "end_line", "end_column", "code", "message", "fix",
-            "related"}
-    assert all(set(item) == keys for item in data)
+    keys = ["path", "line", "column", "end_line", "end_column", "code", "severity", "message",
+            "fix", "related", "witness"]
+    assert all(list(item) == keys for item in data)
+    assert [item["severity"] for item in data] == ["error"] * 5
     assert data[0]["fix"]["edits"][0] == {"line": 3, "column": 10, "end_line": 3,
                                           "end_column": 14, "content": "reshape"}
     assert data[0]["related"] == [{"line": 2, "column": 5, "message": "made non-contiguous here"}]
@@ -134,3 +135,23 @@ def test_cli_statistics_names_the_rule(tmp_path):
     assert process.returncode == 1
     first = process.stdout.splitlines()[0].split()
     assert first[:3] == ["2", "CTG101", "[*]"] and len(first) == 4  # ... and the rule name
+
+
+def test_cli_every_format_says_each_findings_severity(tmp_path):
+    """An error (CTG101) and a warning (CTG113) in one file: json and text carry the severity
+    word, sarif its level, github the annotation's command; errors are errors everywhere."""
+    write(tmp_path, "both.py", BAD + "z = torch.randn(2, 3).contiguous()\n")
+    write(tmp_path, "broken.py", "x = (\n")
+    select = ("--select", "CTG101,CTG113", "both.py", "broken.py")
+    data = json.loads(contiglint("--format", "json", *select, cwd=tmp_path).stdout)
+    assert [(item["code"], item["severity"]) for item in data] == [
+        ("CTG101", "error"), ("CTG113", "warning"), ("E999", "error")]
+    text = contiglint("--format", "text", *select, cwd=tmp_path).stdout
+    assert ": CTG101 error: " in text and ": CTG113 warning: " in text
+    run = json.loads(contiglint("--format", "sarif", *select, cwd=tmp_path).stdout)["runs"][0]
+    assert [(r["ruleId"], r["level"]) for r in run["results"]] == [
+        ("CTG101", "error"), ("CTG113", "warning")]
+    assert [n["level"] for n in run["invocations"][0]["toolExecutionNotifications"]] == ["error"]
+    github = contiglint("--format", "github", *select, cwd=tmp_path).stdout.splitlines()
+    assert [(line.split()[0], line.split("title=")[1].split("::")[0]) for line in github] == [
+        ("::error", "CTG101"), ("::warning", "CTG113"), ("::error", "E999")]

@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+import contiglint.discovery as discovery
 import contiglint.files as files
 from contiglint.engine import lint_source
 from contiglint.runner import RunOptions, process_files, run
@@ -215,7 +216,7 @@ def test_unreadable_file_and_directory(tmp_path, monkeypatch):
 def test_paths_that_vanish_during_the_run(tmp_path, monkeypatch):
     for name in ("a.py", "b.py", "c.py"):
         (tmp_path / name).write_text(BAD)
-    found, errors = files.discover([str(tmp_path)])
+    found, errors = discovery.discover([str(tmp_path)])
     os.unlink(tmp_path / "b.py")  # gone between discovery and reading
     outcomes = process_files(found, EXAMPLE_CONFIG, RunOptions(jobs=1))
     assert [len(o.findings) for o in outcomes] == [1, 0, 1]
@@ -230,7 +231,7 @@ def test_paths_that_vanish_during_the_run(tmp_path, monkeypatch):
         return real_scandir(path)
 
     monkeypatch.setattr(files.os, "scandir", vanishing)
-    found, errors = files.discover([str(tmp_path)])
+    found, errors = discovery.discover([str(tmp_path)])
     assert [os.path.basename(e.path) for e in errors] == ["sub"]
     assert "No such file" in errors[0].message and len(found) == 2
     monkeypatch.undo()

@@ -95,3 +95,59 @@ def test_run_module(project):
     done = run(["-m", "train", "x"], project)
     assert done.returncode == 1 and "helpers.py:2: CTG101" in done.stderr
     assert "argv ['x']" in done.stdout
+
+
+CHAIN = """\
+import torch
+
+
+def helper(t):
+    return t.data_ptr()
+
+
+def main():
+    helper(torch.randn(4, 6).t())
+
+
+main()
+"""
+LAUNCHER = """\
+import sys
+from contiglint.cli import main
+sys.exit(main())
+"""
+
+
+def _chain(stderr: str) -> list[str]:
+    return [line.strip() for line in stderr.splitlines() if "called from" in line]
+
+
+def _launched(command, cwd):
+    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    done = subprocess.run([*command, "run", "prog.py"], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert "prog.py:5: CTG106" in done.stderr, done.stderr
+    return _chain(done.stderr)
+
+
+def test_call_chain_names_user_files_only_through_the_console_script(tmp_path):
+    """`contiglint run` as users start it, through the console script pip installed: the
+    chain ends at the script's own module, not at the launcher (`bin/contiglint:8`)."""
+    script = Path(sys.executable).parent / "contiglint"
+    if not script.exists():
+        pytest.skip(f"no console script at {script}: contiglint is not installed there")
+    (tmp_path / "prog.py").write_text(CHAIN)
+    assert _launched([str(script)], tmp_path) == [
+        "called from prog.py:9 (main)", "called from prog.py:12 (<module>)"]
+
+
+def test_call_chain_ends_where_contiglint_started_the_program(tmp_path):
+    """A launcher outside every scripts directory (a wrapper of one's own, a tool's
+    symlink target) is not the program either: the chain ends at contiglint's frames."""
+    (tmp_path / "prog.py").write_text(CHAIN)
+    launcher = tmp_path / "tools" / "lint-launcher"
+    launcher.parent.mkdir()
+    launcher.write_text(LAUNCHER)
+    assert _launched([sys.executable, str(launcher)], tmp_path) == [
+        "called from prog.py:9 (main)", "called from prog.py:12 (<module>)"]

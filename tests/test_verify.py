@@ -17,7 +17,7 @@ from contiglint.verify.claims import CLAIMS  # noqa: E402
 from contiglint.verify.compare import compare  # noqa: E402
 from contiglint.verify.runner import run_programs  # noqa: E402
 from contiglint.verify.verdicts import (CONFIRMED, MISMATCH, MISSED, REFUTED,  # noqa: E402
-                                        Verdict)
+                                        WITNESS_HOLDS, Verdict)
 from contiglint.verify.verifier import verify  # noqa: E402
 from contiglint.verify.worker import EMULATED  # noqa: E402
 from tests.fixture_format import ROOT  # noqa: E402
@@ -240,7 +240,7 @@ def test_cli_json_has_every_observation(tmp_path, capsys):
     assert contiglint_main(["verify", str(path), "--format", "json", "-j", "1"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["failing"] == 0 and report["devices"] == [EMULATED]
-    assert report["summary"]["CTG101"] == {CONFIRMED: 1}
+    assert report["summary"]["CTG101"] == {CONFIRMED: 1, WITNESS_HOLDS: 1}
     (run,) = report["runs"]
     views = [o for case in run["cases"] for o in case["observations"] if o["op"] == "Tensor.view"]
     assert {(o["line"], o["arguments"][0]["strides"] == [1, 4]) for o in views} == \

@@ -11,13 +11,13 @@ import pytest
 from contiglint import files
 from contiglint.cache import Cache, WalkIndex
 from contiglint.config import Config
-from contiglint.files import discover
+from contiglint.discovery import discover
 from contiglint.runner import RunOptions, run
 from contiglint.settings import Settings
 
 
 class Memo:
-    """`files.WalkMemo` in memory."""
+    """`discovery.WalkMemo` in memory."""
 
     def __init__(self) -> None:
         self.walks: dict[str, dict] = {}

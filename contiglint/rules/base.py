@@ -15,6 +15,7 @@ from contiglint.findings import Finding, Fix, Position, Related
 from contiglint.layout.flow.index import ModuleIndex
 from contiglint.layout.flow.names import ImportMap
 from contiglint.layout.model.values import Kind
+from contiglint.layout.model.witness import Witness, noncontiguous_witness
 from contiglint.rules import precision
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
@@ -26,6 +27,8 @@ class Report:
     message: str
     fix: Optional[Fix] = None
     related: tuple[Related, ...] = field(default=())
+    witness: Optional[Witness] = None  # where torch fails; shown as a note at the sink
+
 
 
 @dataclass(frozen=True)
@@ -212,6 +215,17 @@ class RuleContext:
         return tensor is not None and (tensor.noncontiguous or
                                        (self.strict and tensor.kind is Kind.UNKNOWN))
 
+    def proven(self, tensor, rows: bool = False) -> tuple[bool, Optional[Witness]]:
+        """Whether to report a tensor that a sink needs contiguous (with `rows`: unit-stride
+        rows), and the witness: concrete sizes, from its geometry or at the least rank the ops
+        before it need, under which it is not. Without a witness, only in strict mode."""
+        if not self.reportable(tensor):
+            return False, None
+        geometry = tensor.geometry if tensor.geometry is not None else tensor.assumed
+        witness = noncontiguous_witness(geometry, rows) \
+            if geometry is not None and tensor.noncontiguous else None
+        return witness is not None or self.strict, witness
+
     def same_site(self, sink) -> list:
         """The sinks of `sink`'s kind at its node: one per calling context and loop round."""
         return [s for s in self.sinks if s.node is sink.node and s.kind == sink.kind]
@@ -231,5 +245,9 @@ class RuleContext:
             start = self.source.attribute_name(node.func)[0]
             if start.column > 1 and self.source.line(start.line)[start.column - 2] == ".":
                 start = Position(start.line, start.column - 1)
+        related = report.related
+        if report.witness is not None:
+            related += (Related(start.line, start.column,
+                                f"witness: {report.witness.describe()}"),)
         return Finding(self.path, start.line, start.column, end.line, end.column, self.code,
-                       report.message, report.fix, report.related)
+                       report.message, report.fix, related, report.witness)

@@ -9,6 +9,7 @@ from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix
 from contiglint.layout.model.values import Tensor
 from contiglint.layout.model.views import view_verdict
+from contiglint.layout.model.witness import dtype_view_witness, view_witness
 from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -33,8 +34,14 @@ class ViewOnNonContiguous(Rule):
 
     **Example.**
 
-        x = attn @ v                              # (B, H, N, D)
+        q, k, v = qkv.reshape(B, N, 3, H, D).permute(2, 0, 3, 1, 4)  # each (B, H, N, D)
+        x = (q @ k.transpose(-2, -1)).softmax(-1) @ v                # (B, H, N, D)
         x = x.transpose(1, 2).view(B, N, H * D)   # CTG101: merges H and D after the transpose
+
+    The finding names a witness, sizes under which torch raises: `raises for B=2, N=3, H=4,
+    D=5: (2, 3, 4, 5) with strides (60, 5, 15, 1) viewed as (2, 3, 20)`. Without one (the
+    tensor's rank or sizes are not shown by the code, only assumed) the view is reported in
+    `--strict` mode only.
 
     **Fix.** `.reshape(...)` (safe: it returns a view wherever `.view` would have succeeded and
     copies only where `.view` raises). With `fix-style = "contiguous-view"` the fix inserts
@@ -65,24 +72,34 @@ class ViewOnNonContiguous(Rule):
             return
         verdict = view_verdict(tensor, list(sink.sizes) if sink.sizes is not None else None,
                                ast.unparse(sink.target))
-        certain = verdict == "raises"
-        if verdict == "ok" or (verdict == "unknown" and not ctx.strict):
+        if verdict == "ok":
             return
+        # Where the rank is unknown, a view into fewer dims than the ops before it need ("raises"
+        # of the least rank they allow) is witnessed at that rank; any other guess is strict-only.
+        geometry = tensor.geometry if tensor.geometry is not None else \
+            tensor.assumed if verdict == "raises" else None
+        witness = view_witness(geometry, sink.sizes) \
+            if verdict in ("raises", "merge") and geometry is not None else None
+        if witness is None and not ctx.strict:
+            return  # no concrete sizes shown by the code fail: strict-mode only
         call = sink.node
-        text = "raises" if certain and not tensor.maybe else "can raise"
+        text = "raises" if verdict == "raises" and not tensor.maybe else "can raise"
         message = (f".view() on a tensor {made_by(tensor)}{called_from(sink)} {text} 'view "
                    f"size is not compatible with input tensor's size and stride'")
-        yield Report(call, message, self.fix(call, ctx), related(sink, tensor))
+        yield Report(call, message, self.fix(call, ctx), related(sink, tensor), witness)
 
     def check_dtype_view(self, sink: ViewSink, ctx: RuleContext) -> Iterable[Report]:
         source = source_itemsize(sink.target, sink.tensor)
+        new = ELEMENT_SIZE.get(sink.dtype.split(".")[-1])  # None: `view(dtype=kind)`
         if last_dim_unit_stride(sink.tensor) is not False or \
-                source == ELEMENT_SIZE.get(sink.dtype.split(".")[-1]):
+                source is not None and source == new:
             return
-        known = source is not None  # else the sizes may be equal: no error
-        if not known and not ctx.strict:
-            return
+        known = source is not None and new is not None  # else the sizes may be equal
         tensor = sink.tensor
+        witness = dtype_view_witness(tensor.geometry, source, new) \
+            if known and tensor.geometry is not None else None
+        if witness is None and not ctx.strict:
+            return  # the element sizes or the layout are not shown: strict-mode only
         message = (f".view({sink.dtype}) on a tensor {made_by(tensor)} whose last dim is "
                    f"not unit-stride raises" + (" (its element size differs)" if known else
                                                 " when the element size differs") +
@@ -90,7 +107,7 @@ class ViewOnNonContiguous(Rule):
         call = sink.node
         fix = Fix("unsafe", (ctx.source.insert_after(call.func.value, ".contiguous()"),),
                   "insert .contiguous() before .view(dtype)")
-        yield Report(call, message, fix, related(sink, tensor))
+        yield Report(call, message, fix, related(sink, tensor), witness)
 
     def fix(self, call: ast.Call, ctx: RuleContext) -> Fix:
         func = call.func
@@ -118,10 +135,11 @@ def source_itemsize(receiver: ast.expr, tensor: Tensor) -> Optional[int]:
         name = receiver.func.attr
         if name in CONVERSIONS:
             return CONVERSIONS[name]
-        if name in ("to", "type") and receiver.args:
-            text = ast.unparse(receiver.args[0]).split(".")[-1]
-            if text in ELEMENT_SIZE:
-                return ELEMENT_SIZE[text]
+        if name in ("to", "type"):
+            given = receiver.args[:1] + [k.value for k in receiver.keywords if k.arg == "dtype"]
+            for text in (ast.unparse(node).split(".")[-1] for node in given):
+                if text in ELEMENT_SIZE:
+                    return ELEMENT_SIZE[text]
     return None
 
 

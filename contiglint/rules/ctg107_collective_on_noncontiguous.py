@@ -12,7 +12,9 @@ from contiglint.layout.sinks.records import CollectiveSink, Sink
 from contiglint.layout.model.values import Seq, Tensor
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
-from contiglint.rules.statements import enclosing_statement, fresh_name, statement_fix
+from contiglint.rules.statements import (
+    enclosing_statement, fresh_name, one_line, operand, statement_fix,
+)
 
 ASYNC = collectives.ASYNC
 
@@ -83,22 +85,27 @@ class CollectiveOnNonContiguous(Rule):
         effect, writes = hazard
         value = sink.value
         if isinstance(value, Seq):
-            broken = next((v for v in ((value.items or ()) + (value.each,))
-                           if isinstance(v, Tensor) and ctx.reportable(v)), None)
+            broken, witness = next(((v, proof[1]) for v in ((value.items or ()) + (value.each,))
+                                    if isinstance(v, Tensor)
+                                    for proof in [ctx.proven(v)] if proof[0]), (None, None))
             if broken is not None:
                 condition = "" if broken.noncontiguous else " if it is not contiguous"
                 message = (f"dist.{op}() gets a list holding a tensor {self.describe(broken)}"
                            f"{called_from(sink)}: it {effect}{condition}; pass .contiguous() "
                            f"tensors")
-                yield Report(sink.target, message, None, related(sink, broken))
+                yield Report(sink.target, message, None, related(sink, broken), witness)
             return
-        if not isinstance(value, Tensor) or not ctx.reportable(value):
+        if not isinstance(value, Tensor):
+            return
+        proven, witness = ctx.proven(value)
+        if not proven:
             return
         condition = "" if value.noncontiguous else " if it is not contiguous"
         message = (f"dist.{op}() on a tensor {self.describe(value)}{called_from(sink)} {effect}"
                    f"{condition}; "
                    f"pass a .contiguous() copy" + (" and copy it back" if writes else ""))
-        yield Report(sink.target, message, self.fix(sink, ctx, writes), related(sink, value))
+        yield Report(sink.target, message, self.fix(sink, ctx, writes), related(sink, value),
+                     witness)
 
     @staticmethod
     def describe(tensor: Tensor) -> str:
@@ -117,12 +124,10 @@ class CollectiveOnNonContiguous(Rule):
             for k in call.keywords)
         if writes and (asynchronous or isinstance(statement, ast.Assign)):
             return None  # the result exists only after work.wait(): no safe place to copy back
-        text = ctx.source.segment(target)
-        if not isinstance(target, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
-            text = f"({text})"
+        text = operand(ctx, target)
         name = fresh_name(ctx, target, "contig")
-        after = (f"{ctx.source.segment(target)}.copy_({name})",) if writes else ()
-        return statement_fix(ctx, f"run the op on `{name} = {text}.contiguous()`"
+        after = (f"{text}.copy_({name})",) if writes else ()
+        return statement_fix(ctx, f"run the op on `{name} = {one_line(text)}.contiguous()`"
                              + (" and copy it back" if writes else ""), statement,
                              before=(f"{name} = {text}.contiguous()",), after=after,
                              replace=((target, name),), lock=sink.function)

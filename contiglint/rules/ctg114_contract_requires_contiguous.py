@@ -86,6 +86,9 @@ class ContractRequiresContiguous(Rule):
         tensor = sink.tensor
         if requirement is None or tensor is None or not self.applies(requirement, tensor, ctx):
             return
+        proven, witness = ctx.proven(tensor, rows=requirement.kind == "inner")
+        if not proven and not is_grad_output(tensor) and tensor.kind is not Kind.UNKNOWN:
+            return  # shown non-contiguous, but no concrete sizes the code shows make it so
         callee = sink.op.replace("<class>", "")
         param = sink.param
         guard = requirement.evidence[-1]
@@ -104,7 +107,7 @@ class ContractRequiresContiguous(Rule):
                    f".contiguous()" + (" and copy the result back" if requirement.writes else ""))
         origin = related(sink, replace(tensor, origin=None) if grad else tensor)
         yield Report(sink.target, message, self.fix(sink, ctx, requirement),
-                     self.callee_places(requirement, ctx) + origin)
+                     self.callee_places(requirement, ctx) + origin, witness)
 
     @staticmethod
     def applies(requirement: Requirement, tensor: Tensor, ctx: RuleContext) -> bool:

@@ -6,9 +6,13 @@ Unlike the plain lint, which never imports or executes the code it checks, this 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shutil
 import sys
-from typing import Optional, Sequence
+import tempfile
+from pathlib import Path
+from typing import Iterator, Optional, Sequence
 
 DESCRIPTION = (
     "Check contiglint's layout model against real PyTorch. WARNING: this command EXECUTES the "
@@ -25,8 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="contiglint verify", description=DESCRIPTION,
         epilog="Exit status: 0 model and torch agree, 1 a claim was refuted or missed (or a "
                "marker, a fixed program or a run disagrees), 2 usage error.")
-    parser.add_argument("paths", nargs="*", default=["fixtures"], metavar="PATH",
-                        help="fixture programs or directories of them (default: fixtures/)")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="fixture programs or directories of them (default: contiglint's "
+                             "own fixtures, installed with it)")
     parser.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto",
                         help="auto: a GPU when torch sees one, else CUDA emulated on the CPU "
                              "(device moves become stride-preserving CPU copies); cuda: "
@@ -43,6 +48,41 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.paths:
+        return _verify(args)
+    with default_fixtures() as directory:
+        if directory is None:
+            print("contiglint verify: error: contiglint's own fixtures are not installed "
+                  "here; name the fixture programs to verify", file=sys.stderr)
+            return 2
+        args.paths = [directory]
+        return _verify(args)
+
+
+@contextlib.contextmanager
+def default_fixtures() -> Iterator[Optional[str]]:
+    """contiglint's own fixture set: the copy installed with the package
+    (contiglint/verify/fixtures/, put there by setup.py), copied out first, since the tracer
+    counts files under the package and site-packages as library code, not as the code it
+    watches (the command works in the copy's parent directory meanwhile, so the report names
+    `fixtures/...`); else, in a source checkout, its fixtures/ in place; else None."""
+    packaged = Path(__file__).resolve().parent / "fixtures"
+    checkout = Path(__file__).resolve().parents[2] / "fixtures"
+    if not packaged.is_dir():
+        yield os.path.relpath(checkout) if checkout.is_dir() else None
+        return
+    previous = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="contiglint-verify-") as work:
+        shutil.copytree(packaged, os.path.join(work, "fixtures"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        os.chdir(work)
+        try:
+            yield "fixtures"
+        finally:
+            os.chdir(previous)
+
+
+def _verify(args: argparse.Namespace) -> int:
     missing = [p for p in args.paths if not os.path.exists(p)]
     if missing:
         print(f"contiglint verify: error: no such file or directory: {', '.join(missing)}",

@@ -52,17 +52,27 @@ _PLUMBING = tuple(os.path.join(_TORCH_DIR, name) for name in (
 
 
 def library_dirs() -> tuple[str, ...]:
-    """Directories whose code is never "user code": torch, contiglint, the standard library and
-    every site-packages directory (so installed libraries count as library internals)."""
+    """Directories whose code is never "user code": torch, contiglint, the standard library,
+    every site-packages directory (so installed libraries count as library internals) and the
+    scripts directories, where installers put console-script launchers (`bin/contiglint`,
+    `bin/pytest`: a line that imports a package's `main` and calls it)."""
     dirs = {_TORCH_DIR, _CONTIGLINT_DIR}
     paths = sysconfig.get_paths()
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+    user_scripts = sysconfig.get_paths(sysconfig.get_preferred_scheme("user")).get("scripts")
+    for key in ("stdlib", "platstdlib", "purelib", "platlib", "scripts"):
         if paths.get(key):
             dirs.add(os.path.abspath(paths[key]) + os.sep)
+    if user_scripts:
+        dirs.add(os.path.abspath(user_scripts) + os.sep)
     for entry in sys.path:
         if entry.endswith(("site-packages", "dist-packages")):
             dirs.add(os.path.abspath(entry) + os.sep)
     return tuple(sorted(dirs))
+
+
+def is_contiglint(filename: str) -> bool:
+    """Whether `filename` is one of contiglint's own modules."""
+    return os.path.abspath(filename).startswith(_CONTIGLINT_DIR)
 
 
 FileFilter = Union[None, Collection[str], Callable[[str], bool]]

@@ -6,7 +6,7 @@ import json
 from collections import Counter
 
 from contiglint.verify.verdicts import (CASE_FAILED, FIXED_DIFFERS, FIXED_OK, NOT_RUN,
-                                        OUTCOMES, UNCONFIRMED)
+                                        OUTCOMES, UNCONFIRMED, WITNESS_HOLDS, WRONG_WITNESS)
 from contiglint.verify.verifier import Report
 
 NOTES = (UNCONFIRMED, NOT_RUN, CASE_FAILED)
@@ -32,6 +32,10 @@ def text(report: Report) -> str:
     fixed = Counter(v.outcome for v in report.verdicts if v.code == "fixed")
     lines.append(f"\nfixed programs: {fixed[FIXED_OK]} case(s) ok, "
                  f"{fixed[FIXED_DIFFERS]} differ")
+    witnesses = Counter(v.outcome for v in report.verdicts
+                        if v.outcome in (WITNESS_HOLDS, WRONG_WITNESS))
+    lines.append(f"witnesses replayed on torch: {witnesses[WITNESS_HOLDS]} hold, "
+                 f"{witnesses[WRONG_WITNESS]} wrong")
     notes = [v for v in report.verdicts if v.outcome in NOTES]
     if notes:
         lines.append("\nnotes (not disagreements):")

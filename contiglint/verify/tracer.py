@@ -37,7 +37,7 @@ import torch
 from torch.overrides import TorchFunctionMode, resolve_name
 from torch.utils.weak import WeakIdKeyDictionary
 
-from contiglint.verify.frames import FileFilter, FrameClassifier, Site
+from contiglint.verify.frames import FileFilter, FrameClassifier, Site, is_contiglint
 from contiglint.verify.layout_summary import TensorLayout, summarize
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.patches import EntryPatches
@@ -309,7 +309,9 @@ class Tracer:
 
     def called_from(self, site: Site, limit: int = 8) -> tuple[Site, ...]:
         """The user frames that called the function holding `site`, innermost first, as a
-        traceback lists them (user files only). Call it while that function runs."""
+        traceback lists them (user files only). The chain ends at a frame of contiglint's own
+        (`contiglint run` running the script, the verifier a case): what started contiglint is
+        not part of the program. Call it while that function runs."""
         is_user = self._classifier.is_user
         frame = sys._getframe(1)
         while frame is not None and not (frame.f_lineno == site.line and is_user(frame.f_code)
@@ -318,7 +320,8 @@ class Tracer:
             frame = frame.f_back
         chain = []
         frame = frame.f_back if frame is not None else None
-        while frame is not None and len(chain) < limit:
+        while frame is not None and len(chain) < limit \
+                and not is_contiglint(frame.f_code.co_filename):
             if is_user(frame.f_code):
                 chain.append(Site(os.path.abspath(frame.f_code.co_filename), frame.f_lineno,
                                   frame.f_code.co_name))

@@ -19,7 +19,10 @@ CASE_FAILED = "case failed"  # a case crashed or timed out (reported, not a disa
 ERROR = "error"  # the program could not be imported or run at all
 
 OUTCOMES = (CONFIRMED, REFUTED, UNCONFIRMED, NOT_RUN, MISSED)
-FAILING = frozenset({REFUTED, MISSED, MISMATCH, FIXED_DIFFERS, ERROR})
+WITNESS_HOLDS = "witness holds"  # torch failed on a finding's witness as it says
+WRONG_WITNESS = "wrong witness"  # torch did not fail on it: the model is wrong
+
+FAILING = frozenset({REFUTED, MISSED, MISMATCH, FIXED_DIFFERS, ERROR, WRONG_WITNESS})
 
 
 @dataclass(frozen=True)

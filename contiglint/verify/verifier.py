@@ -16,6 +16,7 @@ from contiglint.verify.fixed import compare_fixed
 from contiglint.verify.markers import fixed_path, fixture_programs
 from contiglint.verify.runner import run_programs
 from contiglint.verify.verdicts import Verdict
+from contiglint.verify.witnesses import witness_verdicts
 
 
 @dataclass
@@ -48,7 +49,8 @@ def unsafe_fix_lines(text: str, path: str) -> set[int]:
 
 def unfixable_lines(golden: Path) -> set[int]:
     text = golden.read_text(encoding="utf-8")
-    return {f.line for f in static_findings(text, str(golden))[0] if f.fix is None}
+    return {f.line for f in static_findings(text, str(golden))[0]
+            if f.fix is None or not f.fix.offered}
 
 
 def verify(paths: Sequence[str], device: str = "auto", jobs: int = 2,
@@ -61,6 +63,8 @@ def verify(paths: Sequence[str], device: str = "auto", jobs: int = 2,
     for program in programs:
         text = program.read_text(encoding="utf-8")
         verdicts = compare(str(program), text, runs.get(str(program)))
+        verdicts += witness_verdicts(str(program), static_findings(text, str(program))[0],
+                                     "cuda" if "cuda" in report.devices else "cpu")
         if program in goldens:
             verdicts += compare_fixed(str(program), runs.get(str(program)),
                                       runs.get(str(goldens[program])),

@@ -1,0 +1,331 @@
+"""Witnesses: concrete sizes under which torch fails, found from an abstract layout.
+
+A default-mode finding is a proof, not a guess: it carries one concrete tensor, consistent with
+the sizes the code spells, on which torch's own rule (concrete.py) fails. The witness is found
+by giving the names the sizes are made of (`B`, `C // H`'s `C` and `H`, `x.size(0)`) small
+values, building the tensor the abstract geometry describes at those values, and asking
+torch's rule. Where no assignment fails, or the geometry cannot be built (the rank is only
+assumed, a layout is guessed), there is no witness and the finding is strict-mode only.
+
+A geometry stands for many concrete tensors: a cut dim is shorter than its base by some amount,
+a stepped one skips some elements, a dim dropped by indexing had some size. The witness takes
+the smallest such choice (one more element, a step of 2, a dropped size of 2); torch's rules
+ask only whether strides match, which any such choice decides the same way.
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+from dataclasses import dataclass
+from functools import lru_cache
+from math import prod
+from typing import Callable, Optional, Sequence
+
+from contiglint.layout.model.concrete import (STRIDE_ERROR, VIEW_ERROR, dtype_view_error,
+                                              is_contiguous, view_strides)
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import Size
+
+DOMAIN = (2, 3, 4, 5, 6, 7)  # sizes a witness tries: size 1 hides every layout problem
+TRIES = 1500  # assignments tried at most per witness (each costs microseconds)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """One concrete tensor on which the op fails: the values given to the names the code's
+    sizes are made of, the tensor's sizes and strides, and what was done to it."""
+
+    op: str  # "view", "view_dtype", "contiguous" (not contiguous), "rows" (last stride not 1)
+    values: tuple[tuple[str, int], ...]
+    sizes: tuple[int, ...]
+    strides: tuple[int, ...]
+    target: tuple[int, ...] = ()  # .view's concrete shape
+    itemsizes: tuple[int, int] = (0, 0)  # .view(dtype): element sizes from, to
+    error: str = ""
+
+    def describe(self) -> str:
+        values = ", ".join(f"{name}={value}" for name, value in self.values)
+        layout = f"{self.sizes} with strides {self.strides}".replace(",)", ")")
+        where = f" for {values}" if values else ""
+        if self.op == "view":
+            shape = str(self.target).replace(",)", ")")
+            return f"raises{where}: {layout} viewed as {shape}"
+        if self.op == "view_dtype":
+            return (f"raises{where}: {layout} viewed from {self.itemsizes[0]}-byte to "
+                    f"{self.itemsizes[1]}-byte elements")
+        if self.op == "rows":
+            return f"last dim not unit-stride{where}: {layout}"
+        return f"not contiguous{where}: {layout}"
+
+    def as_json(self) -> dict:
+        """The op, the values, the tensor, the view's target or the element sizes (where the
+        op has them), torch's error and the sentence the note shows."""
+        out = {"op": self.op, "values": dict(self.values), "sizes": list(self.sizes),
+               "strides": list(self.strides)}
+        if self.op == "view":
+            out["target"] = list(self.target)
+        if self.op == "view_dtype":
+            out["itemsizes"] = list(self.itemsizes)
+        return {**out, "error": self.error, "description": self.describe()}
+
+    @staticmethod
+    def from_json(data: dict) -> "Witness":
+        return Witness(data["op"], tuple(data["values"].items()), tuple(data["sizes"]),
+                       tuple(data["strides"]), tuple(data.get("target", ())),
+                       tuple(data.get("itemsizes", (0, 0))), data["error"])
+
+
+# --- the names sizes are made of --------------------------------------------------------------
+@lru_cache(maxsize=4096)
+def _expression(text: str) -> Optional[ast.expr]:
+    try:
+        return ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+
+
+def _atoms(text: str, out: dict) -> None:
+    """The names a symbol's text is made of: `C // H` -> C, H; `x.size(0)` is one name."""
+    node = _expression(text)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
+        _atoms(ast.unparse(node.left), out)
+        _atoms(ast.unparse(node.right), out)
+    elif not (isinstance(node, ast.Constant) and isinstance(node.value, int)):
+        out.setdefault(text, None)
+
+
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+
+
+def _value(text: str, env: dict) -> Optional[int]:
+    if text in env:
+        return env[text]
+    node = _expression(text)
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC)):
+        return None
+    left, right = _value(ast.unparse(node.left), env), _value(ast.unparse(node.right), env)
+    if left is None or right is None or (isinstance(node.op, (ast.FloorDiv, ast.Mod))
+                                         and right == 0):
+        return None
+    return {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__,
+            ast.FloorDiv: int.__floordiv__, ast.Mod: int.__mod__}[type(node.op)](left, right)
+
+
+def _size(size: Size, env: dict, unknown: str) -> Optional[int]:
+    if size is None:
+        return env.get(unknown)
+    coefficient, factors = size
+    values = [_value(f, env) for f in factors]
+    return None if None in values else coefficient * prod(values)
+
+
+class _Names:
+    """The free names of a problem: each symbol's atoms, and one anonymous name for each size
+    the code does not show (shown as `?`)."""
+
+    def __init__(self) -> None:
+        self.atoms: dict[str, None] = {}
+        self.anonymous = 0
+
+    def add(self, size: Size) -> str:
+        if size is None:
+            self.anonymous += 1
+            name = f"?{self.anonymous}"
+            self.atoms.setdefault(name, None)
+            return name
+        for factor in size[1]:
+            _atoms(factor, self.atoms)
+        return ""
+
+
+def _assignments(names: Sequence[str], hints: Sequence[int]) -> itertools.chain:
+    """Distinct values first (no accidental equalities), the same with one name set to a
+    literal size of the problem (`x.view(b, 33, -1)` needs a factor 33), then all equal, then
+    every small combination (or a fixed spread of them when there are many names)."""
+    n = len(names)
+    distinct = [tuple(DOMAIN[i % len(DOMAIN)] for i in range(n))]
+    hinted = [distinct[0][:i] + (hint,) + distinct[0][i + 1:] for hint in hints
+              for i in range(n)]
+    equal = [(v,) * n for v in DOMAIN[:3]]
+    if len(DOMAIN) ** n <= TRIES:
+        rest = itertools.product(DOMAIN, repeat=n)
+    else:  # a fixed spread of the combinations (a multiplicative walk through their indices)
+        total = len(DOMAIN) ** n
+        rest = (_digits(i * 7919 % total, n) for i in range(1, TRIES))
+    return itertools.chain(distinct, hinted, equal, rest)
+
+
+def _digits(index: int, n: int) -> tuple[int, ...]:
+    out = []
+    for _ in range(n):
+        index, digit = divmod(index, len(DOMAIN))
+        out.append(DOMAIN[digit])
+    return tuple(out)
+
+
+def _search(names: _Names, attempt: Callable[[dict], Optional[Witness]],
+            sizes: Sequence[Size] = ()) -> Optional[Witness]:
+    order = list(names.atoms)
+    hints = sorted({s[0] for s in sizes if s is not None and s[0] > 1} - set(DOMAIN))
+    for values in itertools.islice(_assignments(order, hints), TRIES):
+        found = attempt(dict(zip(order, values)))
+        if found is not None:
+            return found
+    return None
+
+
+def _factors(sizes: Sequence[Size], unknown: Sequence[str]) -> tuple[int, list[str]]:
+    """A product of sizes as its literal part and the names that are whole factors of it
+    (with repeats)."""
+    literal, names = 1, []
+    for size, name in zip(sizes, unknown):
+        if size is None:
+            names.append(name)
+        else:
+            literal *= size[0]
+            names.extend(size[1])
+    return literal, names
+
+
+def _solve(env: dict, sides: tuple[tuple[int, list[str]], ...]) -> Optional[dict]:
+    """`env` with one name changed so that both sides' products agree (`x.view(B, N, 768)` of
+    a `(B, N, H, D)` tensor: D = 768 / H), or None. Only a name that is a whole factor once
+    more on one side than on the other can be solved for."""
+    def total(side: tuple[int, list[str]], values: dict) -> Optional[int]:
+        parts = [_value(f, values) for f in side[1]]
+        return None if None in parts else side[0] * prod(parts)
+
+    source, target = sides
+    for name in env:
+        surplus = source[1].count(name) - target[1].count(name)
+        if abs(surplus) != 1:
+            continue
+        trial = dict(env, **{name: 1})
+        a, b = total(source, trial), total(target, trial)
+        if not a or not b:
+            continue
+        big, small = (b, a) if surplus > 0 else (a, b)
+        if big % small == 0 and big // small >= 2:
+            trial[name] = big // small
+            if total(source, trial) == total(target, trial):
+                return trial
+    return None
+
+
+# --- a concrete tensor of a geometry ----------------------------------------------------------
+def materialize(geometry: Geometry, sizes: Sequence[int]) -> Optional[tuple[int, ...]]:
+    """Strides of one tensor of `geometry` with these logical sizes, or None when the geometry
+    cannot be built at them (a base axis two dims claim, sizes that contradict each other)."""
+    base: dict[int, int] = {}
+    for axis, n in zip(geometry.axes, sizes):
+        if not axis.base:
+            continue
+        inner, outer = axis.base[-1], axis.base[:-1]
+        if any(b in base for b in axis.base):
+            return None
+        for b in outer:  # a merged dim: its extent sits in its innermost base axis
+            base[b] = 1
+        base[inner] = {"full": n, "cut": n + 1, "step": 2 * n - 1}.get(axis.span, n)
+    memory_strides: dict[int, int] = {}
+    stride = 1
+    for b in reversed(geometry.memory):
+        memory_strides[b] = stride
+        stride *= base.get(b, 2)  # a base axis no dim spans: dropped by indexing
+    strides: list[int] = [0] * len(sizes)
+    following = 1
+    for index in range(len(sizes) - 1, -1, -1):
+        axis = geometry.axes[index]
+        if axis.span == "broadcast":
+            strides[index] = 0
+        elif not axis.base:
+            strides[index] = following  # a new size-1 dim, as unsqueeze makes it
+        else:
+            if axis.base[-1] not in memory_strides:
+                return None
+            strides[index] = memory_strides[axis.base[-1]] * (2 if axis.span == "step" else 1)
+        following = max(strides[index], 1) * max(sizes[index], 1)
+    return tuple(strides)
+
+
+def _tensor(geometry: Geometry, names: list[str], env: dict):
+    sizes = [_size(s, env, name) for s, name in zip(geometry.sizes, names)]
+    if any(n is None or n < 1 for n in sizes):
+        return None
+    strides = materialize(geometry, sizes)
+    return None if strides is None else (tuple(sizes), strides)
+
+
+def _shown(env: dict) -> tuple[tuple[str, int], ...]:
+    return tuple((name, value) for name, value in env.items() if not name.startswith("?"))
+
+
+# --- the witnesses rules ask for --------------------------------------------------------------
+def view_witness(geometry: Geometry, target: Sequence[object]) -> Optional[Witness]:
+    """A tensor of `geometry` whose `.view(*target)` raises; `target` as `Call.sizes` gives
+    it (sizes and "-1")."""
+    names = _Names()
+    source = [names.add(s) for s in geometry.sizes]
+    wildcard = [i for i, s in enumerate(target) if s == "-1"]
+    if len(wildcard) > 1:
+        return None
+    shape = [None if s == "-1" else names.add(s) for s in target]
+    sides = (_factors(geometry.sizes, source), _factors([s for s in target if s != "-1"],
+                                                        [n for n in shape if n is not None]))
+
+    def attempt(env: dict, solving: bool = True) -> Optional[Witness]:
+        made = _tensor(geometry, source, env)
+        if made is None:
+            return None
+        sizes, strides = made
+        wanted = [0 if s == "-1" else _size(s, env, name) for s, name in zip(target, shape)]
+        if any(n is None or n < 1 for i, n in enumerate(wanted) if i not in wildcard):
+            return None
+        if not wildcard and prod(wanted) != prod(sizes):
+            solved = _solve(env, sides) if solving else None
+            return attempt(solved, False) if solved is not None else None
+        if wildcard:
+            rest = prod(n for i, n in enumerate(wanted) if i != wildcard[0])
+            if prod(sizes) % rest:
+                return None
+            wanted[wildcard[0]] = prod(sizes) // rest
+        if prod(wanted) != prod(sizes) or view_strides(sizes, strides, wanted) is not None:
+            return None
+        return Witness("view", _shown(env), sizes, strides, tuple(wanted), error=VIEW_ERROR)
+
+    return _search(names, attempt, [s for s in target if s != "-1"])
+
+
+def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int) \
+        -> Optional[Witness]:
+    """A tensor of `geometry` whose `.view(dtype)` to `new_itemsize`-byte elements raises
+    because its last dim is not unit-stride (the check every size change makes)."""
+    names = _Names()
+    source = [names.add(s) for s in geometry.sizes]
+
+    def attempt(env: dict) -> Optional[Witness]:
+        made = _tensor(geometry, source, env)
+        if made is None or dtype_view_error(*made, 0, itemsize, new_itemsize) != STRIDE_ERROR:
+            return None
+        return Witness("view_dtype", _shown(env), *made, itemsizes=(itemsize, new_itemsize),
+                       error=STRIDE_ERROR)
+
+    return _search(names, attempt)
+
+
+def noncontiguous_witness(geometry: Geometry, rows: bool = False) -> Optional[Witness]:
+    """A tensor of `geometry` that is not contiguous: what a raw read, a strideless kernel, a
+    collective or a contract that needs row-major memory fails on. With `rows`, one whose last
+    dim is not unit-stride (what a contract on unit-stride rows fails on)."""
+    names = _Names()
+    source = [names.add(s) for s in geometry.sizes]
+
+    def attempt(env: dict) -> Optional[Witness]:
+        made = _tensor(geometry, source, env)
+        if made is None or (made[1][-1:] == (1,) if rows else is_contiguous(*made)):
+            return None
+        return Witness("rows" if rows else "contiguous", _shown(env), *made,
+                       error="last dim not unit-stride" if rows else "not contiguous")
+
+    return _search(names, attempt)
