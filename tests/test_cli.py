@@ -248,8 +248,22 @@ def test_rule_documentation_by_name_as_by_code(tmp_path):
 
 
 def test_check_subcommand_is_an_alias(tmp_path):
+    """`contiglint check ARGS` is `contiglint ARGS`: the same findings, output and status."""
     write(tmp_path, "bad.py", BAD)
-    assert contiglint("check", "bad.py", cwd=tmp_path).returncode == 1
+    write(tmp_path, "clean.py", CLEAN)
+    outputs = []
+    for args in (["bad.py", "clean.py"], ["--format", "json", "--statistics", "bad.py"],
+                 ["clean.py"]):
+        alias = contiglint("check", "--no-cache", *args, cwd=tmp_path)
+        plain = contiglint("--no-cache", *args, cwd=tmp_path)
+        assert (alias.returncode, alias.stdout, alias.stderr) == \
+            (plain.returncode, plain.stdout, plain.stderr), args
+        outputs.append(alias)
+    text, machine, clean = outputs
+    assert text.returncode == 1 and text.stdout.startswith(f"bad.py:{BAD_LINE}:")
+    assert " CTG101 " in text.stdout and "clean.py" not in text.stdout
+    assert machine.returncode == 1 and "CTG101" in machine.stdout
+    assert clean.returncode == 0 and "All checks passed!" in clean.stdout
 
 
 def test_delegated_subcommands(tmp_path, monkeypatch, capsys):

@@ -1,7 +1,8 @@
 """The torch facts behind the engine's general flow (module parameters, in-place activations,
 as_strided windows of unknown size, fft results), each checked against the installed torch;
 the flow itself (hooks, properties, functools.partial, subclass attributes) is checked end to
-end by the tuning cases under tests/eval/tuning/, whose truth comes from running them."""
+end by the tuning cases under tests/eval/tuning/, whose truth comes from running them (a set
+written while tuning the model, so tuned on by construction)."""
 from __future__ import annotations
 
 import subprocess

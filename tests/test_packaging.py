@@ -19,6 +19,7 @@ import pytest
 
 from tests.clitools import ROOT
 
+pytestmark = pytest.mark.xdist_group("packaging")  # one worker builds the distributions
 NAME = "contiglint-0.2.0"
 # Not part of the source: environments, caches, build output, the benchmarks' downloaded corpus.
 NOT_SOURCE = (".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "*.pyc",

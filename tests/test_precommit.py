@@ -18,7 +18,8 @@ import pytest
 
 from tests.clitools import BAD, CLEAN, FIXED, ROOT, environment, write
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+pytestmark = [pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
+              pytest.mark.xdist_group("precommit")]  # one worker builds the hook repo
 
 PACKAGE_FILES = ("pyproject.toml", "setup.py", "LICENSE", "README.md", ".pre-commit-hooks.yaml")
 

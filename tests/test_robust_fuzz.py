@@ -3,9 +3,10 @@ parses, removes what it fixed and is stable (the oracle is `tests.fuzz_inputs.pr
 
 Three sources of input, all seeded so a failure reproduces: mutated windows of the fixtures
 and of realistic model code embedded in tests/fuzz_inputs.py; random programs made of tensor
-layout operations (hypothesis); arbitrary Python from the grammar (hypothesmith). The CI
-counts take about a minute; set CONTIGLINT_FUZZ_EXAMPLES=1000 for a run ten times longer
-(the variable scales every count by value/100).
+layout operations (hypothesis); arbitrary Python from the grammar (hypothesmith). The three
+fuzzers are marked slow (CI runs them, `python -m pytest --run-slow`): their counts take
+minutes of CPU; set CONTIGLINT_FUZZ_EXAMPLES=1000 for a run ten times longer (the variable
+scales every count by value/100).
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def window(text: str, rng: random.Random) -> str:
     return "import torch\n" + "".join(lines[start:start + rng.randint(5, 60)])
 
 
+@pytest.mark.slow
 def test_mutated_real_code_never_breaks_the_linter_or_the_fixer():
     seeds = seed_programs()
     names = sorted(seeds)
@@ -115,6 +117,7 @@ def layout_program(draw):
     return "\n".join(lines + ["x = torch.randn(2, 3, 4).permute(2, 0, 1)"] + calls) + "\n"
 
 
+@pytest.mark.slow
 @seed(6)
 @settings(max_examples=LAYOUT_PROGRAMS, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -123,6 +126,7 @@ def test_generated_layout_programs(text):
     assert problems(text) == []
 
 
+@pytest.mark.slow
 @seed(7)
 @settings(max_examples=GRAMMAR_PROGRAMS, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,

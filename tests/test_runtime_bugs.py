@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("torch")
+pytestmark = pytest.mark.xdist_group("runtime_bugs")  # one worker runs the batches once
 
 BUGS = Path(__file__).parent / "runtime_bugs"
 ROOT = Path(__file__).parent.parent

@@ -23,6 +23,7 @@ import pytest
 from tests.clitools import environment
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.xdist_group("extension")  # one worker builds it once
 
 SOURCE = """
 #include <torch/extension.h>

@@ -9,6 +9,7 @@ import textwrap
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.xdist_group("verify")  # one worker runs each module fixture
 
 from contiglint.cli import main as contiglint_main  # noqa: E402
 from contiglint.layout.model import op_transfers  # noqa: E402
