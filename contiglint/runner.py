@@ -20,7 +20,7 @@ from contiglint.cache import ANSWERS, Cache, StatIndex
 from contiglint.config import Config
 from contiglint.engine import (
     LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
-    reads_contracts,
+    reads_contracts, size_error,
 )
 from contiglint.discovery import discover
 from contiglint.files import SourceFile, read_source, stat_signature, write_source
@@ -301,6 +301,8 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     """The file's contract summary and, in a check run, its speculative result (see
     `FirstPass`); None for a text that cannot be summarized (the lint reports why)."""
     path, text = source.path, source.text
+    if size_error(text, path, config.settings_for(path)):
+        return None  # never parsed: the lint reports it
     cache = Cache(options.cache_dir) if options.cache_dir is not None else None
     summary, tree, index, parsed = None, None, None, False
     contracts = _reads_contracts(config)
