@@ -8,9 +8,11 @@ bugs), then edits it `--edits` times, each time a line inside a block, waiting f
 diagnostics of that version before the next edit. Printed: the median and 90th percentile of
 the time from sending didChange to receiving its publishDiagnostics, once with the server's
 default debounce and once with the debounce off (CONTIGLINT_SERVER_DEBOUNCE=0: the pure
-lint-and-publish cost), the in-process `lint_source` time of the same text for reference, and
-the time of a code-action request on findings whose fix adds statements (made by LibCST).
-No test asserts timings.
+lint-and-publish cost), the in-process `lint_source` time of the same text for reference (and
+of the observed analysis the server runs, which also keeps the layouts hovers read), the time
+of a code-action request on findings whose fix adds statements (made by LibCST), of a hover
+over a tensor name (`out`, `qkv`, `y`, `g` in every block: its layout and the ops that made
+it) and of the inlay hints of the whole file. No test asserts timings.
 """
 from __future__ import annotations
 
@@ -103,7 +105,8 @@ async def measure(text: str, edits: int, debounce: str | None) -> list[float]:
         env["CONTIGLINT_SERVER_DEBOUNCE"] = debounce
     await client.start_io(sys.executable, "-m", "contiglint", "server", env=env)
     await client.initialize_async(types.InitializeParams(
-        capabilities=types.ClientCapabilities(), root_uri=ROOT.as_uri()))
+        capabilities=types.ClientCapabilities(), root_uri=ROOT.as_uri(),
+        initialization_options={"inlayHints": True}))
     client.initialized(types.InitializedParams())
     uri = (ROOT / "benchmarks" / "latency_model.py").as_uri()  # never written
     client.text_document_did_open(types.DidOpenTextDocumentParams(
@@ -132,6 +135,24 @@ async def measure(text: str, edits: int, debounce: str | None) -> list[float]:
             context=types.CodeActionContext(diagnostics=[diagnostic])))
         actions.append(time.perf_counter() - start)
     measure.actions = actions
+    document = types.TextDocumentIdentifier(uri=uri)
+    hovers, shown = [], 0
+    for number, line in enumerate(lines):  # every tensor name that ends a block's layout
+        for name in ("out)", "qkv.permute", "y.flatten", "g)"):
+            if name in line:
+                at = types.Position(line=number, character=line.index(name))
+                start = time.perf_counter()
+                hover = await client.text_document_hover_async(types.HoverParams(
+                    text_document=document, position=at))
+                hovers.append(time.perf_counter() - start)
+                shown += hover is not None and "contiguous:" in hover.contents.value
+    start = time.perf_counter()
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=document, range=types.Range(
+            start=types.Position(line=0, character=0),
+            end=types.Position(line=len(lines), character=0))))
+    measure.hints = (time.perf_counter() - start, len(hints or []))
+    measure.hovers, measure.shown = hovers, shown
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
@@ -158,7 +179,9 @@ def main() -> int:
         print("needs the server extra: pip install 'contiglint[server]'", file=sys.stderr)
         return 2
     from contiglint.engine import lint_source
+    from contiglint.layout.explain.query import analyze
     from contiglint.server import DEBOUNCE_SECONDS
+    from contiglint.server_layout import warm
 
     text = model_text(args.lines)
     runs = []
@@ -166,8 +189,15 @@ def main() -> int:
         start = time.perf_counter()
         result = lint_source(text, "latency_model.py")
         runs.append(time.perf_counter() - start)
+    observed = []
+    for _ in range(5):
+        start = time.perf_counter()
+        warm(analyze(text, "latency_model.py"))
+        observed.append(time.perf_counter() - start)
     print(f"model: {text.count(chr(10))} lines, {len(result.findings)} findings; "
-          f"lint_source in process: median {statistics.median(runs) * 1000:.0f} ms")
+          f"lint_source in process: median {statistics.median(runs) * 1000:.0f} ms; "
+          f"observed analysis (the server's, hovers' data made): median "
+          f"{statistics.median(observed) * 1000:.0f} ms")
     for label, debounce in ((f"debounce {DEBOUNCE_SECONDS * 1000:.0f} ms (default)", None),
                             ("debounce off", "0")):
         latencies = asyncio.run(measure(text, args.edits, debounce))
@@ -178,6 +208,12 @@ def main() -> int:
     actions = sorted(x * 1000 for x in measure.actions)
     print(f"codeAction on a CTG107 finding (its fix adds statements, made by LibCST): median "
           f"{statistics.median(actions):.0f} ms, max {actions[-1]:.0f} ms, over {len(actions)}")
+    hovers = sorted(x * 1000 for x in measure.hovers)
+    print(f"hover on a tensor name (layout and the ops that made it): median "
+          f"{statistics.median(hovers):.1f} ms, max {hovers[-1]:.1f} ms, over {len(hovers)} "
+          f"({measure.shown} showed a layout)")
+    seconds, count = measure.hints
+    print(f"inlay hints of the whole file: {seconds * 1000:.0f} ms for {count} hints")
     return 0
 
 

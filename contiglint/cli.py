@@ -25,6 +25,7 @@ DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, import
     "verify": "contiglint.verify.cli",
     "run": "contiglint.runtime.cli",
     "server": "contiglint.server",
+    "explain": "contiglint.layout.explain.cli",
 }
 PACKAGE_EXTRAS = {"pygls": "server", "lsprotocol": "server"}  # a missing package -> the extra with it
 
@@ -68,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="contiglint",
         description="Find PyTorch memory-layout (contiguity) hazards. Other commands: "
                     "`contiglint rules`, `contiglint rule CODE|NAME`, `contiglint verify ...`, "
-                    "`contiglint run ...`, `contiglint server` (language server).",
+                    "`contiglint run ...`, `contiglint server` (language server), "
+                    "`contiglint explain FILE:LINE[:COL]` (the layout there, and why).",
         epilog="Exit status: 0 nothing to report, 1 findings remain (or --diff has changes), "
                "2 usage, configuration, I/O, syntax or internal error.")
     parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",

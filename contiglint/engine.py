@@ -176,10 +176,11 @@ def syntax_error(text: str, path: str) -> Optional[SourceError]:
 def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
                 tree: Optional[ast.Module] = None,
                 project: Optional[ProjectContracts] = None,
-                index: Optional[ModuleIndex] = None) -> LintResult:
+                index: Optional[ModuleIndex] = None, observer=None) -> LintResult:
     """`project`: the contracts of the other modules of the linted tree (runner.py), so calls
     into them are judged by what the callee requires; `tree` and `index`: the text's syntax
-    tree and its walk, when the caller has them."""
+    tree and its walk, when the caller has them; `observer`: see `lint_tree` (it sees
+    nothing when the text is not analysed)."""
     if noqa.skips_file(text):
         return LintResult()
     too_large = size_error(text, path, settings)
@@ -210,7 +211,7 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if not any(_holds_tokens(rule, searched) and rule.may_fire(index, settings.strict)
                for rule in rules):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
-    return lint_tree(tree, text, path, settings, rules, project, index)
+    return lint_tree(tree, text, path, settings, rules, project, index, observer)
 
 
 _TOKENS_OF: dict[type, frozenset[str]] = {}
@@ -274,14 +275,16 @@ def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
               rules: Optional[list[Rule]] = None,
               project: Optional[ProjectContracts] = None,
-              index: Optional[ModuleIndex] = None) -> LintResult:
+              index: Optional[ModuleIndex] = None, observer=None) -> LintResult:
+    """`observer`: records the abstract values the flow pass computes (`contiglint explain`,
+    editor hovers: layout/explain/observe.py)."""
     rules = enabled_rules(settings) if rules is None else rules
     source = SourceMap(text)
     result = LintResult()
     try:
         index = index or ModuleIndex(tree)
         sinks = analyze_module(tree, source, path, project, index, reads_contracts(rules),
-                               sink_kinds(rules))
+                               sink_kinds(rules), observer)
     except RecursionError:
         result.errors.append(SourceError(
             path, 1, 1, "too deeply nested to analyze (an expression or elif chain hundreds "

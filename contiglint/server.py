@@ -6,10 +6,11 @@ pyproject.toml with a `[tool.contiglint]` table, per-file-ignores included), and
 * diagnostics, pushed on open, change and save, or pulled (`textDocument/diagnostic`) by a
   client that says it pulls; related locations as `relatedInformation`; the rule's file (whose
   docstring is its documentation) as `codeDescription`;
-* hover: the rule's documentation over a finding;
-* code actions: one per fix (safe ones are preferred quick fixes, unsafe ones say so), "fix
-  all" (`source.fixAll.contiglint`, safe fixes; unsafe ones too as a second action) and
-  "add noqa" for each finding.
+* hover: over a tensor name, its inferred layout (shape, strides, contiguity and the ops that
+  made it: server_layout.py); over a finding, the rule's documentation;
+* inlay hints after the ops that break contiguity, when the client turns them on with the
+  initialization option `{"inlayHints": true}`;
+* code actions: one per fix, "fix all" and "add noqa" for each finding (server_actions.py).
 
 Open buffers are one project, as files linted together are on the command line: each buffer
 is linted with the contracts (layout/sinks/contracts.py) learned from the other open buffers, so a
@@ -22,61 +23,35 @@ diagnostic (the syntax error); an internal error becomes a diagnostic too, never
 """
 from __future__ import annotations
 
-import ast
 import asyncio
-import bisect
 import inspect
-import json
 import logging
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
-from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from contiglint import __version__, noqa
-from contiglint.config import ConfigError, Overrides, resolve
-from contiglint.engine import LintResult, SourceError, fix_source, lint_source
-from contiglint.findings import Edit, Finding, Fix, Position, line_starts
-from contiglint.layout.sinks.contracts import (ModuleSummary, Names, ProjectContracts, module_name,
-                                         summarize)
+from contiglint import __version__, server_layout
+from contiglint.engine import SourceError
+from contiglint.findings import Edit
 from contiglint.layout.sinks.contracts import resolve as resolve_contracts
 from contiglint.rules import all_rules
+from contiglint.server_actions import FIX_ALL, CodeActions, overlaps, uri_to_path
+from contiglint.server_buffers import (
+    Linted, Module, buffer_module, contracts_digest, lint_buffer,
+)
+from contiglint.server_layout import LayoutFeatures
 
 SOURCE = "contiglint"
 DEBOUNCE_SECONDS = float(os.environ.get("CONTIGLINT_SERVER_DEBOUNCE", "0.15"))
-FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.{SOURCE}"
 RULES = {rule.code: rule for rule in all_rules()}
 
 
-@dataclass
-class Linted:
-    """The result for one version of one buffer, with the text it was computed on."""
-
-    version: Optional[int]
-    text: str
-    result: LintResult
-    settings: object = None
-    starts: list[int] = field(default_factory=list)
-    contracts: str = ""  # digest of what the buffer's functions require (for its importers)
-
-
-@dataclass
-class Module:
-    """What one open buffer contributes to the others: its contract summary, and the
-    modules it imports."""
-
-    name: str
-    summary: Optional[ModuleSummary]
-    imports: frozenset[str]
-
-
-class ContiglintServer(LanguageServer):
+class ContiglintServer(CodeActions, LayoutFeatures, LanguageServer):
     def __init__(self) -> None:
         super().__init__(SOURCE, __version__,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
@@ -84,6 +59,7 @@ class ContiglintServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}
         self.modules: dict[str, Module] = {}  # uri -> the open buffer as a module
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="contiglint-lint")
+        self.layout_options = server_layout.LayoutOptions()
 
     # --- linting --------------------------------------------------------------------------
     def pulls(self) -> bool:
@@ -223,153 +199,27 @@ class ContiglintServer(LanguageServer):
             text_document=types.OptionalVersionedTextDocumentIdentifier(
                 uri=uri, version=linted.version), edits=list(edits))])
 
-    # --- code actions -----------------------------------------------------------------------
-    def code_actions(self, uri: str, linted: Linted,
-                     params: types.CodeActionParams) -> list[types.CodeAction]:
-        wanted = params.context.only
-        actions: list[types.CodeAction] = []
-        diagnostics = self.diagnostics(uri, linted)
-        quick = not wanted or any(kind.startswith(types.CodeActionKind.QuickFix)
-                                  for kind in wanted)
-        for finding, diagnostic in zip(linted.result.findings,
-                                       diagnostics[len(linted.result.errors):]):
-            if not quick or not overlaps(diagnostic.range, params.range):
-                continue
-            if finding.fix is not None and finding.fix.edits:
-                actions.append(self.fix_action(uri, linted, finding, finding.fix, diagnostic))
-            if (action := self.noqa_action(uri, linted, finding, diagnostic)) is not None:
-                actions.append(action)
-        # Fixing a whole file costs several lints: offered when asked for by kind, or when
-        # the client resolves the edit only if the action is chosen.
-        if any(FIX_ALL.startswith(kind) or kind.startswith(FIX_ALL) for kind in wanted or ()) \
-                or not wanted and self.resolves_edits():
-            actions.extend(self.fix_all_actions(uri, linted))
-        return actions
-
-    def fix_action(self, uri: str, linted: Linted, finding: Finding, fix: Fix,
-                   diagnostic: types.Diagnostic) -> types.CodeAction:
-        safe = fix.safety == "safe"
-        title = f"{fix.description or 'fix'} ({finding.code})" + ("" if safe else " [unsafe]")
-        return types.CodeAction(
-            title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-            is_preferred=safe,
-            edit=self.workspace_edit(uri, linted, self.text_edits(uri, linted, fix.edits)))
-
-    def noqa_action(self, uri: str, linted: Linted, finding: Finding,
-                    diagnostic: types.Diagnostic) -> Optional[types.CodeAction]:
-        edit = noqa.suppression_edit(linted.text, finding)
-        if edit is None:
-            return None
-        return types.CodeAction(
-            title=f"Add `# noqa: {finding.code}` to line {edit.start.line}",
-            kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-            edit=self.workspace_edit(uri, linted, self.text_edits(uri, linted, [edit])))
-
-    def fix_all_actions(self, uri: str, linted: Linted) -> list[types.CodeAction]:
-        """Fix all safe fixes, and all fixes; the edit is made when the client resolves the
-        action (if it can), since fixing a whole file costs several lints."""
-        actions = []
-        safe = sum(1 for f in linted.result.findings if f.fix and f.fix.safety == "safe")
-        fixable = sum(1 for f in linted.result.findings if f.fix)
-        for unsafe, count in ((False, safe), (True, fixable)):
-            if not count or unsafe and fixable == safe:
-                continue
-            action = types.CodeAction(
-                title="contiglint: fix all" + (" (unsafe fixes included)" if unsafe else
-                                               " (safe fixes)"),
-                kind=FIX_ALL + (".unsafe" if unsafe else ""),
-                data={"uri": uri, "version": linted.version, "unsafe": unsafe})
-            actions.append(action if self.resolves_edits() else self.resolve(action, linted))
-        return actions
-
-    def resolves_edits(self) -> bool:
-        capabilities = self.client_capabilities.text_document
-        action = capabilities.code_action if capabilities else None
-        support = action.resolve_support if action else None
-        return support is not None and "edit" in support.properties
-
-    def resolve(self, action: types.CodeAction, linted: Linted) -> types.CodeAction:
-        uri = action.data["uri"]
-        fixed = fix_source(linted.text, uri_to_path(uri), linted.settings,
-                           unsafe=bool(action.data["unsafe"]))
-        edits = [] if fixed.text == linted.text else [whole_text_edit(linted.text, fixed.text)]
-        action.edit = self.workspace_edit(uri, linted, self.text_edits(uri, linted, edits))
-        return action
-
     # --- hover ------------------------------------------------------------------------------
     def hover(self, uri: str, linted: Linted, position: types.Position) -> Optional[types.Hover]:
+        """The layout of the tensor name there, then the documentation of a finding there."""
         point = types.Range(start=position, end=position)
+        parts, where = [], None
+        found = self.layout_hover(uri, linted, position)
+        if found is not None:
+            parts.append(found[0])
+            where = found[1]
         for finding, diagnostic in zip(linted.result.findings,
                                        self.diagnostics(uri, linted)[len(linted.result.errors):]):
             rule = RULES.get(finding.code)
             if rule is not None and overlaps(diagnostic.range, point):
-                body = (f"**{rule.code}** ({rule.name}): {finding.message}\n\n---\n\n"
-                        f"{rule.documentation()}")
-                return types.Hover(contents=types.MarkupContent(
-                    kind=types.MarkupKind.Markdown, value=body), range=diagnostic.range)
-        return None
-
-
-def lint_buffer(path: str, text: str, version: Optional[int],
-                project: Optional[ProjectContracts] = None) -> Linted:
-    """What `contiglint PATH` reports for `text` saved at `path` (runs in the worker thread);
-    `project`: the contracts of the other modules linted with it."""
-    try:
-        config = resolve(Overrides(), None, os.path.dirname(path) or ".")
-        settings = config.settings_for(path)
-        result = lint_source(text, path, settings, project=project)
-    except ConfigError as error:
-        settings, result = None, LintResult(errors=[SourceError(path, 1, 1, str(error),
-                                                                "config")])
-    except Exception as error:  # noqa: BLE001 - the server reports its bugs, it never dies
-        settings, result = None, LintResult(errors=[SourceError(
-            path, 1, 1, f"internal error: {type(error).__name__}: {error}; please report this "
-            "bug with the file that caused it", "internal")])
-    return Linted(version, text, result, settings, line_starts(text))
-
-
-def buffer_module(path: str, text: str) -> Module:
-    """The buffer's module name, contract summary (None when it does not parse) and the
-    modules it imports (relative imports resolved)."""
-    name = module_name(path)
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
-        return Module(name, None, frozenset())
-    package = path.endswith("__init__.py")
-    try:
-        summary = summarize(tree, name, path, package)
-    except (RecursionError, ValueError):
-        summary = None
-    imports = set(Names(tree, name, package).local.values())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imports.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            imports.add(node.module)
-    return Module(name, summary, frozenset(imports))
-
-
-def contracts_digest(module: Module, others: list[ModuleSummary]) -> str:
-    """What the module's functions require, resolved with the other open modules (so that a
-    wrapper's contract changes when the kernel it calls changes)."""
-    if module.summary is None:
-        return ""
-    resolved = resolve_contracts(others + [module.summary])
-    required = {key: resolved.functions[key].as_json()["required"]
-                for key in sorted(module.summary.functions)
-                if key in resolved.functions and resolved.functions[key].required}
-    return json.dumps(required, sort_keys=True) if required else ""
-
-
-def uri_to_path(uri: str) -> str:
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        return os.path.join(os.getcwd(), "untitled.py")  # unsaved buffer: the cwd's config
-    path = unquote(parsed.path)
-    if os.name == "nt" and path.startswith("/"):
-        path = path[1:]
-    return path
+                parts.append(f"**{rule.code}** ({rule.name}): {finding.message}\n\n---\n\n"
+                             f"{rule.documentation()}")
+                where = where or diagnostic.range
+                break
+        if not parts:
+            return None
+        return types.Hover(contents=types.MarkupContent(
+            kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)), range=where)
 
 
 def rule_uri(rule) -> str:
@@ -377,32 +227,15 @@ def rule_uri(rule) -> str:
     return Path(inspect.getfile(rule)).resolve().as_uri()
 
 
-def overlaps(a: types.Range, b: types.Range) -> bool:
-    def key(p: types.Position) -> tuple[int, int]:
-        return (p.line, p.character)
-
-    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
-
-
-def whole_text_edit(old: str, new: str) -> Edit:
-    """One edit covering the text that differs (a fix-all result)."""
-    starts = line_starts(old)
-    first = 0
-    while first < min(len(old), len(new)) and old[first] == new[first]:
-        first += 1
-    last = 0
-    while last < min(len(old), len(new)) - first and old[-1 - last] == new[-1 - last]:
-        last += 1
-
-    def position(offset: int) -> Position:
-        line = bisect.bisect_right(starts, offset)
-        return Position(line, offset - starts[line - 1] + 1)
-
-    return Edit(position(first), position(len(old) - last), new[first:len(new) - last])
-
-
 def build() -> ContiglintServer:
     server = ContiglintServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: ContiglintServer, params: types.InitializeParams) -> None:
+        ls.layout_options, problems = server_layout.read_options(params.initialization_options)
+        for problem in problems:
+            ls.window_show_message(types.ShowMessageParams(
+                type=types.MessageType.Error, message=f"contiglint: {problem}"))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: ContiglintServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -463,6 +296,13 @@ def build() -> ContiglintServer:
     async def hover(ls: ContiglintServer, params: types.HoverParams):
         uri = params.text_document.uri
         return ls.hover(uri, await ls.current(uri), params.position)
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions())
+    async def inlay_hint(ls: ContiglintServer, params: types.InlayHintParams):
+        if not ls.layout_options.inlay_hints:
+            return []
+        uri = params.text_document.uri
+        return ls.inlay_hints(uri, await ls.current(uri), params.range)
 
     return server
 

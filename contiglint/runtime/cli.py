@@ -48,7 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "watched until the steps' call signatures are stable, then one "
                              "step in 20 and steps with new input shapes (the report says "
                              "which)")
-    parser.add_argument("--explain", action="store_true", help="add why/fix to each entry")
+    parser.add_argument("--explain", action="store_true",
+                        help="add why/fix to each entry, and what static analysis inferred "
+                             "there next to the shape and strides torch made (a "
+                             "disagreement is reported as a model error)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 if the script succeeded but hazards were found")
     parser.add_argument("-m", dest="module", metavar="MODULE", help="run a module, like python -m")
@@ -98,7 +101,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     full=options.full)
     status = _run(options.module, target, watcher)
     report = watcher.report
-    text = report.to_json() if options.format == "json" else report.to_text(options.explain)
+    text = report.to_json(options.explain) if options.format == "json" else \
+        report.to_text(options.explain)
     if options.output:
         with open(options.output, "w", encoding="utf-8") as stream:
             stream.write(text + "\n")

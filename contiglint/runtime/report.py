@@ -19,6 +19,7 @@ from contiglint.rules import severity
 from contiglint.runtime.codes import EXPLANATIONS, title
 from contiglint.runtime.hazards import Hazard
 from contiglint.runtime.sampling import describe as describe_sampling
+from contiglint.runtime.static_compare import StaticView
 from contiglint.verify.frames import Site
 
 _MAX_ORIGINS = 3
@@ -139,20 +140,25 @@ class Report:
                                       any(code.startswith(prefix) for prefix in codes))
 
     # -- rendering ---------------------------------------------------------------------------
-    def as_json(self) -> dict:
+    def as_json(self, explain: bool = False) -> dict:
+        """`explain`: each entry also holds what static analysis inferred there
+        (`static_analysis`: its layout and the claims torch refuted)."""
         entries = self.entries
+        static = StaticView() if explain else None
         return {
             "version": 1, "tool": "contiglint run",
             "summary": {"entries": len(entries), "occurrences": sum(e.count for e in entries),
                         "bytes_copied": sum(e.bytes_copied for e in entries),
                         "suppressed": self.suppressed},
-            "entries": [e.as_json() for e in entries],
+            "entries": [{**e.as_json(), **({"static_analysis": static.compare(
+                e.file, e.line, e.op, e.shape, e.strides)} if explain else {})}
+                for e in entries],
             "script_error": self.script_error,
             "sampling": self.sampling,
         }
 
-    def to_json(self) -> str:
-        return json.dumps(self.as_json(), indent=2)
+    def to_json(self, explain: bool = False) -> str:
+        return json.dumps(self.as_json(explain), indent=2)
 
     def to_text(self, explain: bool = False) -> str:
         entries = self.entries
@@ -163,6 +169,7 @@ class Report:
             return "\n".join(["contiglint run: no layout hazards observed in user code."]
                              + note)
         total = sum(e.bytes_copied for e in entries)
+        static = StaticView() if explain else None
         lines = [f"contiglint run: {len(entries)} layout hazard site(s), "
                  f"{sum(e.count for e in entries)} occurrence(s), {_size(total)} copied",
                  *note]
@@ -182,6 +189,8 @@ class Report:
                 lines.append(f"    {entry.note.splitlines()[0]}")
             if explain:
                 lines.append(f"    why: {EXPLANATIONS.get(entry.code, '')}")
+                lines.extend("    " + line for line in static.lines(
+                    entry.file, entry.line, entry.op, entry.shape, entry.strides))
         return "\n".join(lines)
 
     def __str__(self) -> str:

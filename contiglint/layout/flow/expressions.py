@@ -323,7 +323,18 @@ class ExpressionMixin:
         test = self.evaluate(node.test)
         if isinstance(test, Const):
             return self.evaluate(node.body if test.value else node.orelse)
-        return join(self.evaluate(node.body), self.evaluate(node.orelse))
+        if self.env is None:
+            return join(self.evaluate(node.body), self.evaluate(node.orelse))
+        saved = self.env
+        yes, no = self.refine(node.test, saved)  # `x.view(-1) if x.is_contiguous() else ...`
+        try:
+            self.env = yes
+            body = self.evaluate(node.body)
+            self.env = no
+            orelse = self.evaluate(node.orelse)
+        finally:
+            self.env = saved
+        return join(body, orelse)
 
     def expr_NamedExpr(self, node: ast.NamedExpr) -> Value:
         value = self.evaluate(node.value)

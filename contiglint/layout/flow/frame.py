@@ -40,10 +40,12 @@ from contiglint.layout.model.values import (
     Seq,
     Tensor,
     Value,
+    bind_size,
     join,
 )
 
 Env = Optional[dict[str, Value]]
+CHECKS = ("torch._check", "torch._check_value")  # raise when their first argument is False
 LOOP_ROUNDS = 3
 
 
@@ -213,6 +215,10 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
 
     def stmt_Expr(self, node: ast.Expr) -> None:
         self.evaluate(node.value)
+        call = node.value
+        if isinstance(call, ast.Call) and call.args and \
+                self.program.names.qualname(call.func) in CHECKS:
+            self.env = self.refine(call.args[0], self.env)[0]  # past it, the check held
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
@@ -633,6 +639,35 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
                               and not node.keywords))
         return found
 
+    def unit_size_test(self, test: ast.expr, env: Env) -> Optional[tuple[str, bool]]:
+        """The size symbol that `test` tests to be 1, and on which side (True: where the test
+        holds: `n == 1`, `x.shape[1] == 1`, `x.size(-1) <= 1`, `b < 2`, `1 == n`; False:
+        where it fails: `n != 1`, `n > 1`, `n >= 2`), or None. A size is never negative, and
+        the view of a tensor without elements never raises either: `< 2` counts as 1."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(left, ast.Constant):
+            left, right = right, left
+            op = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE()}.get(type(op), op)
+        if not (isinstance(right, ast.Constant) and type(right.value) is int):
+            return None
+        test_of = {(ast.Eq, 1): True, (ast.Lt, 2): True, (ast.LtE, 1): True,
+                   (ast.NotEq, 1): False, (ast.Gt, 1): False, (ast.GtE, 2): False}
+        when = test_of.get((type(op), right.value))
+        if when is None or env is None or not _size_read(left):
+            return None
+        saved, self.env = self.env, env
+        try:
+            value = self.evaluate(left)
+        finally:
+            self.env = saved
+        if value is OPAQUE and isinstance(left, ast.Name):
+            return left.id, when  # an unknown name stands for itself in sizes
+        size = value.size if isinstance(value, IntVal) else None
+        return (size[1][0], when) if size is not None and size[0] == 1 and len(size[1]) == 1 \
+            else None
+
     def refine(self, test: ast.expr, env: Env) -> tuple[Env, Env]:
         """Split the environment on layout checks: `if x.is_contiguous():` / `if not ...`."""
         if env is None:
@@ -653,7 +688,14 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
             return (no, yes) if negate else (yes, no)
         names = self.layout_checked_names(test)
         if not names:
-            return env, env
+            unit = self.unit_size_test(test, env)
+            if unit is None:
+                return env, env
+            name, when = unit
+            one, other = dict(env), env  # `n == 1` holds on one side: n is 1 there
+            for key, value in env.items():
+                one[key] = bind_size(value, name, 1)
+            return (other, one) if negate == when else (one, other)
         yes, no = dict(env), dict(env)
         contiguous_branch, other = (no, yes) if negate else (yes, no)
         for name, exact in names:
@@ -664,6 +706,20 @@ class Frame(ExpressionMixin, SubscriptMixin, CallMixin, MethodMixin):
                                                  geometry if exact else None)
                 other[name] = value
         return yes, no
+
+
+def _size_read(node: ast.expr) -> bool:
+    """A name, `x.shape[i]`, `x.size(i)` or `x.size()[i]` of a name: reads that record no sink."""
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.Subscript):
+        node = node.value
+        if isinstance(node, ast.Call) and not node.args:
+            node = node.func
+        return isinstance(node, ast.Attribute) and node.attr in ("shape", "size") and \
+            isinstance(node.value, ast.Name)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr == "size" and len(node.args) == 1 and isinstance(node.func.value, ast.Name)
 
 
 def _string_key(index: ast.expr) -> bool:

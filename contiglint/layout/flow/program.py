@@ -105,12 +105,19 @@ class Program:
     def __init__(self, tree: ast.Module, source: SourceMap, path: str = "-",
                  project: Optional[ProjectContracts] = None,
                  index: Optional[ModuleIndex] = None, contracts: bool = True,
-                 kinds: Optional[frozenset[str]] = None) -> None:
+                 kinds: Optional[frozenset[str]] = None, observer=None) -> None:
         """`contracts`: False when no enabled rule reads the contract sinks (CTG114): then
         no contract is learned, and only the module's extension names (which make a call
         opaque) are known. `kinds`: the kinds of sink to record (None: every kind); the
-        others are not made at all."""
+        others are not made at all. `observer`: records the value of every expression
+        while sinks are recorded (layout/explain/observe.py), for `contiglint explain` and
+        editor hovers; without one the frames record nothing."""
+        from contiglint.layout.flow.frame import Frame
+
         self.tree = tree
+        self.frame_type = Frame if observer is None else observer.frame_type
+        if observer is not None:
+            self.reuse_quiet_runs = False  # every call runs while recording: observed
         self.source = source
         self.index = index or ModuleIndex(tree)  # the one walk of the tree (the caller's)
         self.names = self.index.import_map
@@ -193,16 +200,14 @@ class Program:
 
     # --- driving the analysis -----------------------------------------------------------------
     def run(self) -> list[Sink]:
-        from contiglint.layout.flow.frame import Frame
-
         self.recording = False
-        module = Frame(self, None, ())
+        module = self.frame_type(self, None, ())
         module.run_block(self.tree.body)  # module constants and aliases, first without sinks
         self.globals = dict(module.env or {})  # None: `return` at module level (parses)
         for info in self.classes.values():
             self._learn_attributes(info)
         self.recording = True
-        Frame(self, None, ()).run_block(self.tree.body)
+        self.frame_type(self, None, ()).run_block(self.tree.body)
         # Functions the module calls by name are judged in their callers' contexts (a literal
         # flag or a transposed argument decides what happens inside); the others, and any the
         # callers never reached, run on their own with unknown arguments.
@@ -337,8 +342,6 @@ class Program:
     def call(self, key: str, bound: Optional[Value], args: list[Value], kwargs: dict[str, Value],
              site: Optional[CallSite], chain: tuple[CallSite, ...] = (),
              standalone: bool = False) -> Value:
-        from contiglint.layout.flow.frame import Frame
-
         node = self.functions.get(key)
         if node is None:
             return OPAQUE
@@ -372,7 +375,7 @@ class Program:
         running = Dependencies(ran={key})
         self.reading.append(running)
         try:
-            frame = Frame(self, node, chain + ((site,) if site else ()))
+            frame = self.frame_type(self, node, chain + ((site,) if site else ()))
             frame.env = dict(self.closure(key))
             frame.bind_parameters(bound, args, kwargs, standalone)
             frame.run_block(node.body)
@@ -454,5 +457,5 @@ def literal_value(node: ast.expr) -> Optional[Value]:
 def analyze_module(tree: ast.Module, source: SourceMap, path: str = "-",
                    project: Optional[ProjectContracts] = None,
                    index: Optional[ModuleIndex] = None, contracts: bool = True,
-                   kinds: Optional[frozenset[str]] = None) -> list[Sink]:
-    return Program(tree, source, path, project, index, contracts, kinds).run()
+                   kinds: Optional[frozenset[str]] = None, observer=None) -> list[Sink]:
+    return Program(tree, source, path, project, index, contracts, kinds, observer).run()

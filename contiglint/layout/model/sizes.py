@@ -35,6 +35,13 @@ def product(sizes: Sequence[Size]) -> Size:
     return total
 
 
+def substitute(size: Size, name: str, value: int) -> Size:
+    """`size` where the symbol `name` is `value` (a size test the code made: `if n == 1:`)."""
+    if size is None or name not in size[1]:
+        return size
+    return (size[0] * value ** size[1].count(name), tuple(f for f in size[1] if f != name))
+
+
 def is_one(size: Size) -> bool:
     return size == ONE
 

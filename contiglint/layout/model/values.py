@@ -15,7 +15,7 @@ from typing import Optional, Union
 
 from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import Size
+from contiglint.layout.model.sizes import Size, substitute
 
 
 class Kind(Enum):
@@ -208,6 +208,36 @@ CONTIGUOUS = Tensor(Kind.CONTIGUOUS)
 
 Value = Union[Tensor, Seq, Mapping, Dims, IntVal, Instance, Function, Partial, Ref, Const,
               _Marker]
+
+
+def bind_size(value: Value, name: str, size: int) -> Value:
+    """`value` on a path where the size symbol `name` is `size`: every tensor's dims, every
+    size and tuple of sizes that has it as a factor take the number, so `if n == 1:` makes a
+    transposed `(b, 4, n)` tensor one whose dims merge."""
+    def sizes(items):
+        return tuple(substitute(s, name, size) for s in items)
+
+    def geometry(g):
+        return None if g is None else evolve(g, axes=tuple(
+            evolve(a, size=substitute(a.size, name, size)) for a in g.axes))
+
+    if isinstance(value, Tensor) and (value.geometry is not None or value.assumed is not None):
+        bound = evolve(value, geometry=geometry(value.geometry), assumed=geometry(value.assumed))
+        if bound.geometry is not None and bound.geometry != value.geometry:
+            kind = classify(bound.geometry) if value.kind is not Kind.UNKNOWN else Kind.UNKNOWN
+            bound = evolve(bound, kind=kind, origin=bound.origin if kind in NONCONTIGUOUS
+                           else None)
+        return bound
+    if isinstance(value, IntVal):
+        return IntVal(substitute(value.size, name, size))
+    if isinstance(value, Dims) and value.sizes is not None:
+        return Dims(sizes(value.sizes))
+    if isinstance(value, Seq):
+        return Seq(None if value.items is None else tuple(bind_size(v, name, size)
+                                                           for v in value.items),
+                   None if value.each is None else bind_size(value.each, name, size),
+                   value.chained)
+    return value
 
 
 def join(a: Value, b: Value) -> Value:

@@ -1,0 +1,145 @@
+"""Conditions the code states are evidence: a view reachable only where a check held, or only
+where a size is 1, is not a finding; one reachable where the sizes make it fail still is.
+
+Each case runs under torch too: on the path the condition allows it raises exactly where the
+engine reports it.
+"""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from contiglint.engine import lint_source
+from contiglint.settings import Settings
+
+PROGRAM = '''
+import torch
+
+
+def conditional_expression(a):
+    x = a.view(2, 3, 4).transpose(1, 2)
+    return x.view(2, -1) if x.is_contiguous() else x.reshape(2, -1)
+
+
+def conditional_expression_negated(a):
+    x = a.view(2, 3, 4).transpose(1, 2)
+    return x.reshape(2, -1) if not x.is_contiguous() else x.view(2, -1)
+
+
+def torch_check(a):
+    x = a.view(2, 3, 4).transpose(1, 2)
+    torch._check(x.is_contiguous(), lambda: "x must be contiguous")
+    return x.view(2, -1)
+
+
+def early_raise(a):
+    x = a.view(2, 3, 4).transpose(1, 2)
+    if not x.is_contiguous():
+        raise ValueError("x must be contiguous")
+    return x.view(2, -1)
+
+
+def elif_branch(a, flag):
+    x = a.view(2, 3, 4).transpose(1, 2)
+    if flag:
+        return None
+    elif x.is_contiguous():
+        return x.view(2, -1)
+    return None
+
+
+def size_name_is_one(a, b, n):
+    x = a.view(b, n, 4).transpose(1, 2)
+    if n == 1:
+        return x.view(b, -1)
+    return x.reshape(b, -1)
+
+
+def shape_entry_is_one(a, b, n):
+    x = a.view(b, n, 4).transpose(1, 2)
+    if x.shape[2] == 1:
+        return x.view(b, -1)
+    return None
+
+
+def asserted_size(a, b, n):
+    x = a.view(b, n, 4).transpose(1, 2)
+    assert x.size(2) < 2
+    return x.view(b, -1)
+
+
+def size_is_not_one(a, b, n):
+    x = a.view(b, n, 4).transpose(1, 2)
+    if n != 1:
+        return x.reshape(b, -1)
+    return x.view(b, -1)
+
+
+def size_above_one(a, b, n):
+    x = a.view(b, n, 4).transpose(1, 2)
+    if n > 1:
+        return x.view(b, -1)  # raises
+    return None
+
+
+def checked_then_other_branch(a):
+    x = a.view(2, 3, 4).transpose(1, 2)
+    if x.is_contiguous():
+        return None
+    return x.view(2, -1)  # raises
+'''
+
+# name -> arguments that take the path to the view, and whether torch raises there
+CASES = {
+    "conditional_expression": ((torch.randn(24),), False),
+    "conditional_expression_negated": ((torch.randn(24),), False),
+    "torch_check": ((torch.randn(24),), "x must be contiguous"),
+    "early_raise": ((torch.randn(24),), "x must be contiguous"),
+    "elif_branch": ((torch.randn(24), False), False),
+    "size_name_is_one": ((torch.randn(8), 2, 1), False),
+    "shape_entry_is_one": ((torch.randn(8), 2, 1), False),
+    "asserted_size": ((torch.randn(8), 2, 1), False),
+    "size_is_not_one": ((torch.randn(8), 2, 1), False),
+    "size_above_one": ((torch.randn(24), 2, 3), "view size is not compatible"),
+    "checked_then_other_branch": ((torch.randn(24),), "view size is not compatible"),
+}
+FLAGGED = {"size_above_one", "checked_then_other_branch"}
+
+
+def flagged_functions(strict: bool) -> set[str]:
+    findings = lint_source(PROGRAM, "conditions.py",
+                           Settings(select=("CTG101",), strict=strict)).findings
+    lines = PROGRAM.splitlines()
+    names = set()
+    for finding in findings:
+        above = [line for line in lines[:finding.line] if line.startswith("def ")]
+        names.add(above[-1][4:above[-1].index("(")])
+    return names
+
+
+def test_views_behind_conditions_that_hold_are_not_reported():
+    assert flagged_functions(strict=False) == FLAGGED
+    assert flagged_functions(strict=True) == FLAGGED  # the conditions are facts, not guesses
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_torch_raises_exactly_where_reported(name):
+    namespace: dict = {}
+    exec(compile(PROGRAM, "conditions.py", "exec"), namespace)
+    args, raises = CASES[name]
+    if not raises:
+        namespace[name](*args)
+        assert name not in FLAGGED
+        return
+    with pytest.raises((RuntimeError, ValueError), match=raises):
+        namespace[name](*args)
+    if "view size" in raises:
+        assert name in FLAGGED
+
+
+def test_the_witness_of_a_size_test_path_names_a_size_above_one():
+    [finding] = [f for f in lint_source(PROGRAM, "conditions.py",
+                                        Settings(select=("CTG101",))).findings
+                 if f.line == PROGRAM.splitlines().index("        return x.view(b, -1)  # raises")
+                 + 1]
+    assert dict(finding.witness.values)["n"] > 1
