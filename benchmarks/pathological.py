@@ -94,31 +94,25 @@ def module_lines(lines: int) -> str:
 
 
 def one_line(size: int) -> str:
-    item = "torch.zeros({i}, 3).transpose(0, 1), "
-    parts = ["import torch; data = ["]
-    total, i = 0, 0
-    while total < size:
-        piece = item.format(i=i)
-        parts.append(piece)
-        total += len(piece)
-        i += 1
-    parts.append("]\n")
-    return "".join(parts)
+    return "import torch; data = [" + pieces(
+        size, lambda i: f"torch.zeros({i}, 3).transpose(0, 1), ") + "]\n"
 
 
 def chain(size: int) -> str:
     """`x = x.view(..).transpose(..)...` statements, `;`-separated on one line."""
     links = (".view({i}, -1)", ".transpose(0, 1)", ".contiguous()", ".permute(1, 0)")
-    parts = ["import torch; x = torch.zeros(4, 4)"]
-    total, i = 0, 0
+    return "import torch; x = torch.zeros(4, 4)" + pieces(
+        size, lambda i: ("; x = x" if i and i % 100 == 0 else "") +
+        links[i % len(links)].format(i=i % 64 + 1)) + "\n"
+
+
+def pieces(size: int, piece) -> str:
+    """`piece(0) + piece(1) + ...` up to `size` characters."""
+    parts, total, i = [], 0, 0
     while total < size:
-        if i and i % 100 == 0:
-            parts.append("; x = x")
-        link = links[i % len(links)].format(i=i % 64 + 1)
-        parts.append(link)
-        total += len(link)
+        parts.append(piece(i))
+        total += len(parts[-1])
         i += 1
-    parts.append("\n")
     return "".join(parts)
 
 
