@@ -34,9 +34,7 @@ from typing import Optional
 from contiglint import __version__
 from contiglint.engine import LintResult, SourceError
 from contiglint.files import atomic_write_bytes
-from contiglint.findings import (
-    Edit, Finding, Fix, Position, Related, Rewrite, rewrites_available,
-)
+from contiglint.findings import Edit, Finding, Fix, Position, Related, Rewrite
 from contiglint.layout.model.witness import Witness
 from contiglint.settings import Settings
 from contiglint.source import text_digest
@@ -188,11 +186,12 @@ def finding_from_json(data: dict, text: Optional[str]) -> Finding:
         if text is None:
             raise KeyError("text")
         fix = Fix(fix["safety"], None, fix["description"],
-                  Rewrite.from_json(fix["rewrite"], text)) if rewrites_available() else None
+                  Rewrite.from_json(fix["rewrite"], text))
     elif fix is not None:
         fix = Fix(fix["safety"], tuple(
             Edit(Position(e["line"], e["column"]), Position(e["end_line"], e["end_column"]),
-                 e["content"]) for e in fix["edits"]), fix["description"])
+                 e["content"]) for e in fix["edits"]), fix["description"],
+                  problem=fix.get("problem"))
     related = tuple(Related(r["line"], r["column"], r["message"]) for r in data["related"])
     witness = data.get("witness")
     return Finding(data["path"], data["line"], data["column"], data["end_line"],

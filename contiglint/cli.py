@@ -18,7 +18,7 @@ from contiglint.cache import CACHE_DIR_NAME
 from contiglint.config import ConfigError, Overrides, resolve, split_codes
 from contiglint.engine import SourceError
 from contiglint.files import SourceFile, decode, encode, read_source, replace_file, write_source
-from contiglint.report import FORMATS, ReportContext, diff_summary, render
+from contiglint.report import FORMATS, ReportContext, diff_summary, fix_notes, render
 from contiglint.runner import RunOptions, RunResult, process_source, run
 
 DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, imported lazily
@@ -281,6 +281,7 @@ def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dic
         if format in ("full", "text") and err_color != color:  # stderr: its own terminal
             _, err = render("text", [], errors, replace(context, color=err_color))
         out = shown + out
+    err = fix_notes(findings, args.unsafe_fixes, args.quiet) + err  # the edits are made by now
     if to_file:
         try:
             replace_file(os.path.realpath(args.output_file), out.encode("utf-8"))

@@ -86,22 +86,41 @@ class Rewrite:
 class Fix:
     """A set of edits applied together. `safe` fixes keep behaviour; `unsafe` ones may not.
 
-    The edits are given, or computed from a `Rewrite` on first use (then kept)."""
+    The edits are given, or computed from a `Rewrite` on first use (then kept). A fix whose
+    edits cannot be made has none, and `problem` says why (the finding stays, without a fix);
+    without LibCST a rewrite makes no edits (`offered` is False), with no problem."""
 
-    __slots__ = ("safety", "description", "rewrite", "_edits")
+    __slots__ = ("safety", "description", "rewrite", "_edits", "problem")
 
     def __init__(self, safety: Safety, edits: Optional[tuple[Edit, ...]] = None,
-                 description: str = "", rewrite: Optional[Rewrite] = None) -> None:
+                 description: str = "", rewrite: Optional[Rewrite] = None,
+                 problem: Optional[str] = None) -> None:
         self.safety, self.description, self.rewrite = safety, description, rewrite
         self._edits = tuple(edits) if edits is not None else None
+        self.problem = problem
 
     @property
     def edits(self) -> tuple[Edit, ...]:
         if self._edits is None:
-            from contiglint.rewrite import rewrite_edits  # LibCST: only when edits are needed
+            self._edits = ()
+            if self.rewrite is not None and rewrites_available():
+                from contiglint.rewrite import rewrite_edits  # LibCST: only when needed
 
-            self._edits = rewrite_edits(self.rewrite) if self.rewrite is not None else ()
+                try:
+                    self._edits = rewrite_edits(self.rewrite)
+                except Exception as error:  # noqa: BLE001 - the fix is left out, not the report
+                    message = str(error).strip().splitlines()
+                    self.problem = f"its rewrite could not be made ({type(error).__name__}" + \
+                        (f": {message[0]}" if message else "") + ")"
         return self._edits
+
+    @property
+    def offered(self) -> bool:
+        """Whether the fix can be offered: it has edits, or a rewrite not made yet that LibCST
+        is there to make (whether it can is known once made)."""
+        if self._edits is None:
+            return self.rewrite is None or rewrites_available()
+        return bool(self._edits)
 
     def _key(self) -> tuple:
         return (self.safety, self.edits, self.description)
@@ -121,11 +140,14 @@ class Fix:
         if lazy and self._edits is None and self.rewrite is not None:
             return {"safety": self.safety, "description": self.description,
                     "rewrite": self.rewrite.as_json()}
-        return {
+        data = {
             "safety": self.safety,
             "description": self.description,
             "edits": [edit.as_json() for edit in self.edits],
         }
+        if lazy and self.problem:
+            data["problem"] = self.problem
+        return data
 
 
 @dataclass(frozen=True)
@@ -167,7 +189,7 @@ class Finding:
             "end_column": self.end_column,
             "code": self.code,
             "message": self.message,
-            "fix": self.fix.as_json(lazy) if self.fix else None,
+            "fix": self.fix.as_json(lazy) if self.fix and (lazy or self.fix.edits) else None,
             "related": [r.as_json() for r in self.related],
             "witness": self.witness.as_json() if self.witness else None,
         }

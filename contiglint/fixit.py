@@ -8,12 +8,15 @@ Enable them in pyproject.toml::
 There is one Fixit rule per contiglint rule (`contiglint.fixit:CTG101`, ...). They run
 contiglint's engine once per file, on the text of the module Fixit hands them, with the same
 configuration as the CLI (the nearest pyproject.toml with a `[tool.contiglint]` table), so
-`fixit lint` reports exactly what `contiglint` reports. A finding with a fix carries it as a
-Fixit replacement: the smallest expression or statement holding the fix's edits, re-parsed
-from the fixed text (the whole module if nothing smaller renders to the same text). Unsafe
-fixes are offered too and say so in their message; `fixit fix` shows each change for review
-unless `--automatic` is given. One `fixit fix` pass applies what one `contiglint --fix` round
-does (fixes that overlap, or bind fresh names in the same scope, wait for the next pass).
+`fixit lint` reports exactly what `contiglint` reports. A bad `[tool.contiglint]` fails each
+file it covers as Fixit fails a file under a bad `[tool.fixit]`: `path: EXCEPTION: message`
+naming the bad value, the file counted as one with errors, a non-zero exit. A finding with a
+fix carries it as a Fixit replacement: the smallest expression or statement holding the fix's
+edits, re-parsed from the fixed text (the whole module if nothing smaller renders to the same
+text). Unsafe fixes are offered too and say so in their message; `fixit fix` shows each change
+for review unless `--automatic` is given. One `fixit fix` pass applies what one `contiglint
+--fix` round does (fixes that overlap, or bind fresh names in the same scope, wait for the next
+pass).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from typing import Optional, Union
 
 import libcst as cst
 from fixit import LintRule
+from fixit.config import ConfigError as FixitConfigError
 from libcst.metadata import (
     CodePosition, CodeRange, FilePathProvider, ParentNodeProvider, PositionProvider,
 )
@@ -45,9 +49,11 @@ def _analyse(rule: LintRule, module: cst.Module) -> tuple[LintResult, frozenset[
     path = os.path.abspath(path) if path else os.path.join(os.getcwd(), "-")
     try:
         config = resolve(Overrides(), None, os.path.dirname(path))
-        result = lint_source(module.code, path, config.settings_for(path))
-    except ConfigError:
-        result = LintResult()  # the contiglint CLI reports a broken configuration
+    except ConfigError as error:
+        # as Fixit reports a bad `[tool.fixit]` of the file's project: `path: EXCEPTION:
+        # message`, the file counted as one with errors, a non-zero exit
+        raise FixitConfigError(f"contiglint: {error}") from None
+    result = lint_source(module.code, path, config.settings_for(path))
     fixes = [f.fix for f in result.findings if f.fix]
     accepted = frozenset(id(fix) for fix in _first_round(module.code, fixes))
     _RESULTS.clear()
@@ -78,7 +84,8 @@ def _make_rule(code: str, summary: str):
                 fix = finding.fix if finding.fix is not None and \
                     id(finding.fix) in accepted else None
                 message = finding.message
-                if finding.fix is not None and finding.fix.safety == "unsafe":
+                if finding.fix is not None and finding.fix.offered and \
+                        finding.fix.safety == "unsafe":
                     message += " [unsafe fix]"
                 target, new = _replacement(self, node, fix) if fix else (node, None)
                 self.report(target, message, position=_range(finding), replacement=new)

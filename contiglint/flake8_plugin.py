@@ -5,7 +5,12 @@ settings: `[tool.contiglint]` of the nearest pyproject.toml above the file (sele
 per-file-ignores, strict, rule options), as the CLI reads it, so it reports exactly the same
 findings; flake8 adds 1 to the column it is given, so it gets `column - 1`. flake8's own
 `# noqa` and `--select`/`--ignore` apply on top of contiglint's. A bad configuration raises
-`ConfigError`, which flake8 reports as a failure of the plugin naming the file and key.
+configuration ends the run with the CLI's one-line message (`contiglint: error: FILE: key: ...`):
+the configurations of the paths named on the command line are read while flake8 parses its
+options, in its own process, so a bad one exits 2 before any file is checked (with `-j` too);
+a bad one met later (a nested project's pyproject.toml) stops the run through flake8's
+`ExecutionError`, which flake8 prints after its own one-line header and which crosses `-j`
+workers as one.
 An opt-in rule (a preview rule too) runs when flake8's `--select` or `--extend-select`
 names its full code.
 
@@ -25,7 +30,7 @@ from functools import lru_cache
 from typing import Iterator, Optional, Sequence
 
 from contiglint import __version__
-from contiglint.config import Config, Overrides, find_pyproject, resolve
+from contiglint.config import Config, ConfigError, Overrides, find_pyproject, resolve
 from contiglint.engine import lint_source
 from contiglint.settings import Settings
 
@@ -56,7 +61,7 @@ class ContiglintChecker:
                 raise  # another plugin owns the option: not ours to hide
 
     @classmethod
-    def parse_options(cls, options) -> None:
+    def parse_options(cls, option_manager, options, args: Sequence[str] = ()) -> None:
         cls.strict = bool(getattr(options, "contiglint_strict", False))
         from contiglint.rules import all_rules
 
@@ -64,6 +69,13 @@ class ContiglintChecker:
                  for code in (getattr(options, option, None) or ())}
         cls.extend_select = tuple(rule.code for rule in all_rules()
                                   if rule.opt_in and rule.code in named)
+        for path in args or ["."]:
+            directory = os.getcwd() if path in ("-", "stdin") else os.path.abspath(path) \
+                if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+            try:
+                _config(_nearest(directory), cls.strict)
+            except ConfigError as error:
+                option_manager.parser.exit(2, f"contiglint: error: {error}\n")
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         if type(self)._registrations > 1:
@@ -71,7 +83,13 @@ class ContiglintChecker:
                 return  # the same file again, from the second registration
             type(self)._last_tree = self.tree
         text = "".join(self.lines)
-        settings = _config(_pyproject(self.filename), self.strict).settings_for(self.filename)
+        try:
+            config = _config(_pyproject(self.filename), self.strict)
+        except ConfigError as error:
+            from flake8.exceptions import ExecutionError
+
+            raise ExecutionError(f"contiglint: error: {error}") from None
+        settings = config.settings_for(self.filename)
         if self.extend_select:
             settings = replace(settings, extend_select=settings.extend_select + self.extend_select)
         result = lint_source(text, self.filename, settings, tree=self.tree)

@@ -18,7 +18,7 @@ from typing import Mapping, Optional, Sequence
 
 from contiglint import __version__
 from contiglint.engine import SourceError
-from contiglint.findings import Finding
+from contiglint.findings import Finding, rewrites_available
 from contiglint.rules import all_rules, rule_by_code, severity
 
 ERROR_CODES = {"syntax": "E999", "io": "E902", "internal": "E900", "limit": "E903"}
@@ -43,7 +43,23 @@ def error_code(error: SourceError) -> str:
 
 
 def is_fixable(finding: Finding, unsafe_fixes: bool) -> bool:
-    return finding.fix is not None and (finding.fix.safety == "safe" or unsafe_fixes)
+    return finding.fix is not None and finding.fix.offered and (
+        finding.fix.safety == "safe" or unsafe_fixes)
+
+
+def fix_notes(findings: Sequence[Finding], unsafe_fixes: bool, quiet: bool = False) -> str:
+    """stderr lines on fixes a run could not offer: one per fix whose edits could not be made
+    (a bug: the finding is reported without it), and once, where unsafe fixes are asked for
+    and LibCST is missing, how many fixes that add statements the `fix` extra would add."""
+    lines = [f"contiglint: warning: {f.path}:{f.line}:{f.column}: {f.code}: its fix is left "
+             f"out: {f.fix.problem}; please report this bug" for f in findings
+             if f.fix is not None and f.fix.problem]
+    if unsafe_fixes and not quiet and not rewrites_available():
+        missing = sum(f.fix is not None and f.fix.rewrite is not None for f in findings)
+        if missing:
+            lines.append(f"contiglint: hint: {_plural(missing, 'fix', 'fixes')} that add "
+                         "statements need LibCST: pip install 'contiglint[fix]'")
+    return _lines(lines)
 
 
 def render(format: str, findings: Sequence[Finding], errors: Sequence[SourceError],
@@ -104,7 +120,7 @@ def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
            f"{e.message}" for e in errors]
     if not context.quiet:
         fixable = sum(is_fixable(f, context.unsafe_fixes) for f in findings)
-        hidden = sum(f.fix is not None for f in findings) - fixable
+        hidden = sum(f.fix is not None and f.fix.offered for f in findings) - fixable
         total = len(findings) + context.fixed
         if context.fixed:
             out.append(f"Found {_plural(total, 'problem')} ({context.fixed} fixed, "
@@ -199,7 +215,7 @@ def full_lines(f: Finding, snippets: _Snippets, unsafe_fixes: bool = False,
                 lines.append(f"{gutter} {' ' * (start - 1)}{underline}"
                              f"{' ' + note if note else ''}")
         lines.append(gutter)
-    if f.fix is not None:
+    if f.fix is not None and f.fix.offered:
         how = "--fix" if f.fix.safety == "safe" else "--fix --unsafe-fixes"
         lines.append(f"  {paint('=', 'blue')} fix ({f.fix.safety}, {how}): "
                      f"{f.fix.description or 'available'}")

@@ -103,17 +103,19 @@ def _parsed(text: str, region: tuple[int, int, bool]) -> Optional[_Parsed]:
     try:
         parsed: Optional[_Parsed] = _Parsed(chunk, first, indented)
     except (cst.ParserSyntaxError, RecursionError, ValueError):
-        parsed = None  # syntax LibCST does not know yet: the finding keeps no edits
+        parsed = None  # syntax LibCST does not know yet: the fix is left out (`Fix.edits`)
     _CACHE[key] = (text, parsed)
     return parsed
 
 
 def rewrite_edits(rewrite: Rewrite) -> tuple[Edit, ...]:
     """The range edits that turn `rewrite.text` into the rewritten module (none if LibCST
-    cannot make the change: the statement is not alone on its lines in a block)."""
-    parsed = _parsed(rewrite.text, _region(rewrite.text, rewrite.anchor.line))
+    cannot make the change: the statement is not alone on its lines in a block; a ValueError
+    if LibCST does not parse the lines around it, or a new statement or expression)."""
+    region = _region(rewrite.text, rewrite.anchor.line)
+    parsed = _parsed(rewrite.text, region)
     if parsed is None:
-        return ()
+        raise ValueError(f"LibCST does not parse lines {region[0]}-{region[1]} around it")
 
     def local(position: Position) -> Position:
         return Position(position.line - parsed.shift, position.column)
@@ -133,6 +135,16 @@ def rewrite_edits(rewrite: Rewrite) -> tuple[Edit, ...]:
     return tuple(edits)
 
 
+def _parse(parse, code: str):
+    """`parse(code)`; a text LibCST does not parse is a ValueError that quotes it (the fix is
+    then left out with that problem, see `Fix.edits`)."""
+    try:
+        return parse(code)
+    except cst.ParserSyntaxError as error:
+        raise ValueError(f"LibCST does not parse {code!r}: "
+                         f"{str(error).strip().splitlines()[0]}") from None
+
+
 def _code_position(position: Position) -> tuple[int, int]:
     return (position.line, position.column - 1)
 
@@ -149,8 +161,8 @@ class _Transformer(cst.CSTTransformer):
         self.anchor = _code_position(rewrite.anchor)
         self.replace = {(_code_position(start), _code_position(end)): text
                         for start, end, text in rewrite.replace}
-        self.before = [cst.parse_statement(code) for code in rewrite.before]
-        self.after = [cst.parse_statement(code) for code in rewrite.after]
+        self.before = [_parse(cst.parse_statement, code) for code in rewrite.before]
+        self.after = [_parse(cst.parse_statement, code) for code in rewrite.after]
         self.targets = [self.anchor, *(start for start, _ in self.replace)]
         self.done = False
         self.lines: tuple[int, int] = (0, 0)  # first and last line of the changed statement
@@ -169,7 +181,7 @@ class _Transformer(cst.CSTTransformer):
             span = _span(code_range) if code_range is not None else None
             if span is not None and span in self.replace:
                 code = self.replace.pop(span)
-                replacement = cst.parse_expression(code)
+                replacement = _parse(cst.parse_expression, code)
                 return replacement.with_changes(lpar=updated.lpar, rpar=updated.rpar)
         if isinstance(updated, (cst.Module, cst.IndentedBlock)):
             return self._insert(original, updated)

@@ -68,7 +68,7 @@ class CodeActions:
         action (if it can), since fixing a whole file costs several lints."""
         actions = []
         safe = sum(1 for f in linted.result.findings if f.fix and f.fix.safety == "safe")
-        fixable = sum(1 for f in linted.result.findings if f.fix)
+        fixable = sum(1 for f in linted.result.findings if f.fix and f.fix.offered)
         for unsafe, count in ((False, safe), (True, fixable)):
             if not count or unsafe and fixable == safe:
                 continue

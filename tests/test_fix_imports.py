@@ -85,3 +85,39 @@ def test_without_libcst_statement_fixes_are_not_offered(fixtures, tmp_path_facto
     process = cli("--fix", "--unsafe-fixes", "--no-cache")
     assert process.returncode in (0, 1) and "Traceback" not in process.stderr, process.stderr
     assert "fixed" in process.stdout
+
+
+def test_without_libcst_the_run_says_once_what_adds_the_statement_fixes(tmp_path):
+    """`--fix --unsafe-fixes --diff` without LibCST said "Would fix 1 problem" and nothing of
+    the statement-level fixes it could not make: one hint line on stderr says what adds them
+    (only where unsafe fixes are asked for; not with --quiet)."""
+    blocker = tmp_path / "block"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text("import sys\nsys.modules['libcst'] = None\n")
+    env = environment()
+    env["PYTHONPATH"] = os.pathsep.join([str(blocker), env["PYTHONPATH"]])
+    (tmp_path / "m.py").write_text(
+        "import torch\nimport torch.distributed as dist\n\n\ndef f(x, lib):\n    t = x.t()\n"
+        "    lib.read(t.data_ptr())\n    dist.all_reduce(t)\n    lib.read(t[:, ::2].data_ptr())\n"
+        "    return t.view(-1)\n")
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "contiglint", "--select",
+                               "CTG101,CTG106,CTG107", "--no-cache", *args, "m.py"],
+                              cwd=tmp_path, capture_output=True, text=True, env=env,
+                              timeout=120)
+
+    hint = "contiglint: hint: 3 fixes that add statements need LibCST: " \
+        "pip install 'contiglint[fix]'\n"
+    process = cli("--fix", "--unsafe-fixes", "--diff")
+    assert process.returncode == 1 and "+    return t.reshape(-1)" in process.stdout
+    assert process.stderr == hint + "Would fix 1 problem in 1 file.\n"
+    process = cli("--unsafe-fixes")  # a check: the same hint, the summary counts one fix
+    assert process.stderr == hint and "(1 fixable with --fix)" in process.stdout
+    assert cli("--fix", "--diff").stderr == "Would fix 1 problem in 1 file.\n"
+    assert cli("--fix", "--unsafe-fixes", "--diff", "--quiet").stderr == ""
+    process = subprocess.run([sys.executable, "-m", "contiglint", "--select",
+                              "CTG101,CTG106,CTG107", "--no-cache", "--fix", "--unsafe-fixes",
+                              "--diff", "m.py"], cwd=tmp_path, capture_output=True, text=True,
+                             env=environment(), timeout=120)  # with LibCST: all four
+    assert process.stderr == "Would fix 4 problems in 1 file.\n", process.stderr

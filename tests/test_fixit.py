@@ -82,3 +82,24 @@ def test_fixit_fix_writes_what_the_cli_writes(tmp_path):
     goldens = {f"{p.parent.name}/{p.name.replace('.fixed.py', '.py')}": p.read_text("utf-8")
                for p in (ROOT / "fixtures").rglob("*.fixed.py")}
     assert goldens and all(fixed[name] == text for name, text in goldens.items())
+
+
+@pytest.mark.parametrize("table, bad", [
+    ('[tool.contiglint]\nselect = ["CTG999"]\n', "'CTG999'"),
+    ('[tool.contiglint.CTG107]\nbackend = "ncll"\n', "'ncll'"),
+])
+def test_bad_contiglint_config_fails_the_run_as_fixit_fails_its_own(tmp_path, table, bad):
+    """A typo in `[tool.contiglint]` is reported as Fixit reports a bad `[tool.fixit]` of a
+    file's project (`path: EXCEPTION: message`, a file with errors; `fixit lint` exits
+    non-zero, `fixit fix` exits 0 for its own errors too), never as a clean file."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.fixit]\nenable = ["contiglint.fixit"]\ndisable = ["fixit.rules"]\n\n' + table)
+    (tmp_path / "m.py").write_text("import torch\n\nx = torch.randn(2, 3).t().view(6)\n")
+    for command in (["lint", "m.py"], ["fix", "--automatic", "m.py"]):
+        process = fixit(*command, cwd=tmp_path)
+        output = process.stdout + process.stderr
+        assert process.returncode != 0 or command[0] == "fix", output
+        assert "file clean" not in output and "1 file with errors" in output, output
+        [line] = [line for line in output.splitlines() if "EXCEPTION" in line]
+        assert line.startswith("m.py: EXCEPTION: contiglint: ") and bad in line, line
+        assert "pyproject.toml" in line

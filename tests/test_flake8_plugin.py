@@ -174,3 +174,46 @@ def test_registered_twice_runs_once_and_keeps_the_option(tmp_path):
             assert len(rows) == len(set(rows)), rows  # nothing reported twice
             found = {(path, int(row), code) for path, row, _, code in rows}
             assert found == (expected | {("c.py", 4, "CTG106")} if strict else expected)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_bad_rule_option_is_the_clis_one_line_message(tmp_path, jobs):
+    """A bad `[tool.contiglint]` value ends the flake8 run with the CLI's one-line message,
+    not a traceback (one through multiprocessing with -j2): for the project of the named
+    paths it is all flake8 prints (exit 2); for a nested project met while checking, it
+    follows flake8's one-line header for a plugin's execution error (exit 1)."""
+    (tmp_path / "pyproject.toml").write_text('[tool.contiglint.CTG107]\nbackend = "ncll"\n')
+    for name in ("a.py", "b.py", "c.py"):
+        write(tmp_path, name, BAD)
+
+    def cli_message(path):
+        process = subprocess.run([sys.executable, "-m", "contiglint", path], cwd=tmp_path,
+                                 capture_output=True, text=True, env=environment(), timeout=120)
+        [line] = process.stderr.splitlines()
+        assert process.returncode == 2 and line.startswith("contiglint: error: "), line
+        return line
+
+    message = cli_message("a.py")
+    assert "backend" in message and "'ncll'" in message
+
+    def flake8(*paths):
+        return subprocess.run(
+            [sys.executable, "-m", "flake8", "--config", str(flake8_config(tmp_path)),
+             "--select", "CTG", "-j", jobs, *paths], cwd=tmp_path, capture_output=True,
+            text=True, env=environment(), timeout=300)
+
+    for paths in (["a.py", "b.py", "c.py"], ["."], []):
+        process = flake8(*paths)
+        assert (process.returncode, process.stdout, process.stderr) == (2, "", message + "\n")
+    (tmp_path / "pyproject.toml").unlink()
+    write(tmp_path, "inner/pyproject.toml", '[tool.contiglint]\nselect = ["CTG999"]\n')
+    for name in ("d.py", "e.py"):
+        write(tmp_path, f"inner/{name}", BAD)
+    message = cli_message("inner/d.py")
+    assert "'CTG999'" in message
+    process = flake8("a.py", "inner")  # named: read before checking
+    assert (process.returncode, process.stdout, process.stderr) == (2, "", message + "\n")
+    process = flake8(".")  # met while checking
+    assert process.returncode == 1 and "Traceback" not in process.stderr, process.stderr
+    assert process.stdout.splitlines() == [
+        "There was a critical error during execution of Flake8:", message]

@@ -3,6 +3,9 @@ unparsable output or over a concurrent change, idempotence, and files that are e
 old or fully new after the run is killed at a random moment."""
 from __future__ import annotations
 
+import ast
+import bisect
+import json
 import os
 import random
 import signal
@@ -141,3 +144,114 @@ def _wait_until_gone(group: int, timeout: float = 60) -> None:
         time.sleep(0.05)
     os.killpg(group, signal.SIGKILL)
     raise AssertionError("workers outlived the interrupted run")
+
+
+STATEMENT_RULES = ("--select", "CTG106,CTG107,CTG109,CTG111", "--strict")
+KERNEL = '''import torch
+import torch.distributed as dist
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offsets, mask=offsets < n)
+    tl.store(x_ptr + offsets, x * 2, mask=offsets < n)
+'''
+AWKWARD = {  # function body -> the rule whose statement-level fix it exercises
+    "    scale_kernel[(1,)](\n        (a.t()\n         if flag else b.t()),\n"
+    "        64, BLOCK=64)\n": "CTG106",
+    "    scale_kernel[(1,)](a.t(  # the transposed input\n    ), 64, BLOCK=64)\n": "CTG106",
+    "    scale_kernel[(1,)]((y := a.t()), 64, BLOCK=64)\n    return y\n": "CTG106",
+    "    scale_kernel[(1,)](a.t(), *rest)\n": "CTG106",
+    "    lib.read((a.t()\n              if flag else b.t()).data_ptr())\n": "CTG106",
+    "    lib.read(a.t(  # transposed\n    ).data_ptr())\n": "CTG106",
+    "    dist.all_reduce((a.t()  # the gradient\n                     if flag else b.t()))\n":
+        "CTG107",
+    "    dist.all_reduce((y := a.t()))\n    return y\n": "CTG107",
+    "    dist.all_reduce(*[a.t()])\n": "CTG107",
+    "    out = []\n    for x in rest:\n        out.append(x @ (a  # the weight\n"
+    "                        .t().contiguous()))\n    return out\n": "CTG109",
+    "    dist.all_reduce(a.t(  # transposed\n    ).contiguous())\n": "CTG111",
+    "    dist.all_reduce((a  # the tensor\n                     ).t().contiguous())\n": "CTG111",
+}
+
+
+def awkward_program() -> str:
+    return KERNEL + "".join(f"\n\ndef case_{number}(a, b, flag, rest, lib):\n{body}"
+                            for number, body in enumerate(AWKWARD))
+
+
+def test_multi_line_kernel_argument_json_report_is_written(tmp_path):
+    """The issue's case: a copy-back fix of a parenthesised multi-line conditional kernel
+    argument was built from text that does not parse (a LibCST traceback, no report)."""
+    body = next(iter(AWKWARD))
+    (tmp_path / "m.py").write_text(KERNEL + f"\n\ndef run(a, b, flag):\n{body}")
+    process = contiglint("--format", "json", "--select", "CTG106", "--strict", "--no-cache",
+                         "m.py", cwd=tmp_path)
+    assert (process.returncode, process.stderr) == (1, ""), process.stderr
+    [finding] = json.loads(process.stdout)
+    assert finding["code"] == "CTG106" and finding["fix"]["edits"]
+    content = "".join(edit["content"] for edit in finding["fix"]["edits"])
+    assert "(a.t()\n" in content and "if flag else b.t()).copy_(tensor_contig)" in content
+
+
+def test_awkward_arguments_get_statement_fixes_that_parse(tmp_path):
+    """Multi-line, parenthesised, commented, starred and walrus arguments through every
+    statement-level fix: each finding is reported, every fix that is offered parses, and
+    `--fix` leaves only the findings that have none."""
+    (tmp_path / "m.py").write_text(awkward_program())
+    process = contiglint("--format", "json", "--no-cache", *STATEMENT_RULES, "m.py",
+                         cwd=tmp_path)
+    assert (process.returncode, process.stderr) == (1, ""), process.stderr
+    findings = json.loads(process.stdout)
+    starts = [line for line, text in enumerate(awkward_program().splitlines(), 1)
+              if text.startswith("def case_")]
+    reported = {bisect.bisect(starts, f["line"]) - 1: f for f in findings}
+    assert {number: f["code"] for number, f in reported.items()} == dict(enumerate(
+        AWKWARD.values()))
+    unfixed = {number for number, f in reported.items() if f["fix"] is None}
+    assert unfixed == {8}  # a starred argument: no one copy stands for `*[a.t()]`
+    process = contiglint("--fix", "--unsafe-fixes", "--no-cache", *STATEMENT_RULES, "m.py",
+                         cwd=tmp_path)
+    assert process.returncode == 1 and process.stderr == "", process.stderr
+    fixed = (tmp_path / "m.py").read_text()
+    ast.parse(fixed)
+    assert "if flag else b.t()).copy_(tensor_contig)" in fixed
+    assert f"Found {len(AWKWARD)} problems ({len(AWKWARD) - 1} fixed, 1 remaining)." in \
+        process.stdout
+
+
+def test_a_fix_that_cannot_be_made_is_left_out_with_a_note(tmp_path):
+    """Whatever makes building a statement-level fix fail (here LibCST, made to fail), the
+    finding is reported without the fix, each such fix is named once on stderr, the report
+    is written, and the other fixes apply."""
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "sitecustomize.py").write_text(
+        "import libcst\n\n\ndef broken(code, *args, **kwargs):\n"
+        "    raise RuntimeError('injected failure')\n\n\nlibcst.parse_statement = broken\n")
+    env = environment()
+    env["PYTHONPATH"] = os.pathsep.join([str(shim), env["PYTHONPATH"]])
+    text = KERNEL + "\n\ndef f(a, lib):\n    lib.read(a.t().data_ptr())\n    return " \
+        "a.t().view(-1)\n"
+    (tmp_path / "m.py").write_text(text)
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "contiglint", "--no-cache", "--select",
+                               "CTG101,CTG106", "--strict", *args, "m.py"], cwd=tmp_path,
+                              capture_output=True, text=True, env=env, timeout=120)
+
+    process = cli("--format", "json")
+    findings = json.loads(process.stdout)
+    assert [(f["code"], f["fix"] is None) for f in findings] == \
+        [("CTG106", True), ("CTG101", False)]
+    note = (f"contiglint: warning: m.py:{findings[0]['line']}:{findings[0]['column']}: CTG106: "
+            "its fix is left out: its rewrite could not be made (RuntimeError: injected "
+            "failure); please report this bug\n")
+    assert (process.returncode, process.stderr) == (1, note)
+    process = cli("--fix", "--unsafe-fixes", "--diff")
+    assert process.returncode == 1 and process.stderr.startswith(note), process.stderr
+    assert "Would fix 1 problem in 1 file." in process.stderr
+    assert "+    return a.t().reshape(-1)" in process.stdout and "contig" not in process.stdout

@@ -90,13 +90,14 @@ class ViewOnNonContiguous(Rule):
 
     def check_dtype_view(self, sink: ViewSink, ctx: RuleContext) -> Iterable[Report]:
         source = source_itemsize(sink.target, sink.tensor)
-        new = ELEMENT_SIZE.get(sink.dtype.split(".")[-1])
-        if last_dim_unit_stride(sink.tensor) is not False or source == new:
+        new = ELEMENT_SIZE.get(sink.dtype.split(".")[-1])  # None: `view(dtype=kind)`
+        if last_dim_unit_stride(sink.tensor) is not False or \
+                source is not None and source == new:
             return
-        known = source is not None  # else the sizes may be equal: no error
+        known = source is not None and new is not None  # else the sizes may be equal
         tensor = sink.tensor
         witness = dtype_view_witness(tensor.geometry, source, new) \
-            if known and new is not None and tensor.geometry is not None else None
+            if known and tensor.geometry is not None else None
         if witness is None and not ctx.strict:
             return  # the element sizes or the layout are not shown: strict-mode only
         message = (f".view({sink.dtype}) on a tensor {made_by(tensor)} whose last dim is "
@@ -134,10 +135,11 @@ def source_itemsize(receiver: ast.expr, tensor: Tensor) -> Optional[int]:
         name = receiver.func.attr
         if name in CONVERSIONS:
             return CONVERSIONS[name]
-        if name in ("to", "type") and receiver.args:
-            text = ast.unparse(receiver.args[0]).split(".")[-1]
-            if text in ELEMENT_SIZE:
-                return ELEMENT_SIZE[text]
+        if name in ("to", "type"):
+            given = receiver.args[:1] + [k.value for k in receiver.keywords if k.arg == "dtype"]
+            for text in (ast.unparse(node).split(".")[-1] for node in given):
+                if text in ELEMENT_SIZE:
+                    return ELEMENT_SIZE[text]
     return None
 
 

@@ -14,8 +14,8 @@ from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
-    enclosing_statement, fresh_name, innermost_statement, needs_parentheses, parent_of,
-    statement_fix,
+    enclosing_statement, escapes, fresh_name, innermost_statement, one_line, operand,
+    parent_of, statement_fix,
 )
 
 # uses of a pointer or a storage that never read its elements: identity, alignment, size
@@ -53,7 +53,16 @@ class RawMemoryOfNonContiguous(Rule):
     that name, which keeps the copy alive while the pointer is used (unsafe: if the pointer is
     used to *write*, the writes go to the copy; for a kernel argument that the kernel stores
     into, the fix also copies the result back with `k.copy_(k_contig)`). Alternatively pass
-    the strides to the kernel.
+    the strides to the kernel. The copy lives as long as that name: a local name until the
+    function returns (or a loop rebinds it), a global at module level. So no fix is offered
+    where the pointer, storage or buffer, or a value made from it, leaves the function:
+    `return k.data_ptr()`, a name bound to it that is returned or yielded, stored in an
+    attribute, a subscript, a global or a container (`append`, `add`, `update`, ...),
+    captured by a nested function or lambda, or accumulated across loop iterations. The fix
+    would hand out the pointer of a freed copy; keep the copy alive yourself as long as the
+    pointer is used (return or store it with the pointer). Passing the pointer to a call is a
+    use, not an escape (a callee that keeps it is beyond what the analysis sees; another
+    reason the fix is unsafe).
 
     **When to ignore.** When the pointer is only used as an identity (aliasing checks, cache
     keys) or the consumer honours strides (DLPack, `__cuda_array_interface__`). Comparisons,
@@ -162,13 +171,12 @@ class RawMemoryOfNonContiguous(Rule):
         statement = enclosing_statement(sink.node, sink.function, ctx, simple=back)
         if statement is None or back and not isinstance(statement, ast.Expr):
             return None
-        text = ctx.source.segment(target)
-        if copy:
-            text = f"({text}).contiguous()" if needs_parentheses(target) else \
-                f"{text}.contiguous()"
+        if isinstance(sink, RawMemorySink) and escapes(sink.node, sink.function, ctx):
+            return None  # the copy would be freed on return while the pointer is in use
+        text = operand(ctx, target) + (".contiguous()" if copy else "")
         name = fresh_name(ctx, target, "contig")
-        after = (f"{ctx.source.segment(target)}.copy_({name})",) if back else ()
-        return statement_fix(ctx, f"take the memory of `{name} = {text}`", statement,
+        after = (f"{operand(ctx, target)}.copy_({name})",) if back else ()
+        return statement_fix(ctx, f"take the memory of `{name} = {one_line(text)}`", statement,
                              before=(f"{name} = {text}",), after=after,
                              replace=((target, name),), lock=sink.function)
 

@@ -12,7 +12,9 @@ from contiglint.layout.sinks.records import CollectiveSink, Sink
 from contiglint.layout.model.values import Seq, Tensor
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
-from contiglint.rules.statements import enclosing_statement, fresh_name, statement_fix
+from contiglint.rules.statements import (
+    enclosing_statement, fresh_name, one_line, operand, statement_fix,
+)
 
 ASYNC = collectives.ASYNC
 
@@ -122,12 +124,10 @@ class CollectiveOnNonContiguous(Rule):
             for k in call.keywords)
         if writes and (asynchronous or isinstance(statement, ast.Assign)):
             return None  # the result exists only after work.wait(): no safe place to copy back
-        text = ctx.source.segment(target)
-        if not isinstance(target, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
-            text = f"({text})"
+        text = operand(ctx, target)
         name = fresh_name(ctx, target, "contig")
-        after = (f"{ctx.source.segment(target)}.copy_({name})",) if writes else ()
-        return statement_fix(ctx, f"run the op on `{name} = {text}.contiguous()`"
+        after = (f"{text}.copy_({name})",) if writes else ()
+        return statement_fix(ctx, f"run the op on `{name} = {one_line(text)}.contiguous()`"
                              + (" and copy it back" if writes else ""), statement,
                              before=(f"{name} = {text}.contiguous()",), after=after,
                              replace=((target, name),), lock=sink.function)

@@ -11,7 +11,7 @@ from contiglint.layout.model.ops import ATTRIBUTES
 from contiglint.layout.sinks.records import ContiguousCallSink, Sink
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
-from contiglint.rules.statements import statement_fix
+from contiglint.rules.statements import operand, statement_fix
 
 
 class ContiguousInLoop(Rule):
@@ -81,7 +81,7 @@ class ContiguousInLoop(Rule):
             return None  # a one-line loop: leave it to a human
         name = fresh_name(base_name(sink.target), sink.function or loop)
         return statement_fix(ctx, f"hoist the copy above the loop as `{name}`", loop,
-                             before=(f"{name} = {ctx.source.segment(call)}",),
+                             before=(f"{name} = {operand(ctx, call)}",),
                              replace=((call, name),), locked=False)
 
 

@@ -14,7 +14,7 @@ from contiglint.layout.model.values import Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
-    enclosing_statement, fresh_name, innermost_statement, statement_fix,
+    enclosing_statement, fresh_name, innermost_statement, one_line, operand, statement_fix,
 )
 
 # a copy exactly when the layout does not allow a view
@@ -160,12 +160,13 @@ class InplaceOnTemporaryCopy(Rule):
                 not isinstance(statement, ast.Expr) or statement.value is not node or any(
                     k.arg == "async_op" for k in node.keywords) or sink.op.endswith(".irecv")):
             return None  # an async result exists only after work.wait()
-        inner = ctx.source.segment(copy_call.func.value)
+        inner = operand(ctx, copy_call.func.value)
         name = fresh_name(ctx, copy_call.func.value,
                           "contig" if method == "contiguous" else "copy")
         back = f"{name}.reshape({inner}.shape)" if method in SHAPE_CHANGING else name
-        return statement_fix(ctx, f"bind `{name}`, write it, copy it back into `{inner}`",
-                             statement, before=(f"{name} = {ctx.source.segment(copy_call)}",),
+        return statement_fix(ctx, f"bind `{name}`, write it, copy it back into "
+                             f"`{one_line(inner)}`",
+                             statement, before=(f"{name} = {operand(ctx, copy_call)}",),
                              after=(f"{inner}.copy_({back})",), replace=((copy_call, name),),
                              lock=sink.function)
 

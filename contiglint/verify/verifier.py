@@ -49,7 +49,8 @@ def unsafe_fix_lines(text: str, path: str) -> set[int]:
 
 def unfixable_lines(golden: Path) -> set[int]:
     text = golden.read_text(encoding="utf-8")
-    return {f.line for f in static_findings(text, str(golden))[0] if f.fix is None}
+    return {f.line for f in static_findings(text, str(golden))[0]
+            if f.fix is None or not f.fix.offered}
 
 
 def verify(paths: Sequence[str], device: str = "auto", jobs: int = 2,

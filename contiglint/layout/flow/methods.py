@@ -270,8 +270,10 @@ class MethodMixin:
             return
         if kind == "view":
             dtype = next((a.qualname for a in args if isinstance(a, Ref) and a.qualname in DTYPES),
-                         None) or (kwargs["dtype"].qualname if isinstance(
-                             kwargs.get("dtype"), Ref) else None)
+                         None)
+            if "dtype" in kwargs:  # `view(dtype=...)`: by dtype even where it is not known
+                dtype = kwargs["dtype"].qualname if isinstance(kwargs["dtype"], Ref) else \
+                    next(ast.unparse(k.value) for k in node.keywords if k.arg == "dtype")
             sizes = None if dtype else Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
                 if func.attr == "view" else _other_sizes(args)
             self.sinks.record(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,

@@ -173,8 +173,16 @@ class Geometry:
             if span == "broadcast":
                 axes.extend(Axis(size, (), "broadcast") for size in sizes)
                 continue
-            ids = [next(fresh) for _ in sizes]
             bases = [b for a in live for b in a.base]
+            ids = [next(fresh) for _ in sizes]
+            if not bases:
+                # dims with no extent in memory (a flattened 0-dim tensor, sliced): at most one
+                # element, so the new dims are dense, placed after the dims before them
+                before = [b for a in axes for b in a.base if b in memory]
+                where = max((memory.index(b) + 1 for b in before), default=0)
+                memory[where:where] = ids
+                axes.extend(Axis(size, (base_id,)) for size, base_id in zip(sizes, ids))
+                continue
             where = memory.index(bases[0])
             memory[where:where + len(bases)] = ids
             for index, (size, base_id) in enumerate(zip(sizes, ids)):

@@ -19,7 +19,7 @@ from typing import Literal, Optional
 from contiglint.layout.model.frozen import evolve
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
-from contiglint.layout.model import indexing
+from contiglint.layout.model import dtype_views, indexing
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model import views as vw
 from contiglint.layout.model.geometry import Geometry
@@ -151,7 +151,20 @@ def _convert_layout(call: Call) -> Value:
     return result
 
 
-DTYPE_SETTERS = frozenset({_convert})  # transfers that decide the result's dtype themselves
+_shape_view = _keeping_dtype(vw.view)
+
+
+def _view(call: Call) -> Value:
+    """`.view(shape)`, or `.view(dtype)` by position or by keyword (`dtype_views`)."""
+    if "dtype" in call.kwargs:
+        return dtype_views.dtype_view(call, dtype_of(call.kwargs["dtype"]))
+    if len(call.args) == 1 and dtype_of(call.args[0]) is not None:
+        return dtype_views.dtype_view(call, dtype_of(call.args[0]))
+    return _shape_view(call)
+
+
+# transfers that decide the result's dtype themselves
+DTYPE_SETTERS = frozenset({_convert, _view})
 
 
 def _dropout(call: Call) -> Value:
@@ -572,7 +585,7 @@ TRANSFERS: dict[str, Transfer] = {
     "view_as_real": vw.view_as_real, "view_as_complex": vw.view_as_complex,
     "sparse_part": _sparse_part, "expand": vw.expand, "expand_as": vw.expand_as,
     "expand_tensors": _expand_tensors, "unfold": vw.unfold, "as_strided": _as_strided,
-    "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": vw.view,
+    "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": _view,
     "view_as": vw.view_as, "reshape": vw.reshape,
     "reshape_as": partial(vw.view_as, copy_if_needed=True), "flatten": vw.flatten,
     "unflatten": vw.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
