@@ -288,7 +288,7 @@ def line_count(path: Path) -> int:
 
 def corpus_facts(trees: list[Path], select: list[str]) -> tuple[list[str], int]:
     """The files contiglint lints, and how many of them the prefilter never parses."""
-    from contiglint.engine import may_have_findings
+    from contiglint.prefilter import may_have_findings
     from contiglint.discovery import discover
     from contiglint.settings import Settings
     files, errors = discover([str(tree) for tree in trees])
@@ -303,8 +303,8 @@ def corpus_facts(trees: list[Path], select: list[str]) -> tuple[list[str], int]:
 
 
 def all_codes() -> list[str]:
-    from contiglint.rules import all_rules
-    return ["CTG"] + [rule.code for rule in all_rules() if rule.opt_in]
+    from contiglint.rules import registry
+    return ["CTG"] + [entry.code for entry in registry.entries() if entry.opt_in]
 
 
 def per_code(statistics_output: str) -> Counter:

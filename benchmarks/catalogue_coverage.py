@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from contiglint.catalogue import coverage  # noqa: E402
-from contiglint.layout.flow.names import ImportMap  # noqa: E402
+from contiglint.layout.syntax.names import ImportMap  # noqa: E402
 
 DEFAULT = Path(os.environ.get("CONTIGLINT_REALCODE_DIR",
                               Path.home() / ".cache" / "contiglint" / "realcode")) / "trees"

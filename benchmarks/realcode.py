@@ -230,7 +230,7 @@ def print_tables(findings: list[dict], judged: dict[tuple, dict], names: list[st
     for name in active:
         print(f"{name:<30}" + "".join(f"{by[c, name] or '.':>8}" for c in codes))
     print(f"{'total':<30}" + "".join(f"{sum(by[c, n] for n in names):>8}" for c in codes))
-    from contiglint.rules import rule_by_code
+    from contiglint.rules import registry, rule_by_code
 
     per_code = tally(findings, judged)
     print("\nverdicts per rule (distinct flagged lines)")
@@ -241,7 +241,7 @@ def print_tables(findings: list[dict], judged: dict[tuple, dict], names: list[st
         counts = per_code[code]
         total.update(counts)
         rule = rule_by_code(code)
-        status = "opt-in" if rule is not None and rule.opt_in else "default"
+        status = "opt-in" if rule is not None and registry.is_opt_in(rule) else "default"
         value = precision(counts)
         print(f"{code:<8}{status:>9}{counts['findings']:>10}{counts['true']:>6}"
               f"{counts['false']:>7}{counts['unsure']:>8}{counts['unjudged']:>10}"

@@ -1,16 +1,16 @@
 """A content-addressed result cache in `.contiglint_cache/`, like ruff's.
 
 An entry is keyed by the sha256 of contiglint's own source files (`fingerprint()`: a changed
-rule is a new key even when the version number stays), the effective settings, the display
-path, the file text and the digest of the project's contracts the file was linted with (another
-file's changed contract is a miss too), so any change to one of them is a miss, never a stale
-hit. A result linted with contracts is also kept under a key without their digest, with every
-answer its lint got from them (`ANSWERS`, `load_answered`): after another file's contract
-changed, it stands where the new contracts give those answers (runner.py, `_check`), so only
-the files that read a changed contract are linted again. Contract summaries are cached by the
-same fingerprint and the file's content. Entries are written atomically (temp file +
-`os.replace`), so concurrent runs can share the directory; an entry that cannot be read or
-decoded is treated as a miss. The cache never makes a run fail.
+rule is a new key even when the version number stays), the effective settings, the display path,
+the file text and the digest of the project's contracts the file was linted with (another file's
+changed contract is a miss too), so any change to one of them is a miss, never a stale hit. A
+result linted with contracts is also kept under a key without their digest, with every answer
+its lint got from them (`ANSWERS`, `load_answered`): after another file's contract changed, it
+stands where the new contracts give those answers (project_pass.py, `check_file`), so only the
+files that read a changed contract are linted again. Contract summaries are cached by the same
+fingerprint and the file's content. Entries are written atomically (temp file + `os.replace`),
+so concurrent runs can share the directory; an entry that cannot be read or decoded is treated
+as a miss. The cache never makes a run fail.
 
 A warm run need not read a file to know its text (`StatIndex`): the index holds, for each file
 a run read, its status then (size, modification and change times, inode, device) and the
@@ -135,7 +135,7 @@ class Cache:
         except OSError:
             pass  # a read-only tree or a full disk costs speed, not correctness
 
-    # contract summaries (layout/sinks/contracts.py), keyed by content: a warm run does not parse
+    # contract summaries (layout/contracts/), keyed by content: a warm run does not parse
     # the project again to know what its functions require
     @staticmethod
     def summary_key(text: str, path: str, module: str) -> str:

@@ -18,7 +18,10 @@ from contiglint.cache import CACHE_DIR_NAME
 from contiglint.config import ConfigError, Overrides, resolve, split_codes
 from contiglint.engine import SourceError
 from contiglint.files import SourceFile, decode, encode, read_source, replace_file, write_source
-from contiglint.report import FORMATS, ReportContext, diff_summary, fix_notes, render
+from contiglint.report import (
+    FORMATS, ReportContext, diff_summary, fix_notes, not_run_line, render,
+)
+from contiglint.rules import statuses
 from contiglint.runner import RunOptions, RunResult, process_source, run
 
 DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, imported lazily
@@ -84,11 +87,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the fixes as a unified diff instead of writing them; "
                              "exit 1 if there are any")
     parser.add_argument("--select", metavar="CODES",
-                        help="comma-separated code prefixes to run, replacing the configured "
-                             "select, extend-select and ignore")
+                        help="comma-separated code prefixes (or ALL) to run, replacing the "
+                             "configured select, extend-select and ignore")
     parser.add_argument("--ignore", metavar="CODES", help="code prefixes to skip (added)")
     parser.add_argument("--extend-select", metavar="CODES",
                         help="code prefixes to run in addition (added)")
+    parser.add_argument("--preview", action="store_true", default=None,
+                        help="also run the preview rules that the selection's prefixes (or "
+                             "ALL) name; a preview rule's full code selects it without this")
+    parser.add_argument("--no-preview", action="store_false", dest="preview",
+                        help="do not, whatever the configuration's `preview` says")
     parser.add_argument("--show-fixes", action="store_true",
                         help="with --fix or --diff, list each fix applied")
     parser.add_argument("--add-noqa", action="store_true",
@@ -160,7 +168,8 @@ def _configured(args: argparse.Namespace, start: str):
             select=split_codes("--select", args.select),
             ignore=split_codes("--ignore", args.ignore),
             extend_select=split_codes("--extend-select", args.extend_select),
-            strict=args.strict), args.config, start if os.path.exists(start) else ".")
+            strict=args.strict, preview=args.preview), args.config,
+            start if os.path.exists(start) else ".")
     except ConfigError as error:
         return _usage(str(error))
     mode = "diff" if args.diff else "fix" if args.fix else "check"
@@ -184,7 +193,8 @@ def _run_once(args: argparse.Namespace, config, options: RunOptions, stdin: bool
     if args.add_noqa:
         return _add_noqa(args, result)
     return _report(args, options.mode, result, sources,
-                   fixed_stdout=stdin and options.mode == "fix")
+                   fixed_stdout=stdin and options.mode == "fix",
+                   not_run=config.settings.not_run(statuses()) if result.outcomes else ())
 
 
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")  # what a directory's walk takes (`*.py`), and stubs
@@ -258,7 +268,7 @@ class Progress:
 
 
 def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dict,
-            fixed_stdout: bool) -> int:
+            fixed_stdout: bool, not_run: Sequence[str] = ()) -> int:
     findings, errors = result.findings, result.all_errors
     # no file checked: say so, as ruff does, instead of "All checks passed!"
     nothing = not result.outcomes and args.paths != ["-"]
@@ -273,10 +283,12 @@ def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dic
     if mode == "diff":
         out = "".join(outcome.diff for outcome in result.outcomes)
         _, err = render("text", [], errors, ReportContext(mode, quiet=True, color=err_color))
-        err += shown + ("" if args.quiet else diff_summary(result.fixed, result.changed_files))
+        err += shown + ("" if args.quiet else diff_summary(result.fixed, result.changed_files)
+                        + not_run_line(not_run))
     else:
         context = ReportContext(mode, args.unsafe_fixes, result.fixed, result.changed_files,
-                                args.quiet, args.statistics, color, sources, nothing)
+                                args.quiet, args.statistics, color, sources, nothing,
+                                tuple(not_run))
         out, err = render(format, findings, errors, context)
         if format in ("full", "text") and err_color != color:  # stderr: its own terminal
             _, err = render("text", [], errors, replace(context, color=err_color))

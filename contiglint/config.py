@@ -14,8 +14,8 @@ from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
 from contiglint.files import matches
-from contiglint.rules import all_rules, known_codes, rule_by_code, unknown_prefix
-from contiglint.settings import DEFAULT_MAX_FILE_SIZE, DEFAULT_SELECT, Settings
+from contiglint.rules import all_rules, known_codes, registry, rule_by_code, unknown_prefix
+from contiglint.settings import ALL, DEFAULT_MAX_FILE_SIZE, DEFAULT_SELECT, Settings
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -27,7 +27,7 @@ else:  # pragma: no cover - exercised only on old Pythons
 
 CODE_PREFIX = re.compile(r"^(C|CT|CTG[0-9]{0,3})$")
 LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
-BOOL_KEYS = ("strict", "respect-gitignore")
+BOOL_KEYS = ("strict", "respect-gitignore", "preview")
 KNOWN_KEYS = frozenset(LIST_KEYS + BOOL_KEYS + ("per-file-ignores", "max-file-size"))
 
 
@@ -135,6 +135,7 @@ def load_config(path: str) -> Config:
         strict=values.get("strict", False),
         max_file_size=values.get("max-file-size", DEFAULT_MAX_FILE_SIZE),
         rule_options=MappingProxyType(rule_options),
+        preview=values.get("preview", False),
     )
     return Config(settings, values.get("exclude"),
                   values.get("extend-exclude", ()), values.get("per-file-ignores", ()),
@@ -143,11 +144,14 @@ def load_config(path: str) -> Config:
 
 
 def check_code(where: str, code: str) -> str:
-    """A rule code or prefix (`CTG`, `CTG1`, `CTG101`), upper-cased; anything else is an error."""
+    """A rule code or prefix (`CTG`, `CTG1`, `CTG101`) or `ALL`, upper-cased; anything else is an
+    error."""
     normal = code.strip().upper()
+    if normal == ALL:
+        return normal
     if not CODE_PREFIX.match(normal):
         raise ConfigError(f"{where}: {code!r} is not a contiglint code or code prefix "
-                          "(expected e.g. CTG, CTG1, CTG101)")
+                          "(expected e.g. ALL, CTG, CTG1, CTG101)")
     if unknown_prefix(normal):
         raise ConfigError(f"{where}: unknown code {code!r}: no rule has this code or prefix "
                           f"(known codes: {', '.join(known_codes())})")
@@ -190,7 +194,7 @@ def split_codes(flag: str, text: Optional[str]) -> Optional[tuple[str, ...]]:
         return None
     codes = tuple(check_code(flag, code) for code in text.split(",") if code.strip())
     if not codes:
-        raise ConfigError(f"{flag}: no code given (expected e.g. CTG, CTG1, CTG101)")
+        raise ConfigError(f"{flag}: no code given (expected e.g. ALL, CTG, CTG1, CTG101)")
     return codes
 
 
@@ -202,6 +206,7 @@ class Overrides:
     ignore: Optional[tuple[str, ...]] = None
     extend_select: Optional[tuple[str, ...]] = None
     strict: bool = False
+    preview: Optional[bool] = None  # --preview / --no-preview
 
 
 def resolve(overrides: Overrides, config_path: Optional[str] = None,
@@ -209,7 +214,8 @@ def resolve(overrides: Overrides, config_path: Optional[str] = None,
     """Load the configuration (`--config FILE`, else the nearest pyproject.toml) and apply flags.
 
     Flags win: `--select` replaces the configured select, extend-select and ignore; `--ignore`
-    and `--extend-select` add to the configured lists; `--strict` turns strict mode on.
+    and `--extend-select` add to the configured lists; `--strict` turns strict mode on;
+    `--preview`/`--no-preview` replace the configured `preview`.
     """
     if config_path is not None:
         if not os.path.isfile(config_path):
@@ -228,8 +234,12 @@ def resolve(overrides: Overrides, config_path: Optional[str] = None,
                            + overrides.extend_select)
     if overrides.strict:
         settings = replace(settings, strict=True)
-    chosen = replace(settings, ignore=())
-    if not any(chosen.is_enabled(rule.code, rule.opt_in) for rule in all_rules()):
+    if overrides.preview is not None:
+        settings = replace(settings, preview=overrides.preview)
+    # a selection of preview rules alone is no error without preview: the run says they did
+    # not run (Settings.not_run)
+    chosen = replace(settings, ignore=(), preview=True)
+    if not any(chosen.is_enabled(entry.code, entry.status) for entry in registry.entries()):
         where = "--select" if overrides.select is not None else f"{config.path}: [tool.contiglint]"
         codes = ", ".join(settings.select + settings.extend_select) or "nothing"
         raise ConfigError(f"{where}: {codes} selects no rule of the linter (CTG2xx codes are "

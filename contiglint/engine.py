@@ -6,20 +6,21 @@ call this module, so none of them re-implements analysis.
 from __future__ import annotations
 
 import ast
-import keyword
-import re
 import symtable
-import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from typing import Optional
 
 from contiglint import expected, noqa
 from contiglint.findings import Finding, apply_fixes
-from contiglint.layout.sinks.contracts import ProjectContracts
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.contracts.project import ProjectContracts
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.flow.program import analyze_module
-from contiglint.rules import all_rules
+from contiglint.prefilter import (
+    as_python_reads, holds_tokens, may_name, only_outside_code, per_rule_set, token_kinds,
+    tokens_of,
+)
+from contiglint.rules import enabled_rules
 from contiglint.rules.base import ParsedModule, Rule, RuleContext
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
@@ -50,10 +51,6 @@ class FixResult:
     fixed: list[Finding] = field(default_factory=list)  # the findings whose fix was applied
 
 
-def enabled_rules(settings: Settings) -> list[Rule]:
-    return [rule() for rule in all_rules() if settings.is_enabled(rule.code, rule.opt_in)]
-
-
 # The sinks made from contracts (layout/sinks/contract_calls.py). A rule that reads none of
 # them (every rule but CTG114; CTG106 reads the contracts only with CTG114 on) cannot see
 # a contract: without one, the project's contracts and the module's own are not computed.
@@ -64,68 +61,14 @@ def reads_contracts(rules: list[Rule]) -> bool:
     return any(rule.sinks & CONTRACT_SINKS for rule in rules)
 
 
-def _per_rule_set(table: dict, rules: list[Rule], make):
-    """`make(rules)`, remembered in `table` per set of rule classes: every file of a run asks."""
-    key = tuple(type(rule) for rule in rules)
-    try:
-        return table[key]
-    except KeyError:
-        made = table[key] = make(rules)
-        return made
-
-
 _SINK_KINDS: dict[tuple[type, ...], frozenset[str]] = {}
 
 
 def sink_kinds(rules: list[Rule]) -> frozenset[str]:
     """The kinds of sink that `rules` read (`Rule.sinks` and `Rule.reads`): the only ones the
     flow pass records for them."""
-    return _per_rule_set(_SINK_KINDS, rules, lambda chosen: frozenset().union(
+    return per_rule_set(_SINK_KINDS, rules, lambda chosen: frozenset().union(
         *(rule.sinks | rule.reads for rule in chosen)))
-
-
-def prefilter_tokens(settings: Settings) -> frozenset[str]:
-    """Substrings of which a file must contain at least one for any enabled rule to fire."""
-    return rule_tokens(enabled_rules(settings))
-
-
-@dataclass(frozen=True)
-class Tokens:
-    """The prefilter tokens of a set of rules, each once (several rules share `.contiguous(`):
-    `words` are those a comment or a string may hold without the code naming them
-    (`distributed`, see `only_outside_code`); `code` are the others (`.view(`, a keyword),
-    which make the text analysed wherever they are."""
-
-    all: frozenset[str]
-    code: tuple[str, ...]
-    words: tuple[str, ...]
-
-
-_RULE_TOKENS: dict[tuple[type, ...], Tokens] = {}
-
-
-def rule_tokens(rules: list[Rule]) -> frozenset[str]:
-    return token_kinds(rules).all
-
-
-def token_kinds(rules: list[Rule]) -> Tokens:
-    """The prefilter tokens of `rules`, each once."""
-    return _per_rule_set(_RULE_TOKENS, rules, _token_kinds)
-
-
-def _token_kinds(rules: list[Rule]) -> Tokens:
-    tokens = sorted({token for rule in rules for token in _tokens_of(rule)})
-    return Tokens(frozenset(tokens), tuple(t for t in tokens if not _is_word(t)),
-                  tuple(t for t in tokens if _is_word(t)))
-
-
-def _is_word(token: str) -> bool:
-    return token.isidentifier() and not keyword.iskeyword(token)
-
-
-def may_have_findings(text: str, settings: Settings) -> bool:
-    searched = _as_python_reads(text)
-    return any(token in searched for token in prefilter_tokens(settings))
 
 
 def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceError]]:
@@ -177,9 +120,9 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
                 tree: Optional[ast.Module] = None,
                 project: Optional[ProjectContracts] = None,
                 index: Optional[ModuleIndex] = None, observer=None) -> LintResult:
-    """`project`: the contracts of the other modules of the linted tree (runner.py), so calls
-    into them are judged by what the callee requires; `tree` and `index`: the text's syntax
-    tree and its walk, when the caller has them; `observer`: see `lint_tree` (it sees
+    """`project`: the contracts of the other modules of the linted tree (project_pass.py), so
+    calls into them are judged by what the callee requires; `tree` and `index`: the text's
+    syntax tree and its walk, when the caller has them; `observer`: see `lint_tree` (it sees
     nothing when the text is not analysed)."""
     if noqa.skips_file(text):
         return LintResult()
@@ -188,13 +131,13 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         return LintResult(errors=[too_large])
     rules = enabled_rules(settings)
     tokens = token_kinds(rules)
-    searched = _as_python_reads(text)
+    searched = as_python_reads(text)
     # A token that is not a word is in the code (`only_outside_code`): then the text is
     # analysed whatever else it holds, and the other tokens need not be looked for.
     found = None if any(token in searched for token in tokens.code) else \
         {token for token in tokens.words if token in searched}
-    if found is not None and not any(_may_name(rule, searched) for rule in rules
-                                     if not found.isdisjoint(_tokens_of(rule))):
+    if found is not None and not any(may_name(rule, searched) for rule in rules
+                                     if not found.isdisjoint(tokens_of(rule))):
         # No token, or only words of rules whose functions the text never names as a word:
         # nothing to analyse, but a file that does not parse is still reported: silence
         # would read as "this file is fine".
@@ -208,68 +151,10 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         index = ModuleIndex(tree)
     if found is not None and only_outside_code(index, found):
         return LintResult()
-    if not any(_holds_tokens(rule, searched) and rule.may_fire(index, settings.strict)
+    if not any(holds_tokens(rule, searched) and rule.may_fire(index, settings.strict)
                for rule in rules):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
     return lint_tree(tree, text, path, settings, rules, project, index, observer)
-
-
-_TOKENS_OF: dict[type, frozenset[str]] = {}
-
-
-def _tokens_of(rule: Rule) -> frozenset[str]:
-    try:
-        return _TOKENS_OF[type(rule)]
-    except KeyError:
-        tokens = _TOKENS_OF[type(rule)] = rule.prefilter_tokens()
-        return tokens
-
-
-def _as_python_reads(text: str) -> str:
-    """The text the prefilter searches: Python reads every identifier in its NFKC form
-    (`x.\uff43ontiguous()` calls `contiguous`), so a text with characters of other forms is
-    searched as NFKC normalizes it. Keywords and operators are not normalized, and a token
-    found in a normalized string or comment only makes the text analysed."""
-    if text.isascii() or unicodedata.is_normalized("NFKC", text):
-        return text
-    return unicodedata.normalize("NFKC", text)
-
-
-def _holds_tokens(rule: Rule, text: str) -> bool:
-    """Does `text` hold one of `rule`'s own prefilter tokens?"""
-    return any(token in text for token in _tokens_of(rule))
-
-
-_NAMED: dict[str, re.Pattern] = {}
-
-
-def _may_name(rule: Rule, text: str) -> bool:
-    """Can the code name one of `rule.names` (see `Rule.may_fire`)? Not unless the text
-    holds it as a word: a look before the parse, for a text whose tokens are words only (for
-    a parsed text, looking for every name in the text costs more than the walk it saves)."""
-    if rule.names is None:
-        return True
-    for name in rule.names:
-        if name in text:
-            try:
-                pattern = _NAMED[name]
-            except KeyError:
-                pattern = _NAMED[name] = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-            if pattern.search(text):
-                return True
-    return False
-
-
-def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:
-    """The prefilter tokens `found` in the text are all words, none of them in a name of the
-    code: they are in comments and strings only (`distributed` in a license header), and no rule
-    can fire. A sink is an operation the code names (a method, a function by its qualified
-    name through the imports, a module attribute), so a word token of its kind is in one of
-    the code's names, or part of one. Tokens that are not names (`.view`, `](`) or that are
-    keywords (`import`, `return`) are taken as found, as before."""
-    if not all(map(_is_word, found)):
-        return False
-    return not any(token in name for name in index.names for token in found)
 
 
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
@@ -297,7 +182,7 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     for sink in sinks:
         by_kind.setdefault(sink.kind, []).append(sink)
     seen: set[tuple] = set()
-    module = ParsedModule(tree, index.import_map)
+    module = ParsedModule(tree, index.import_map, index)
     for rule in rules:
         context = RuleContext(path, source, settings, rule.code, module, tuple(sinks))
         try:

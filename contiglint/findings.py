@@ -5,6 +5,7 @@ column means the same thing to every front end regardless of non-ASCII text on t
 """
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import re
 from dataclasses import dataclass, field
@@ -241,3 +242,13 @@ def apply_fixes(text: str, fixes: Sequence[Fix],
     for start, end, content in sorted(accepted, key=lambda span: (span[0], span[1]), reverse=True):
         text = text[:start] + content + text[end:]
     return text, applied
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    lines = []
+    for line in difflib.unified_diff(before.splitlines(keepends=True),
+                                     after.splitlines(keepends=True),
+                                     fromfile=f"a/{path}", tofile=f"b/{path}"):
+        lines.append(line if line.endswith(("\n", "\r")) else
+                     line + "\n\\ No newline at end of file\n")
+    return "".join(lines)

@@ -2,8 +2,8 @@
 
 It calls the same `lint_source` as the CLI (with flake8's already parsed tree) with the same
 settings: `[tool.contiglint]` of the nearest pyproject.toml above the file (select, ignore,
-per-file-ignores, strict, rule options), as the CLI reads it, so it reports exactly the same
-findings; flake8 adds 1 to the column it is given, so it gets `column - 1`. flake8's own
+per-file-ignores, strict, preview, rule options), as the CLI reads it, so it reports exactly the
+same findings; flake8 adds 1 to the column it is given, so it gets `column - 1`. flake8's own
 `# noqa` and `--select`/`--ignore` apply on top of contiglint's. A bad configuration raises
 configuration ends the run with the CLI's one-line message (`contiglint: error: FILE: key: ...`):
 the configurations of the paths named on the command line are read while flake8 parses its
@@ -12,7 +12,8 @@ a bad one met later (a nested project's pyproject.toml) stops the run through fl
 `ExecutionError`, which flake8 prints after its own one-line header and which crosses `-j`
 workers as one.
 An opt-in rule (a preview rule too) runs when flake8's `--select` or `--extend-select`
-names its full code.
+names its full code; `--contiglint-preview` (`contiglint-preview = true` in `[flake8]`) turns
+preview on, as `--preview` does for the CLI: the preview rules the selection names run.
 
 Registered twice (the installed entry point and a `[flake8:local-plugins]` entry naming the same
 class), flake8 would define `--contiglint-strict` twice, which argparse refuses, and would run
@@ -39,6 +40,7 @@ class ContiglintChecker:
     name = "contiglint"
     version = __version__
     strict = False
+    preview = False
     extend_select: tuple[str, ...] = ()  # opt-in rules named by flake8's selection
     _registrations = 0
     _last_tree: Optional[ast.Module] = None  # held only while registered more than once
@@ -51,24 +53,27 @@ class ContiglintChecker:
     @classmethod
     def add_options(cls, option_manager) -> None:
         cls._registrations += 1
-        try:
-            option_manager.add_option(
-                "--contiglint-strict", action="store_true", default=False,
-                parse_from_config=True,
-                help="contiglint: also flag sinks whose tensor layout is unknown")
-        except argparse.ArgumentError:
-            if cls._registrations == 1:
-                raise  # another plugin owns the option: not ours to hide
+        for flag, help in (("--contiglint-strict", "also flag sinks whose tensor layout is "
+                            "unknown"),
+                           ("--contiglint-preview", "also run the preview rules the selection "
+                            "names (as `contiglint --preview`)")):
+            try:
+                option_manager.add_option(flag, action="store_true", default=False,
+                                          parse_from_config=True, help=f"contiglint: {help}")
+            except argparse.ArgumentError:
+                if cls._registrations == 1:
+                    raise  # another plugin owns the option: not ours to hide
 
     @classmethod
     def parse_options(cls, option_manager, options, args: Sequence[str] = ()) -> None:
         cls.strict = bool(getattr(options, "contiglint_strict", False))
-        from contiglint.rules import all_rules
+        cls.preview = bool(getattr(options, "contiglint_preview", False))
+        from contiglint.rules import registry
 
         named = {str(code).strip().upper() for option in ("select", "extend_select")
                  for code in (getattr(options, option, None) or ())}
-        cls.extend_select = tuple(rule.code for rule in all_rules()
-                                  if rule.opt_in and rule.code in named)
+        cls.extend_select = tuple(entry.code for entry in registry.entries()
+                                  if entry.opt_in and entry.code in named)
         for path in args or ["."]:
             directory = os.getcwd() if path in ("-", "stdin") else os.path.abspath(path) \
                 if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
@@ -84,7 +89,7 @@ class ContiglintChecker:
             type(self)._last_tree = self.tree
         text = "".join(self.lines)
         try:
-            config = _config(_pyproject(self.filename), self.strict)
+            config = _config(_pyproject(self.filename), self.strict, self.preview)
         except ConfigError as error:
             from flake8.exceptions import ExecutionError
 
@@ -110,8 +115,9 @@ def _nearest(directory: str):
 
 
 @lru_cache(maxsize=None)
-def _config(pyproject, strict: bool) -> Config:
-    """One configuration per pyproject.toml (files of one project share it)."""
+def _config(pyproject, strict: bool, preview: bool) -> Config:
+    """One configuration per pyproject.toml (files of one project share it); the option turns
+    preview on, else the configuration's `preview` holds."""
     if pyproject is None:
-        return replace(Config(), settings=replace(Settings(), strict=strict))
-    return resolve(Overrides(strict=strict), pyproject)
+        return replace(Config(), settings=replace(Settings(), strict=strict, preview=preview))
+    return resolve(Overrides(strict=strict, preview=True if preview else None), pyproject)

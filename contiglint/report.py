@@ -19,7 +19,7 @@ from typing import Mapping, Optional, Sequence
 from contiglint import __version__
 from contiglint.engine import SourceError
 from contiglint.findings import Finding, rewrites_available
-from contiglint.rules import all_rules, rule_by_code, severity
+from contiglint.rules import all_rules, registry, rule_by_code, severity
 
 ERROR_CODES = {"syntax": "E999", "io": "E902", "internal": "E900", "limit": "E903"}
 FORMATS = ("full", "text", "json", "sarif", "github")
@@ -36,6 +36,7 @@ class ReportContext:
     color: bool = False  # ANSI colours (a terminal without NO_COLOR)
     sources: Optional[Mapping[str, str]] = None  # path -> text, for files not on disk (stdin)
     nothing_checked: bool = False  # no file found: "All checks passed!" would claim too much
+    not_run: tuple[str, ...] = ()  # selected preview rules that did not run (preview is off)
 
 
 def error_code(error: SourceError) -> str:
@@ -65,16 +66,26 @@ def fix_notes(findings: Sequence[Finding], unsafe_fixes: bool, quiet: bool = Fal
 def render(format: str, findings: Sequence[Finding], errors: Sequence[SourceError],
            context: ReportContext) -> tuple[str, str]:
     """(stdout, stderr) for one run."""
+    # machine-read formats: what did not run goes to stderr, never into the data
+    note = "" if context.quiet else not_run_line(context.not_run, "contiglint: warning: ")
     if format == "json":
-        return _json(findings, errors, context), ""
+        return _json(findings, errors, context), note
     if format == "sarif":
-        return json.dumps(sarif(findings, errors), indent=2) + "\n", ""
+        return json.dumps(sarif(findings, errors), indent=2) + "\n", note
     if format == "github":
         return "".join(github_line(f.path, f.line, f.column, f.end_line, f.end_column, f.code,
                                    f.message, severity(f.code)) for f in findings) + \
             "".join(github_line(e.path, e.line, e.column, e.line, e.column, error_code(e),
-                                e.message) for e in errors), ""
+                                e.message) for e in errors), note
     return _text(findings, errors, context, full=format == "full")
+
+
+def not_run_line(codes: Sequence[str], prefix: str = "") -> str:
+    """`3 preview rules not run (CTG102, CTG104, CTG108): use --preview`, or "" for none."""
+    if not codes:
+        return ""
+    return (f"{prefix}{_plural(len(codes), 'preview rule')} not run ({', '.join(codes)}): "
+            "use --preview\n")
 
 
 def _plural(count: int, word: str, plural: str = "") -> str:
@@ -133,6 +144,8 @@ def _text(findings: Sequence[Finding], errors: Sequence[SourceError],
         if hidden:
             out.append(f"{_plural(hidden, 'more fix', 'more fixes')} available with "
                        "--unsafe-fixes.")
+        if context.not_run:
+            out.append(not_run_line(context.not_run).rstrip("\n"))
         if errors:
             err.append(f"contiglint: {_plural(len(errors), 'error')} (listed above) stopped "
                        "files from being checked completely.")
@@ -352,7 +365,7 @@ def sarif(findings: Sequence[Finding], errors: Sequence[SourceError]) -> dict:
             "fullDescription": {"text": rule.documentation()},
             "help": {"text": rule.documentation()},
             "defaultConfiguration": {"level": rule.severity},
-            "properties": {"fix": rule.fix_safety, "opt_in": bool(rule.opt_in)},
+            "properties": {"fix": rule.fix_safety, "opt_in": registry.is_opt_in(rule)},
         } for rule in rules],
     }
     return {

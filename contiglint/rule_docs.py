@@ -9,7 +9,7 @@ import difflib
 import sys
 from typing import Optional, Sequence
 
-from contiglint.rules import all_rules, rule_by_code
+from contiglint.rules import all_rules, registry, rule_by_code
 from contiglint.runtime.codes import EXPLANATIONS, NAMES, RUNTIME_ONLY, SEVERITY, TITLES
 
 
@@ -44,8 +44,9 @@ def list_rules(argv: Sequence[str]) -> int:
         "Runtime rules are reported by `contiglint run` only.")
     parser.parse_args(argv)
     rows = [(rule.code, rule.name, _fix_label(rule.fix_safety), rule.severity,
-             rule.summary + (" (preview, opt-in)" if rule.preview else " (opt-in)"
-                             if rule.opt_in else "")) for rule in all_rules()]
+             rule.summary + (" (preview: --preview)" if entry.preview else " (opt-in)"
+                             if entry.opt_in else ""))
+            for entry in registry.entries() for rule in [entry.rule]]
     rows += [(code, NAMES[code], "none", SEVERITY[code],
               TITLES[code] + " (runtime: contiglint run)") for code in RUNTIME_ONLY]
     header = ("CODE", "NAME", "FIX", "SEVERITY", "SUMMARY")
@@ -93,8 +94,10 @@ def documentation(code: str) -> str:
            "unsafe": "fix: unsafe (--fix --unsafe-fixes)",
            "safe or unsafe": "fix: safe or unsafe depending on the finding (--fix, "
                              "--unsafe-fixes)"}[rule.fix_safety]
-    default = (f"preview: opt-in, select {rule.code} to run it" if rule.preview else
-               f"opt-in: select {rule.code} to run it" if rule.opt_in else "runs by default")
+    entry = registry.entry(rule)
+    default = (f"preview: opt-in, runs with --preview or when {rule.code} is selected"
+               if entry.preview else
+               f"opt-in: select {rule.code} to run it" if entry.opt_in else "runs by default")
     lines = [f"{rule.code} ({rule.name}): {rule.summary}\n[severity: {rule.severity}; {fix}; "
              f"{default}]\n", rule.documentation()]
     if rule.options:

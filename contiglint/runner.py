@@ -7,29 +7,25 @@ never analysed; the cache remembers that result too, so a warm run does not pars
 """
 from __future__ import annotations
 
-import difflib
 import gc
-import copy
 import os
 import signal
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Sequence
 
-from contiglint.cache import ANSWERS, Cache, StatIndex
+from contiglint.cache import Cache, StatIndex
 from contiglint.config import Config
-from contiglint.engine import (
-    LintResult, SourceError, enabled_rules, fix_source, lint_source, may_have_findings, parse,
-    reads_contracts, size_error,
-)
+from contiglint.engine import LintResult, SourceError, fix_source, lint_source
 from contiglint.discovery import discover
 from contiglint.files import SourceFile, read_source, stat_signature, write_source
-from contiglint.findings import Finding
-from contiglint.layout.flow.index import ModuleIndex
-from contiglint.layout.sinks.contracts import (
-    ModuleSummary, ProjectContracts, module_contracts, module_name, resolve, summarize,
+from contiglint.findings import Finding, unified_diff
+from contiglint.layout.contracts.project import ProjectContracts
+from contiglint.prefilter import may_have_findings
+from contiglint.project_pass import (
+    FirstPass, check_file, first_pass, keep_first_result, module_names, per_file,
+    project_contracts, reads_any_contract, stands_safely,
 )
-from contiglint.source import text_digest
 
 SERIAL_BELOW = 8  # fewer files than this: starting workers costs more than it saves
 
@@ -164,7 +160,7 @@ def _process(files: Sequence[str], config: Config, options: RunOptions, report: 
     # Small chunks: sorted paths cluster big files (tests, generated code) and one huge
     # chunk would leave the other workers idle at the end.
     chunksize = max(1, min(16, len(files) // (workers * 16)))
-    modules = _modules(files, config)
+    modules = module_names(files, config)
     # imported only here: a warm run that the stat index answers starts no worker
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -175,7 +171,7 @@ def _process(files: Sequence[str], config: Config, options: RunOptions, report: 
     except (OSError, PermissionError):
         return _serial(files, config, options, report, note)
     try:
-        if not _reads_contracts(config):  # one pass: each file is linted on its own
+        if not reads_any_contract(config):  # one pass: each file is linted on its own
             outcomes = []
             for outcome in pool.map(_alone_in_worker, files, chunksize=chunksize):
                 outcomes.append(outcome)
@@ -183,11 +179,11 @@ def _process(files: Sequence[str], config: Config, options: RunOptions, report: 
             pool.shutdown()
             return outcomes
         firsts = list(pool.map(_first_pass_in_worker, files, chunksize=chunksize))
-        project = _project([f.summary for f in firsts if f is not None], modules)
+        project = project_contracts([f.summary for f in firsts if f is not None], modules)
         outcomes = []
         # the summary travels as the project's `own`: not twice
         lean = [replace(f, summary=None) if f is not None else None for f in firsts]
-        for outcome in pool.map(_second_pass_in_worker, files, _per_file(project, firsts),
+        for outcome in pool.map(_second_pass_in_worker, files, per_file(project, firsts),
                                 lean, chunksize=chunksize):
             outcomes.append(outcome)
             report(len(outcomes), len(files))
@@ -208,7 +204,7 @@ def _process(files: Sequence[str], config: Config, options: RunOptions, report: 
 def _serial(files: Sequence[str], config: Config, options: RunOptions,
             report: Progress, note: bool = False) -> list[FileOutcome]:
     """One process: each file is read once for both passes."""
-    if len(files) <= 1 or not _reads_contracts(config):
+    if len(files) <= 1 or not reads_any_contract(config):
         # one file: its own contracts are learned while it is linted; no enabled rule reads
         # contracts: each file is linted on its own
         outcomes = []
@@ -216,13 +212,13 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
             outcomes.append(process_file(path, config, options, note=note))
             report(len(outcomes), len(files))
         return outcomes
-    modules = _modules(files, config)
+    modules = module_names(files, config)
     sources = [_read(path, options) for path in files]
     firsts = [None if isinstance(s, SourceError) else first_pass(s, config, options, modules)
               for s in sources]
-    project = _project([f.summary for f in firsts if f is not None], modules)
+    project = project_contracts([f.summary for f in firsts if f is not None], modules)
     outcomes = []
-    for path, source, own, first in zip(files, sources, _per_file(project, firsts), firsts):
+    for path, source, own, first in zip(files, sources, per_file(project, firsts), firsts):
         outcomes.append(second_pass(path, source, config, options, own, first))
         report(len(outcomes), len(files))
     return outcomes
@@ -231,125 +227,11 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
 def _stat_index(config: Config, options: RunOptions) -> Optional[StatIndex]:
     """The cache's stat index, for a check run whose files are each linted on their own (a
     run that reads contracts reads every text for them anyway)."""
-    if options.mode != "check" or options.cache_dir is None or _reads_contracts(config):
+    if options.mode != "check" or options.cache_dir is None or reads_any_contract(config):
         return None
     return Cache(options.cache_dir).stat_index()
 
 
-def _modules(files: Sequence[str], config: Config) -> frozenset[str]:
-    """Every linted file's module name, also of those that define no function (a package's
-    `__init__.py` that only re-exports): the project's Python modules are what tell a
-    compiled extension imported next to them apart (`is_compiled_module`). None are needed
-    when no enabled rule reads contracts (each name costs a file-system walk up the
-    packages)."""
-    if not _reads_contracts(config):
-        return frozenset()
-    return frozenset(module_name(path) for path in files)
-
-
-def _reads_contracts(config: Config) -> bool:
-    """Does an enabled rule read contracts? Per-file settings only ignore more, so no file's
-    lint reads them if the run's settings don't."""
-    return reads_contracts(enabled_rules(config.settings))
-
-
-def _project(summaries: list, modules: frozenset[str]) -> Optional[ProjectContracts]:
-    found = [s for s in summaries if s is not None]
-    if not found:
-        return None
-    project = resolve(found).exported()
-    project.modules = project.modules | modules
-    project.digest()  # once, here: every file's copy of the project keeps it
-    return project
-
-
-def _per_file(project: Optional[ProjectContracts], firsts: list) -> list:
-    """The project's contracts for each file's lint, with the summary the first pass made of
-    that file, so that the lint does not summarize it again (outside fix mode: a rewritten
-    text no longer matches the digest). A file whose first-pass lint read no contract keeps
-    that result whatever the contracts say (`_stands`): it gets only their digest (its cache
-    key), not a copy of every contract to send to a worker."""
-    if project is None:
-        return [None] * len(firsts)
-    digest_only = ProjectContracts(digested=project.digest())
-    return [digest_only if f is not None and f.result is not None and not f.asked else
-            project.with_own(f.summary, f.digest) if f is not None else project
-            for f in firsts]
-
-
-@dataclass
-class FirstPass:
-    """What the first pass learned of one file: its contract summary (for the project's
-    contracts), and, in a check run, the file's result linted with stand-in contracts, which
-    know none of the other modules' contracts, and every answer the lint got from them. Once
-    the project's contracts are known, that result is the file's result if they give the
-    same answers (`second_pass`): the lint reads the contracts through those answers only,
-    and is a function of the text and of what it reads. Most files call into no other
-    module's contract, so most are parsed and analysed once instead of twice."""
-
-    summary: Optional[ModuleSummary]
-    digest: str  # of the text; "" when no enabled rule reads contracts
-    result: Optional[LintResult] = None
-    asked: Optional[dict] = None
-    # the module's own summary where `summary` is None (a text without `def `, which no
-    # project holds): the one its lint makes, for checking the answers
-    own: Optional[ModuleSummary] = None
-
-
-def first_pass(source: SourceFile, config: Config, options: RunOptions,
-               modules: frozenset[str]) -> Optional[FirstPass]:
-    """The file's contract summary and, in a check run, its speculative result (see
-    `FirstPass`); None for a text that cannot be summarized (the lint reports why)."""
-    path, text = source.path, source.text
-    if size_error(text, path, config.settings_for(path)):
-        return None  # never parsed: the lint reports it
-    cache = Cache(options.cache_dir) if options.cache_dir is not None else None
-    summary, tree, index, parsed = None, None, None, False
-    contracts = _reads_contracts(config)
-    module = module_name(path) if contracts else ""  # only contracts are named by module
-    package = path.endswith("__init__.py")
-    try:
-        if "def " in text and contracts:
-            key = cache.summary_key(text, path, module) if cache is not None else ""
-            cached = cache.load_summary(key) if cache is not None else None
-            if cached is not None:
-                summary = ModuleSummary.from_json(cached)
-            else:
-                tree, _ = parse(text, path)
-                parsed = True
-                if tree is not None:
-                    index = ModuleIndex(tree)  # one walk for the summary and the lint
-                    summary = summarize(tree, module, path, package, index=index)
-                    if cache is not None:
-                        cache.store_summary(key, summary.as_json())
-    except (RecursionError, MemoryError, ValueError):
-        return None
-    # the digest ties a summary, and a result linted here, to its text: only contracts (and,
-    # with a cache, only a text whose summary was made here, so with contracts) need one
-    first = FirstPass(summary, text_digest(text) if contracts else "")
-    # With a cache, only a text whose summary was not cached is linted here: its result
-    # cannot be cached either (its key holds the text); a cached one is read in the lint.
-    if options.mode != "check" or cache is not None and not parsed:
-        return first
-    try:
-        own = None
-        if contracts and summary is None:
-            if not parsed:
-                tree, _ = parse(text, path)
-            if tree is not None:
-                index = index or ModuleIndex(tree)
-                own = summarize(tree, module, path, package, index=index)
-        # else the lint parses the text and walks its tree if its prefilter lets it through
-        asked: dict = {}
-        stand_in = ProjectContracts(modules=modules, asked=asked)
-        if summary is not None or own is not None:  # the lint changes it: it gets a copy
-            stand_in = stand_in.with_own(_copy(summary or own), first.digest)
-        result = _check(source, config.settings_for(path), options, stand_in, tree, index,
-                        store=False)
-    except Exception:  # noqa: BLE001 - the lint runs again, and reports it
-        return first
-    first.result, first.asked, first.own = result, asked, own
-    return first
 
 
 def _read(path: str, options: RunOptions):
@@ -364,58 +246,14 @@ def second_pass(path: str, source, config: Config, options: RunOptions,
                 ) -> FileOutcome:
     """The file's outcome: the first pass's result where the project's contracts give the
     answers its lint got (see `FirstPass`), else a lint with them."""
-    if first is None or first.result is None or not _stands_safely(path, project, first):
+    if first is None or first.result is None or not stands_safely(path, project, first):
         return process_read(path, _read(path, options) if source is None else source, config,
                             options, project)
     if options.cache_dir is not None:
         if source is None:
             source = _read(path, options)
-        if not isinstance(source, SourceError) and source.text_digest == first.digest:
-            cache, settings = Cache(options.cache_dir), config.settings_for(path)
-            cache.store(cache.digest_key(source.text_digest, path, settings,
-                                         project.digest() if project is not None else ""),
-                        first.result)
-            if project is not None:  # answered as the stand-in contracts answered
-                cache.store(cache.digest_key(source.text_digest, path, settings, ANSWERS),
-                            first.result, first.asked)
+        keep_first_result(path, source, config, options, project, first)
     return FileOutcome(path, findings=first.result.findings, errors=first.result.errors)
-
-
-def _stands_safely(path: str, project: Optional[ProjectContracts], first: FirstPass) -> bool:
-    try:
-        return _stands(path, project, first)
-    except Exception:  # noqa: BLE001 - a bug here costs a second lint, never a result
-        return False
-
-
-def _stands(path: str, project: Optional[ProjectContracts], first: FirstPass) -> bool:
-    """Do the contracts the file's lint would get from `project` (`module_contracts`, as
-    the flow pass calls it) answer what its first-pass lint asked, the same way?"""
-    if not first.asked:
-        return True  # it read no contract (the prefilter or a syntax error stopped it)
-    own = first.own if first.own is not None else project.own if project is not None \
-        else None
-    if own is None:
-        return False
-    # module_contracts changes the summary it is given: the lint may still need this one
-    own = _copy(own)
-    if project is None:  # what module_contracts makes of a module alone
-        real = resolve([own])
-    else:
-        real = module_contracts(None, module_name(path), path, path.endswith("__init__.py"),
-                                replace(project, own=own, own_digest=first.digest),
-                                first.digest)
-    return real.answers(first.asked)
-
-
-def _copy(summary: ModuleSummary) -> ModuleSummary:
-    """A summary whose contracts can change without changing `summary`'s: resolve() and
-    module_contracts() change a contract only by setting entries of its `required` table."""
-    functions = {}
-    for key, contract in summary.functions.items():
-        functions[key] = copy.copy(contract)
-        functions[key].required = dict(contract.required)
-    return replace(summary, functions=functions)
 
 
 _worker_state: Optional[tuple[Config, RunOptions, frozenset[str], bool]] = None
@@ -529,7 +367,7 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
     settings = config.settings_for(source.path)
     outcome = FileOutcome(source.path)
     if options.mode == "check":  # text without sink tokens is only parsed (and cached)
-        result = _check(source, settings, options, project)
+        result = check_file(source, settings, options, project)
         outcome.findings, outcome.errors = result.findings, result.errors
         return outcome
     if not may_have_findings(source.text, settings):  # nothing to fix: parse only
@@ -549,64 +387,3 @@ def process_source(source: SourceFile, config: Config, options: RunOptions,
             unfixed = lint_source(source.text, source.path, settings, project=project)
             outcome = FileOutcome(source.path, unfixed.findings, unfixed.errors + [error])
     return outcome
-
-
-def _check(source: SourceFile, settings, options: RunOptions,
-           project: Optional[ProjectContracts] = None, tree=None, index=None,
-           store: bool = True) -> LintResult:
-    """`tree`, `index`: the text's syntax tree and its walk, when the caller has them;
-    `store`: False to neither read nor write the cache (the first pass's stand-in contracts)."""
-    if options.cache_dir is None or not store:
-        return lint_source(source.text, source.path, settings, tree, project, index)
-    cache = Cache(options.cache_dir)
-    key = cache.digest_key(source.text_digest, source.path, settings,
-                           project.digest() if project is not None else "")
-    result = cache.load(key, source.text)
-    if result is not None:
-        return result
-    if project is None:
-        result = lint_source(source.text, source.path, settings, tree, project, index)
-        cache.store(key, result)
-        return result
-    # The project's contracts changed since this text was last linted (or it is new): its
-    # result stands if they give every answer its lint got from them (see `FirstPass`), so
-    # a changed contract relints only the files that read it.
-    answered = cache.digest_key(source.text_digest, source.path, settings, ANSWERS)
-    found = cache.load_answered(answered, source.text)
-    if found is not None and _answers_stand(source, project, found[1]):
-        cache.store(key, found[0])
-        return found[0]
-    asked: dict = {}
-    result = lint_source(source.text, source.path, settings, tree,
-                         replace(project, asked=asked), index)
-    cache.store(key, result)
-    cache.store(answered, result, asked)
-    return result
-
-
-def _answers_stand(source: SourceFile, project: ProjectContracts, asked: dict) -> bool:
-    """Do `project`'s contracts give the file's lint the answers `asked` records? The file's
-    own summary is the project's copy when made from this text, else made here."""
-    own = project.own if project.own is not None and \
-        project.own_digest == source.text_digest else None
-    if own is None and asked:
-        try:
-            tree, _ = parse(source.text, source.path)
-            if tree is None:
-                return False
-            own = summarize(tree, module_name(source.path), source.path,
-                            source.path.endswith("__init__.py"))
-        except (RecursionError, MemoryError, ValueError):
-            return False
-    return _stands_safely(source.path, project,
-                          FirstPass(None, source.text_digest, asked=asked, own=own))
-
-
-def unified_diff(path: str, before: str, after: str) -> str:
-    lines = []
-    for line in difflib.unified_diff(before.splitlines(keepends=True),
-                                     after.splitlines(keepends=True),
-                                     fromfile=f"a/{path}", tofile=f"b/{path}"):
-        lines.append(line if line.endswith(("\n", "\r")) else
-                     line + "\n\\ No newline at end of file\n")
-    return "".join(lines)

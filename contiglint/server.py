@@ -13,7 +13,7 @@ pyproject.toml with a `[tool.contiglint]` table, per-file-ignores included), and
 * code actions: one per fix, "fix all" and "add noqa" for each finding (server_actions.py).
 
 Open buffers are one project, as files linted together are on the command line: each buffer
-is linted with the contracts (layout/sinks/contracts.py) learned from the other open buffers, so a
+is linted with the contracts (layout/contracts/) learned from the other open buffers, so a
 call into a kernel wrapper open in another buffer is judged by what it requires (CTG114); when
 a buffer's contracts change, the open buffers that import its module are linted again.
 
@@ -38,7 +38,7 @@ from pygls.lsp.server import LanguageServer
 from contiglint import __version__, server_layout
 from contiglint.engine import SourceError
 from contiglint.findings import Edit
-from contiglint.layout.sinks.contracts import resolve as resolve_contracts
+from contiglint.layout.contracts.project import resolve as resolve_contracts
 from contiglint.rules import all_rules
 from contiglint.server_actions import FIX_ALL, CodeActions, overlaps, uri_to_path
 from contiglint.server_buffers import (

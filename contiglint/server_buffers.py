@@ -14,10 +14,11 @@ from contiglint.config import ConfigError, Overrides, resolve
 from contiglint.engine import LintResult, SourceError
 from contiglint.findings import line_starts
 from contiglint.layout.explain.query import Analysis, analyze
-from contiglint.layout.sinks.contracts import (
-    ModuleSummary, Names, ProjectContracts, module_name, summarize,
-)
-from contiglint.layout.sinks.contracts import resolve as resolve_contracts
+from contiglint.layout.contracts.naming import Names, module_name
+from contiglint.layout.contracts.project import ProjectContracts
+from contiglint.layout.contracts.project import resolve as resolve_contracts
+from contiglint.layout.contracts.records import ModuleSummary
+from contiglint.layout.contracts.summary import summarize
 
 
 @dataclass

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Sequence
 
 from contiglint.config import Config
+from contiglint.report import not_run_line
+from contiglint.rules import statuses
 from contiglint.settings import Settings
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -41,6 +43,8 @@ SUBCOMMANDS = ("rules", "rule", "verify", "run")
 
 
 EXAMPLE_CONFIG = Config(settings=Settings(extend_select=EXERCISED))  # the same, in process
+# what a run with that selection adds after its summary: the preview rules it did not run
+EXAMPLE_NOT_RUN = not_run_line(EXAMPLE_CONFIG.settings.not_run(statuses()))
 
 
 def with_example_rule(args: Sequence[str]) -> list[str]:

@@ -14,8 +14,8 @@ from typing import Any
 
 import torch
 
-from contiglint.layout.model import ops
-from contiglint.layout.flow.calls import module_config, module_output
+from contiglint.layout.model import op_transfers
+from contiglint.layout.flow.nn_modules import module_config, module_output
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import Kind, Seq, Tensor
@@ -90,12 +90,12 @@ def run(case: Case):
     return real, model
 
 
-def _entry(case: Case) -> ops.Op:
+def _entry(case: Case) -> op_transfers.Op:
     if case.form in ("method", "attribute"):
-        return ops.method(case.name)
+        return op_transfers.method(case.name)
     if case.form == "module":
-        return ops.module(case.name)
-    return ops.function(case.name)
+        return op_transfers.module(case.name)
+    return op_transfers.function(case.name)
 
 
 def _execute(case: Case):

@@ -14,7 +14,7 @@ from typing import Any
 import torch
 from hypothesis import strategies as st
 
-from contiglint.layout.model import indexing, ops
+from contiglint.layout.model import indexing, op_transfers
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import literal
@@ -126,7 +126,7 @@ def method_step(twin: Twin, name: str, *args, **kwargs) -> Twin:
     real = getattr(twin.real, name)(*concrete(args), **concrete(kwargs))
     call = Call(name, twin.model, [abstract(a) for a in args],
                 {k: abstract(v) for k, v in kwargs.items()}, ORIGIN)
-    model = ops.method(name).transfer(call)
+    model = op_transfers.method(name).transfer(call)
     shown = ", ".join([repr(a) for a in args] + [f"{k}={v}" for k, v in kwargs.items()])
     return checked(Twin(real, model, f"{twin.recipe}.{name}({shown})"))
 

@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 
 from contiglint.engine import lint_source
-from contiglint.rules import all_rules
+from contiglint.rules import registry
 from contiglint.settings import Settings
 
 EVAL = Path(__file__).resolve().parent / "eval"
@@ -34,7 +34,7 @@ HAZARD = re.compile(r"#\s*hazard:\s*(CTG\d+)")
 # precision on real code is below the policy) are part of the model whose recall this floors.
 # The CTG107 cases were labelled by running them on gloo (two ranks), so they are judged with
 # gloo's contracts; the default `backend = "any"` also reports what only NCCL rejects.
-SETTINGS = Settings(select=tuple(r.code for r in all_rules() if not r.opt_in or r.preview),
+SETTINGS = Settings(select=tuple(e.code for e in registry.entries() if e.status != "opt-in"),
                     rule_options={"CTG107": {"backend": "gloo"}})
 # measured 132/144 = 91.7%: a default finding needs a witness since then, and 054's view of an
 # LSTM state of unknown rank was a guess (133/144 = 92.4% before; 131/144 before the

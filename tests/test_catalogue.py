@@ -12,7 +12,7 @@ import torch
 
 from contiglint.catalogue import collectives, coverage, inplace, ops, sinks, unmodelled
 from contiglint.engine import lint_source
-from contiglint.layout.model import ops as layout_ops
+from contiglint.layout.model import op_transfers as layout_ops
 from contiglint.rules import all_rules
 from contiglint.runtime.hazards import HazardFinder
 from contiglint.settings import Settings

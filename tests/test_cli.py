@@ -6,7 +6,7 @@ import json
 import pytest
 
 from tests.clitools import BAD, BAD_LINE, CLEAN, FIXED, VIEW_BUG, codes_by_line, contiglint, \
-    findings_json, write
+    EXAMPLE_NOT_RUN, findings_json, write
 
 
 def test_view_after_transpose_is_reported_on_its_line(tmp_path):
@@ -29,7 +29,7 @@ def test_text_output_and_exit_code_1_for_findings(tmp_path):
 def test_clean_file_passes_with_exit_0(tmp_path):
     write(tmp_path, "clean.py", CLEAN)
     process = contiglint("clean.py", cwd=tmp_path)
-    assert (process.returncode, process.stdout) == (0, "All checks passed!\n")
+    assert (process.returncode, process.stdout) == (0, "All checks passed!\n" + EXAMPLE_NOT_RUN)
 
 
 def test_quiet_prints_findings_but_no_summary(tmp_path):
@@ -95,7 +95,7 @@ def test_diff_reports_errors_on_stderr_whatever_the_format(tmp_path):
 @pytest.mark.parametrize("flags, reported", [
     ([], True),
     (["--select", "CTG101"], True),
-    (["--select", "CTG1"], False),  # CTG101 is a preview rule: only its full code selects it
+    (["--select", "CTG1"], False),  # a preview rule: without --preview, only its full code
     (["--ignore", "CTG101"], False),
     (["--ignore", "ctg1"], False),
     (["--select", "CTG1", "--ignore", "CTG101"], False),
@@ -117,8 +117,9 @@ def test_select_and_ignore_flags(tmp_path, flags, reported):
     (["--extend-select", "CTG101", "--ignore", "CTG101"], False),
 ])
 def test_preview_rules_run_only_when_selected_by_full_code(tmp_path, flags, reported):
-    """CTG101's measured precision on real code is below the policy: it does not run by
-    default, nor through a prefix, only when its own code is selected."""
+    """CTG101's measured precision on real code is below the policy: without --preview it
+    does not run by default, nor through a prefix, only when its own code is selected
+    (tests/test_preview.py: with it)."""
     write(tmp_path, "bad.py", BAD)
     process = contiglint("--format", "json", "--no-cache", *flags, "bad.py", cwd=tmp_path,
                          defaults=True)

@@ -22,7 +22,7 @@ import pytest
 
 from tests.clitools import BAD, BAD_LINE, CLEAN, EXAMPLE_SELECT, FIXED, ROOT, contiglint, \
     environment, findings_json, write
-from contiglint.rules import all_rules
+from contiglint.rules import all_rules, registry
 
 # `import torch` fails as it does where torch is not installed (ModuleNotFoundError).
 NO_TORCH = """\
@@ -200,13 +200,14 @@ def test_fix_safety_is_the_same_in_registry_table_docs_and_readme(tmp_path):
 
 def test_documented_default_matches_the_registry_and_behaviour(tmp_path):
     readme = readme_rule_rows()
-    for rule in all_rules():
+    for entry in registry.entries():
+        rule = entry.rule
         doc = contiglint("rule", rule.code, cwd=tmp_path).stdout
         header, body = doc.splitlines()[1], doc.split("\n", 2)[2]
-        assert ("opt-in" in header) == rule.opt_in, (rule.code, header)
-        assert ("runs by default" in header) == (not rule.opt_in), (rule.code, header)
-        assert bool(re.search(r"\bopt-in\b", body, re.I)) == rule.opt_in, rule.code
-        assert ("(opt-in)" in readme[rule.code][1]) == rule.opt_in, rule.code
+        assert ("opt-in" in header) == entry.opt_in, (rule.code, header)
+        assert ("runs by default" in header) == (not entry.opt_in), (rule.code, header)
+        assert bool(re.search(r"\bopt-in\b", body, re.I)) == entry.opt_in, rule.code
+        assert ("(opt-in)" in readme[rule.code][1]) == entry.opt_in, rule.code
     # CTG104's documentation said "Opt-in" while it ran by default; it is a preview rule now
     # (measured precision below the policy): documented and run as opt-in, on when selected.
     write(tmp_path, "move.py", "import torch\nx = torch.randn(2, 3, 4).permute(2, 0, 1)\n"

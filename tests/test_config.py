@@ -9,6 +9,7 @@ from tests.clitools import BAD, contiglint, findings_json, write
 from contiglint.config import ConfigError, Overrides, find_pyproject, load_config, resolve
 from contiglint.rules import rule_by_code
 from contiglint.rules.base import Option
+from contiglint.settings import Settings
 
 
 def pyproject(directory, body):
@@ -40,6 +41,7 @@ strict = true
 @pytest.mark.parametrize("body, words", [
     ("selec = ['CTG']", "[tool.contiglint] selec: unknown key"),
     ("strict = 'yes'", "strict: must be true or false"),
+    ("preview = 'yes'", "preview: must be true or false"),
     ("select = 'CTG101'", "select: must be a list of strings"),
     ("ignore = ['E501']", "'E501' is not a contiglint code"),
     ("per-file-ignores = ['x']", "per-file-ignores: must be a table"),
@@ -88,6 +90,43 @@ def test_flags_win_over_the_file(tmp_path):
                     start=start).settings
     assert added.ignore == ("CTG101", "CTG102") and added.extend_select == ("CTG2", "CTG3")
     assert added.strict
+
+
+def test_preview_and_all_load_and_flags_win(tmp_path):
+    pyproject(tmp_path, "[tool.contiglint]\npreview = true\nselect = ['all']\n"
+                        "ignore = ['CTG111']\n")
+    start = str(tmp_path)
+    configured = resolve(Overrides(), start=start).settings
+    assert (configured.preview, configured.select) == (True, ("ALL",))
+    assert configured.is_enabled("CTG101", "preview") and configured.is_enabled("CTG113",
+                                                                                "opt-in")
+    assert not configured.is_enabled("CTG111") and configured.is_enabled("CTG105")
+    assert not resolve(Overrides(preview=False), start=start).settings.is_enabled("CTG101",
+                                                                                  "preview")
+    assert resolve(Overrides(preview=None), start=start).settings.preview
+    assert configured.cache_key != resolve(Overrides(preview=False), start=start) \
+        .settings.cache_key
+
+
+@pytest.mark.parametrize("select, preview, stable, preview_rule, opt_in", [
+    (("CTG",), False, True, False, False),
+    (("CTG",), True, True, True, False),
+    (("ALL",), False, True, False, True),
+    (("ALL",), True, True, True, True),
+    (("CTG101", "CTG105", "CTG113"), False, True, True, True),  # full codes: always
+])
+def test_which_status_each_selection_runs(select, preview, stable, preview_rule, opt_in):
+    settings = Settings(select=select, preview=preview)
+    assert settings.is_enabled("CTG105", "stable") == stable
+    assert settings.is_enabled("CTG101", "preview") == preview_rule
+    assert settings.is_enabled("CTG113", "opt-in") == opt_in
+    named = (("CTG101", "preview"), ("CTG105", "stable"), ("CTG113", "opt-in"))
+    assert settings.not_run(named) == (() if preview_rule else ("CTG101",))
+
+
+def test_an_unknown_status_is_an_error():
+    with pytest.raises(ValueError, match="unknown rule status 'beta'"):
+        Settings().is_enabled("CTG101", "beta")
 
 
 def test_explicit_config_file_must_exist(tmp_path):

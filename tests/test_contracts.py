@@ -12,7 +12,7 @@ import pytest
 
 from contiglint.catalogue import collectives, contracts as catalogue
 from contiglint.engine import lint_source
-from contiglint.rules import all_rules
+from contiglint.rules import registry
 from contiglint.settings import Settings
 from tests.clitools import contiglint, environment
 
@@ -24,7 +24,7 @@ from contiglint.verify.layout_summary import summarize  # noqa: E402
 from contiglint.verify.observation import Argument, Observation  # noqa: E402
 
 # every default rule and the preview rules (CTG101 is one): the cases below read their findings
-PREVIEW = tuple(rule.code for rule in all_rules() if rule.preview)
+PREVIEW = tuple(entry.code for entry in registry.entries() if entry.preview)
 ALL = Settings(select=("CTG1",), extend_select=PREVIEW)
 
 

@@ -1,4 +1,4 @@
-"""The two-operand einsum layout model (`ops._contraction_order`) against torch.
+"""The two-operand einsum layout model (`join_transfers.contraction_order`) against torch.
 
 torch lays a contraction out as its bmm produces it; which letters end up innermost depends on
 which output letters have size 1, so the model either names one memory order that holds for
@@ -13,7 +13,7 @@ import random
 
 import torch
 
-from contiglint.layout.model.ops import _contraction_order
+from contiglint.layout.model.join_transfers import contraction_order
 from contiglint.layout.model.sizes import literal
 
 
@@ -44,7 +44,7 @@ def test_literal_sizes_give_torchs_memory_order():
     for lhs, rhs, output in equations(300):
         size = {c: rng.choice([1, 2, 3]) for c in lhs + rhs}
         size.update({c: 2 for c in lhs if c in rhs and c not in output})  # contracted: > 1
-        order = _contraction_order(lhs, rhs, output, {c: literal(n) for c, n in size.items()})
+        order = contraction_order(lhs, rhs, output, {c: literal(n) for c, n in size.items()})
         assert order is not None
         assert [c for c in order if size[c] != 1] == memory_order(lhs, rhs, output, size), \
             (lhs, rhs, output, size)
@@ -53,7 +53,7 @@ def test_literal_sizes_give_torchs_memory_order():
 def test_unknown_sizes_give_an_order_that_holds_for_every_size_or_none():
     decided = undecided = 0
     for lhs, rhs, output in equations(200):
-        order = _contraction_order(lhs, rhs, output, {})
+        order = contraction_order(lhs, rhs, output, {})
         outcomes = set()
         for sizes in itertools.product((1, 3), repeat=len(output)):
             size = dict(zip(output, sizes))
@@ -70,7 +70,7 @@ def test_unknown_sizes_give_an_order_that_holds_for_every_size_or_none():
 def test_a_size_one_letter_that_flips_the_layout_is_undecided():
     # transformers' UnivNet location-variable convolution: `d` is the dilation, 1 by default
     spec = ("bildsk", "biokl", "bolsd")
-    assert _contraction_order(*spec, {}) is None
+    assert contraction_order(*spec, {}) is None
     three = {c: literal(3) for c in "bildsko"}
-    assert _contraction_order(*spec, three) == list("blosd")
-    assert _contraction_order(*spec, {**three, "d": literal(1)}) == list("blsod")
+    assert contraction_order(*spec, three) == list("blosd")
+    assert contraction_order(*spec, {**three, "d": literal(1)}) == list("blsod")

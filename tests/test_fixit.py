@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from contiglint.rules import all_rules
+from contiglint.rules import all_rules, registry
 from tests.clitools import ROOT, contiglint, environment
 
 pytest.importorskip("fixit")  # the `test` extra installs it
@@ -32,7 +32,7 @@ def project(directory: Path) -> Path:
     for code_dir in sorted((ROOT / "fixtures").iterdir()):
         shutil.copytree(code_dir, directory / code_dir.name,
                         ignore=shutil.ignore_patterns("*.fixed.py"))
-    opt_in = ", ".join(f'"{rule.code}"' for rule in all_rules() if rule.opt_in)
+    opt_in = ", ".join(f'"{entry.code}"' for entry in registry.entries() if entry.opt_in)
     (directory / "pyproject.toml").write_text(
         '[tool.fixit]\nenable = ["contiglint.fixit"]\ndisable = ["fixit.rules"]\n\n'
         f'[tool.contiglint]\nextend-select = [{opt_in}]\n')

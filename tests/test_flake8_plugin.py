@@ -89,6 +89,26 @@ def test_preview_rule_runs_only_when_flake8_names_its_code(tmp_path):
     assert {code for *_, code in flake8_findings(["bad.py"], tmp_path, config)} == {"CTG101"}
 
 
+@pytest.mark.parametrize("flag, config, reported", [
+    (["--contiglint-preview"], "", True),
+    ([], "[tool.contiglint]\npreview = true\n", True),
+    ([], "[tool.contiglint]\npreview = false\n", False),
+    (["--contiglint-preview"], "[tool.contiglint]\npreview = false\n", True),
+])
+def test_preview_reaches_the_plugin_from_its_option_or_the_project(tmp_path, flag, config,
+                                                                   reported):
+    write(tmp_path, "bad.py", BAD)
+    if config:
+        write(tmp_path, "pyproject.toml", config)
+    process = subprocess.run(
+        [sys.executable, "-m", "flake8", "--config", str(flake8_config(tmp_path)), "--select",
+         "CTG", "--format", FORMAT, *flag, "bad.py"], cwd=tmp_path, capture_output=True,
+        text=True, env=environment(), timeout=300)
+    assert process.returncode == (1 if reported else 0), process.stderr
+    assert process.stdout == (f"bad.py|{BAD_LINE}|{process.stdout.split('|')[2]}|CTG101\n"
+                              if reported else "")
+
+
 def test_checker_yields_zero_based_columns_and_flake8_messages(monkeypatch):
     monkeypatch.setattr(ContiglintChecker, "extend_select", ("CTG101",))  # a preview rule
     lines = BAD.splitlines(keepends=True)

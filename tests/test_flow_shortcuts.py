@@ -6,8 +6,8 @@ import ast
 from pathlib import Path
 
 from contiglint.catalogue import contracts as catalogue
-from contiglint.layout.flow.compiled import _names_jit
-from contiglint.layout.sinks.contracts import _may_load
+from contiglint.layout.syntax.compiled import _names_jit
+from contiglint.layout.contracts.summary import _may_load
 
 ROOT = Path(__file__).resolve().parent.parent
 EXTRA = ["torch.jit.script", "triton.jit", "numba.njit(cache=True)", "foo(b'jit')",
@@ -78,7 +78,7 @@ def test_no_write_into_a_copy_is_missed_by_the_syntax_check():
     """CTG111 reports only sinks whose target holds a copy-if-needed call on its receiver
     spine (`sink.copy`); the index's syntax check that lets a module without one go
     unanalysed must say True for every module where the flow pass records such a sink."""
-    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.layout.syntax.index import ModuleIndex
     from contiglint.layout.flow.program import analyze_module
     from contiglint.source import SourceMap
 
@@ -125,7 +125,7 @@ WRITES_INTO_A_COPY = {  # the statement (x is a transposed tensor) -> a write in
 
 
 def test_the_syntax_check_for_writes_into_a_copy_on_each_form():
-    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.layout.syntax.index import ModuleIndex
     from contiglint.layout.flow.program import analyze_module
     from contiglint.source import SourceMap
 
@@ -141,7 +141,7 @@ def test_the_syntax_check_for_writes_into_a_copy_on_each_form():
 
 
 def _module_sinks(text: str):
-    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.layout.syntax.index import ModuleIndex
     from contiglint.layout.flow.program import analyze_module
     from contiglint.source import SourceMap
 
@@ -198,8 +198,9 @@ def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_th
     `Rule.may_fire` says True: neither may be False where the rule, run, has a finding.
     Every rule, default and strict mode, every module of the repository (its fixtures,
     examples and eval cases)."""
-    from contiglint.engine import _holds_tokens, _may_name, lint_tree
-    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.engine import lint_tree
+    from contiglint.prefilter import holds_tokens, may_name
+    from contiglint.layout.syntax.index import ModuleIndex
     from contiglint.rules import all_rules, rule_by_code
     from contiglint.settings import Settings
 
@@ -212,7 +213,7 @@ def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_th
             for finding in lint_tree(tree, text, path, settings, index=index).findings:
                 fired += 1
                 rule = rule_by_code(finding.code)
-                assert _holds_tokens(rule(), text) and _may_name(rule, text), \
+                assert holds_tokens(rule(), text) and may_name(rule, text), \
                     (finding.code, path)
                 assert rule.may_fire(index, strict), (finding.code, path)
     assert fired > 500

@@ -13,8 +13,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from contiglint.layout.model import ops
-from contiglint.layout.flow.calls import module_output, module_parameter
+from contiglint.layout.model import op_transfers
+from contiglint.layout.flow.nn_modules import module_output, module_parameter
 from contiglint.layout.model.geometry import Geometry
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS
 from contiglint.layout.model.sizes import literal, symbol
@@ -79,7 +79,7 @@ def as_strided_model(sizes, strides) -> Tensor:
     call = Call("torch.as_strided", CONTIGUOUS,
                 [Seq(tuple(IntVal(s) for s in sizes)),
                  Seq(tuple(IntVal(literal(s)) for s in strides))])
-    return ops.function("torch.as_strided").transfer(call)
+    return op_transfers.function("torch.as_strided").transfer(call)
 
 
 @pytest.mark.parametrize("strides, overlapping", [
@@ -108,7 +108,7 @@ def test_fft_results_have_the_dtype_and_length_the_model_says(name, dtype):
         return
     real = getattr(torch.fft, name)(torch.randn(3, 8, dtype=dtype))
     short = {torch.float32: "float32", torch.complex64: "complex64"}[dtype]
-    model = ops.function(f"torch.fft.{name}").transfer(Call(
+    model = op_transfers.function(f"torch.fft.{name}").transfer(Call(
         f"torch.fft.{name}", Tensor(Kind.CONTIGUOUS, Geometry.contiguous(
             [literal(3), literal(8)]), dtype=short)))
     assert model.dtype == str(real.dtype).removeprefix("torch.")
@@ -136,7 +136,7 @@ def test_a_broadcast_mask_of_unknown_length_times_transposed_frames_follows_the_
     with pytest.raises(RuntimeError, match="view size is not compatible"):
         real.view(2 * t, 6)
     model_mask = Tensor.of(Geometry.contiguous([literal(2), None, literal(1)]), None)
-    model = ops.method("mul").transfer(Call("mul", model_mask, [_permuted_frames(
+    model = op_transfers.method("mul").transfer(Call("mul", model_mask, [_permuted_frames(
         literal(2), literal(6))]))
     assert model.kind is Kind.PERMUTED
     assert model.geometry.memory_order() == [0, 2, 1]
@@ -147,7 +147,7 @@ def test_an_operand_of_unknown_size_that_decides_a_pair_leaves_the_result_unknow
     """feats' batch size unknown to the model while the mask's is 2: the pair (batch, d)
     is decided by feats, whose batch may be 1 (then broadcast): no claim."""
     model_mask = Tensor.of(Geometry.contiguous([literal(2), None, literal(1)]), None)
-    model = ops.method("mul").transfer(Call("mul", model_mask, [_permuted_frames(
+    model = op_transfers.method("mul").transfer(Call("mul", model_mask, [_permuted_frames(
         None, literal(6))]))
     assert model.kind is Kind.UNKNOWN or model.geometry is None
 
@@ -155,7 +155,8 @@ def test_an_operand_of_unknown_size_that_decides_a_pair_leaves_the_result_unknow
 @pytest.mark.parametrize("data", [[1, 2, 3], [[1.0, 2.0], [3.0, 4.0]], [[[0.5]], [[2.0]]],
                                   [[True, False, True]]])
 def test_tensor_of_a_nested_literal_has_its_shape(data):
-    model = ops.function("torch.tensor").transfer(Call("torch.tensor", _literal_value(data)))
+    model = op_transfers.function("torch.tensor").transfer(
+        Call("torch.tensor", _literal_value(data)))
     real = torch.tensor(data)
     assert model.kind is Kind.CONTIGUOUS and real.is_contiguous()
     assert model.geometry.sizes == tuple(literal(s) for s in real.shape)
@@ -163,7 +164,8 @@ def test_tensor_of_a_nested_literal_has_its_shape(data):
 
 @pytest.mark.parametrize("data", [[[1, 2], [3]], []])
 def test_tensor_of_a_ragged_or_empty_literal_claims_no_shape(data):
-    model = ops.function("torch.tensor").transfer(Call("torch.tensor", _literal_value(data)))
+    model = op_transfers.function("torch.tensor").transfer(
+        Call("torch.tensor", _literal_value(data)))
     assert model.geometry is None
 
 
@@ -180,7 +182,7 @@ def _literal_value(data):
 ])
 def test_a_batched_convolution_keeps_the_batch_size(qualname, module, shape):
     source = Tensor.of(Geometry.contiguous([literal(s) for s in shape]), None)
-    model = module_output(qualname, ops.module(qualname).transfer(Call(qualname, source)),
+    model = module_output(qualname, op_transfers.module(qualname).transfer(Call(qualname, source)),
                           literal(5), source)
     real = module(torch.randn(shape))
     assert model.geometry.sizes[0] == literal(real.shape[0])

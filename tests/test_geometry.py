@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from contiglint.layout.model.sizes import literal
-from contiglint.layout.model.views import view_verdict
+from contiglint.layout.model.view_verdict import view_verdict
 from tests.op_recipes_views import _view_target
 from tests.op_world import index_step, method_step, twins
 

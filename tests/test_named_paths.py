@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tests.clitools import BAD, CLEAN, contiglint, write
+from tests.clitools import BAD, CLEAN, EXAMPLE_NOT_RUN, contiglint, write
 
 NO_FILES = "contiglint: warning: No Python files found under the given path(s)\n"
 
@@ -43,7 +43,7 @@ def test_a_run_that_found_no_python_file_says_so(tmp_path):
     # a run that found one file passes as before
     write(tmp_path, "docs/conf.py", CLEAN)
     process = contiglint("--no-cache", "docs", cwd=tmp_path)
-    assert (process.stdout, process.stderr) == ("All checks passed!\n", "")
+    assert (process.stdout, process.stderr) == ("All checks passed!\n" + EXAMPLE_NOT_RUN, "")
 
 
 def test_a_named_file_that_is_not_python_says_why_it_was_read_as_python(tmp_path):
@@ -60,4 +60,4 @@ def test_a_named_file_that_is_not_python_says_why_it_was_read_as_python(tmp_path
     write(tmp_path, "script", "import torch\nx = torch.ones(2)\n")  # a script: checked
     process = contiglint("--no-cache", "script", cwd=tmp_path)
     assert (process.returncode, process.stdout, process.stderr) == (
-        0, "All checks passed!\n", "")
+        0, "All checks passed!\n" + EXAMPLE_NOT_RUN, "")

@@ -1,7 +1,7 @@
-"""The op table (contiglint/layout/model/ops.py) against real torch.
+"""The op table (contiglint/layout/model/op_transfers.py) against real torch.
 
-Every entry of `ops.TABLE` runs, spelling by spelling (method, attribute, function, nn module),
-on generated shapes, layouts and dtypes; each input is built twice (a torch tensor and its
+Every entry of `op_transfers.TABLE` runs, spelling by spelling (method, attribute, function, nn
+module), on generated shapes, layouts and dtypes; each input is built twice (a torch tensor and its
 abstract twin made with the table's own transfers) and the entry's prediction must never
 contradict torch: CONTIGUOUS means `is_contiguous()`, PERMUTED means dense and non-contiguous,
 STRIDED non-dense and non-overlapping, BROADCAST overlapping; UNKNOWN predicts nothing and is
@@ -16,7 +16,7 @@ import torch
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from contiglint.layout.model import ops
+from contiglint.layout.model import op_transfers
 from tests.op_cases import ENTRIES_RUN, STATS, compare, run
 from tests.op_recipes_compute import RECIPES as COMPUTE
 from tests.op_recipes_nn import RECIPES as NN
@@ -34,32 +34,33 @@ NOT_RUNNABLE = {
 }
 
 
-def key(op: ops.Op) -> str:
+def key(op: op_transfers.Op) -> str:
     return (op.methods or op.functions or op.modules)[0]
 
 
-def spellings(op: ops.Op) -> list[tuple[str, str]]:
-    forms = [("attribute" if name in ops.ATTRIBUTES else "method", name) for name in op.methods]
+def spellings(op: op_transfers.Op) -> list[tuple[str, str]]:
+    forms = [("attribute" if name in op_transfers.ATTRIBUTES else "method", name)
+             for name in op.methods]
     forms += [("function", name) for name in dict.fromkeys(op.functions)]
     forms += [("module", name) for name in op.modules]
     return [(form, name) for form, name in forms if name not in NOT_RUNNABLE]
 
 
-COVERED = [op for op in ops.TABLE if key(op) in RECIPES]
+COVERED = [op for op in op_transfers.TABLE if key(op) in RECIPES]
 PARAMS = [pytest.param(op, id=key(op)) for op in COVERED]
 
 
 def test_every_entry_is_covered_or_says_why_not():
-    missing = [key(op) for op in ops.TABLE if key(op) not in RECIPES and not op.untested]
+    missing = [key(op) for op in op_transfers.TABLE if key(op) not in RECIPES and not op.untested]
     assert not missing, f"entries with neither a case recipe nor an `untested` reason: {missing}"
-    both = [key(op) for op in ops.TABLE if key(op) in RECIPES and op.untested]
+    both = [key(op) for op in op_transfers.TABLE if key(op) in RECIPES and op.untested]
     assert not both, f"entries marked untested that the table test runs: {both}"
 
 
 def test_every_spelling_exists_in_torch():
     """A misspelt name in the table would silently never match user code."""
     absent = []
-    for op in ops.TABLE:
+    for op in op_transfers.TABLE:
         absent += [m for m in op.methods if not hasattr(torch.Tensor, m)]
         for name in op.functions + op.modules:
             try:
@@ -90,8 +91,8 @@ def test_zz_summary_of_what_ran():
     """Printed with -s (and by the terminal summary): how much of the table was executed."""
     if not ENTRIES_RUN:
         pytest.skip("run together with test_entry_agrees_with_torch")
-    untested = [(key(op), op.untested) for op in ops.TABLE if op.untested]
-    lines = [f"op table: {len(ENTRIES_RUN)}/{len(ops.TABLE)} entries executed, "
+    untested = [(key(op), op.untested) for op in op_transfers.TABLE if op.untested]
+    lines = [f"op table: {len(ENTRIES_RUN)}/{len(op_transfers.TABLE)} entries executed, "
              f"{len(untested)} untested"]
     lines += [f"  untested {name}: {why}" for name, why in untested]
     lines += [f"  spelling not run {name}: {why}" for name, why in NOT_RUNNABLE.items()]

@@ -9,21 +9,22 @@ from contiglint.rules import precision
 
 def test_recorded_precision_matches_the_policy():
     """What the rules' documentation reads is the policy applied to the recorded numbers."""
-    from contiglint.rules import all_rules
+    from contiglint.rules import registry
 
-    for rule in all_rules():
-        m = precision.measured(rule.code)
-        if rule.opt_in and not rule.preview:  # opt-in by design (CTG113): numbers only
+    for entry in registry.entries():
+        rule, m = entry.rule, precision.measured(entry.code)
+        if entry.status == "opt-in":  # opt-in by design (CTG113): numbers only
+            assert rule.opt_in, rule.code
             assert not m.judged or "Opt-in by design" in rule.documentation(), rule.code
             continue
         below = m.judged > 0 and (m.true / m.judged < precision.THRESHOLD or m.judged < m.findings)
-        assert rule.preview == below, rule.code
-        if rule.preview:
-            assert rule.opt_in and "preview rule" in rule.documentation()
+        assert entry.preview == below, rule.code
+        if entry.preview:
+            assert entry.opt_in and "preview rule" in rule.documentation()
 
 
 def test_rule_command_shows_the_measured_precision_and_date(tmp_path):
-    from contiglint.rules import all_rules
+    from contiglint.rules import all_rules, registry
     from tests.clitools import contiglint
 
     for rule in all_rules():
@@ -34,8 +35,8 @@ def test_rule_command_shows_the_measured_precision_and_date(tmp_path):
         if m.judged:
             assert f"measured precision {m.precision:.0%}" in shown.stdout
             assert f"{m.true} true of {m.judged} judged" in shown.stdout
-        assert ("preview: opt-in" in shown.stdout) == rule.preview
+        assert ("preview: opt-in" in shown.stdout) == registry.is_preview(rule)
     listed = contiglint("rules", cwd=tmp_path).stdout
     for rule in all_rules():
         line = next(text for text in listed.splitlines() if text.startswith(rule.code))
-        assert line.endswith("(preview, opt-in)") == rule.preview
+        assert line.endswith("(preview: --preview)") == registry.is_preview(rule)

@@ -106,7 +106,7 @@ def test_code_names_read_from_the_index_are_every_name_of_the_code():
     from pathlib import Path
 
     from contiglint import engine
-    from contiglint.layout.flow.index import ModuleIndex
+    from contiglint.layout.syntax.index import ModuleIndex
 
     every_kind = (
         "import a.b as c, d\nfrom .e import f as g, h\nfrom i.j import *\n"
@@ -188,7 +188,7 @@ def test_prefilter_reads_identifiers_as_python_does(ascii_text, spelled):
     `all_reduce`, so the text calls what the prefilter looks for, spelled otherwise."""
     import unicodedata
 
-    from contiglint import engine
+    from contiglint import engine, prefilter
 
     other = "\uff41" + spelled[1:] if spelled[0] == "a" else "\uff43" + spelled[1:]
     assert unicodedata.normalize("NFKC", other) == spelled
@@ -198,13 +198,13 @@ def test_prefilter_reads_identifiers_as_python_does(ascii_text, spelled):
     assert ascii_found
     assert [(f.code, f.line, f.column) for f in
             engine.lint_source(text, "a.py", Settings()).findings] == ascii_found
-    assert engine.may_have_findings(text, Settings())
+    assert prefilter.may_have_findings(text, Settings())
 
 
 def test_project_check_summarizes_each_module_once(tmp_path, monkeypatch):
     """The lint phase of a project run reuses the contract summary phase 1 made of the same
     text; a fix run, whose rewritten text differs, summarizes it again."""
-    from contiglint.layout.sinks import contracts
+    from contiglint.layout.contracts import project as contracts
 
     made = []
     original = contracts.summarize
@@ -214,7 +214,7 @@ def test_project_check_summarizes_each_module_once(tmp_path, monkeypatch):
         return original(tree, module, path, *args, **kwargs)
 
     monkeypatch.setattr(contracts, "summarize", counted)
-    monkeypatch.setattr("contiglint.runner.summarize", counted)
+    monkeypatch.setattr("contiglint.project_pass.summarize", counted)
     make_tree(tmp_path, 4)
     checked = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
     assert len(checked.findings) == 2
@@ -457,24 +457,24 @@ PROJECT = {  # cross-module contracts of every kind, and modules that meet none 
 def test_speculative_results_are_the_results_linted_with_the_project(tmp_path, monkeypatch):
     """The first pass lints each file with stand-in contracts and keeps every answer the lint
     got from them; the second pass keeps that result only where the project's contracts
-    answer the same (runner.FirstPass). On a project with cross-module contracts (through a
+    answer the same (project_pass.FirstPass). On a project with cross-module contracts (through a
     wrapper, an imported check function, a raw read, a re-exporting package, a compiled
     module), serial and parallel, default and strict, with and without a cache, the results
     are those of linting every file again with the project's contracts; the files that call
     into another module's contract are linted again, the others are not."""
-    from contiglint import runner
+    from contiglint import project_pass
     from contiglint.config import Config
 
     for name, text in PROJECT.items():
         write(tmp_path, name, text)
-    kept, real = [], runner._stands
+    kept, real = [], project_pass._stands
 
     def counted(path, project, first):
         kept.append((os.path.basename(os.path.dirname(path)) + "/" + os.path.basename(path),
                      real(path, project, first)))
         return kept[-1][1]
 
-    monkeypatch.setattr(runner, "_stands", counted)
+    monkeypatch.setattr(project_pass, "_stands", counted)
     for strict in (False, True):
         config = Config(settings=Settings(select=("CTG",), extend_select=("CTG101", "CTG114"),
                                           strict=strict))
@@ -489,12 +489,12 @@ def test_speculative_results_are_the_results_linted_with_the_project(tmp_path, m
                 # kernels.py: its own contract needs the project's check functions
                 assert linted_again == ["pkg/kernels.py", "pkg/model.py", "pkg/ops.py"], kept
                 assert len(kept) == len(PROJECT)
-        monkeypatch.setattr(runner, "_stands", lambda path, project, first: False)
+        monkeypatch.setattr(project_pass, "_stands", lambda path, project, first: False)
         for jobs in (1, 2):
             again = run([str(tmp_path / "pkg")], config, RunOptions(jobs=jobs))
             expected = [(o.path, o.findings, o.errors) for o in again.outcomes]
             assert all(found == expected for found in outcomes.values())
-        monkeypatch.setattr(runner, "_stands", counted)
+        monkeypatch.setattr(project_pass, "_stands", counted)
         codes = sorted((os.path.basename(path), f.line, f.code) for path, found, _ in expected
                        for f in found)
         assert ("model.py", 8, "CTG114") in codes and ("plain.py", 4, "CTG101") in codes
@@ -508,7 +508,7 @@ def test_a_changed_contract_relints_only_the_files_that_read_it(tmp_path, monkey
     files whose answers changed (ops.py calls `fused`, model.py calls ops.py's wrapper, whose
     contract follows `fused`'s), not the others, and finds what a run without a cache finds.
     Unchanged, nothing is linted."""
-    from contiglint import runner
+    from contiglint import project_pass, runner
     from contiglint.config import Config
 
     for name, text in PROJECT.items():
@@ -520,6 +520,7 @@ def test_a_changed_contract_relints_only_the_files_that_read_it(tmp_path, monkey
         return real(text, path, *args, **kwargs)
 
     monkeypatch.setattr(runner, "lint_source", counted)
+    monkeypatch.setattr(project_pass, "lint_source", counted)
     config = Config(settings=Settings(select=("CTG",), extend_select=("CTG101", "CTG114")))
     cache = RunOptions(jobs=1, cache_dir=str(tmp_path / "cache"))
 
@@ -553,9 +554,9 @@ def test_without_a_rule_that_reads_contracts_none_is_computed(tmp_path, monkeypa
     """Only the contract sinks read the contracts (CTG114; CTG106 reads them with CTG114 on):
     with no such rule enabled, neither the project's contracts nor a module's own are made,
     and every other rule reports what it reports when they are computed."""
-    from contiglint import engine, runner
+    from contiglint import engine, project_pass
     from contiglint.config import Config
-    from contiglint.layout.sinks import contracts
+    from contiglint.layout.contracts import project as contracts
 
     for name, text in PROJECT.items():
         write(tmp_path, name, text)
@@ -566,7 +567,7 @@ def test_without_a_rule_that_reads_contracts_none_is_computed(tmp_path, monkeypa
     original = contracts.summarize
     monkeypatch.setattr(contracts, "summarize",
                         lambda *a, **k: made.append(a[2]) or original(*a, **k))
-    monkeypatch.setattr(runner, "summarize", contracts.summarize)
+    monkeypatch.setattr(project_pass, "summarize", contracts.summarize)
     for select in (("CTG",), ("CTG", "CTG101", "CTG106", "CTG113")):
         config = Config(settings=Settings(select=select, strict=True))
         found = {}
@@ -576,13 +577,13 @@ def test_without_a_rule_that_reads_contracts_none_is_computed(tmp_path, monkeypa
             assert made == [] and result.all_errors == []
             found[jobs] = result.findings
         monkeypatch.setattr(engine, "reads_contracts", lambda rules: True)
-        monkeypatch.setattr(runner, "reads_contracts", lambda rules: True)
+        monkeypatch.setattr(project_pass, "reads_contracts", lambda rules: True)
         computed = run([str(tmp_path / "pkg")], config, RunOptions(jobs=1))
         assert made  # this time the contracts were computed
         monkeypatch.undo()
         monkeypatch.setattr(contracts, "summarize",
                             lambda *a, **k: made.append(a[2]) or original(*a, **k))
-        monkeypatch.setattr(runner, "summarize", contracts.summarize)
+        monkeypatch.setattr(project_pass, "summarize", contracts.summarize)
         assert found[1] == found[2] == computed.findings
     assert {f.code for f in computed.findings} >= {"CTG101", "CTG106"}
     # what the flow pass still needs of them: the names bound to extension modules, whose

@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from contiglint.cli import main as contiglint_main  # noqa: E402
-from contiglint.layout.model import ops  # noqa: E402
+from contiglint.layout.model import op_transfers  # noqa: E402
 from contiglint.verify.claims import CLAIMS  # noqa: E402
 from contiglint.verify.compare import compare  # noqa: E402
 from contiglint.verify.runner import run_programs  # noqa: E402
@@ -78,8 +78,8 @@ def small_run(tmp_path_factory):
 
 def _wrong(monkeypatch, method, transfer):
     """Replace one op-table entry for the static side (the run already happened)."""
-    monkeypatch.setitem(ops._METHODS, method,
-                        dataclasses.replace(ops._METHODS[method], transfer=transfer))
+    monkeypatch.setitem(op_transfers._METHODS, method,
+                        dataclasses.replace(op_transfers._METHODS[method], transfer=transfer))
 
 
 def test_correct_model_agrees(small_run):

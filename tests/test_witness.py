@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from contiglint.engine import lint_source
 from contiglint.layout.model.concrete import dtype_view_error, is_contiguous, view_strides
 from contiglint.layout.model.sizes import literal
-from contiglint.layout.model.views import strided, view_verdict
+from contiglint.layout.model.stride_facts import strided
+from contiglint.layout.model.view_verdict import view_verdict
 from contiglint.layout.model.values import Tensor
 from contiglint.layout.model.witness import (Witness, noncontiguous_witness, view_witness)
 from contiglint.rules import all_rules

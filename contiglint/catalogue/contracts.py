@@ -9,7 +9,7 @@ a function's own contract.
 * `LIBRARY_DEFINERS`: the `torch.library` calls that define custom ops (`torch.ops.ns.op`), so
   that the contract of an op is learned from its Python implementation.
 * `RAW_READERS`, `RAW_ATTRIBUTES`, `GUARD_CHECKS`: what counts as evidence in a function body
-  (layout/sinks/contracts.py): raw reads of a tensor's memory, and checks that reject a layout;
+  (layout/contracts/): raw reads of a tensor's memory, and checks that reject a layout;
   `CONTIGUOUS_ALLOCATORS`: factories whose result is contiguous (a kernel output addressed
   with an input's strides needs that input contiguous).
 

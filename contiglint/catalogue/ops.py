@@ -4,7 +4,8 @@ One `Entry` per op (or family of ops that behave the same): its spellings as a T
 or attribute (`transpose`, `.T`), as a function (`torch.transpose`, `torch.nn.functional.gelu`)
 or as an `nn` module class called on a tensor (`torch.nn.GELU`); `effect` says in one word what
 it does to contiguity, `transfer` names the function of the static model that computes it
-exactly (`contiglint/layout/model/ops.py` maps the name to the function in `views.py`/`transfer.py`),
+exactly (`contiglint/layout/model/op_transfers.py` maps the name to the function in
+`views.py`/`transfer.py`),
 `view` whether the result always shares the input's memory. Facts that belong to single
 spellings are the sets below the table (copies-if-needed, keeps rank or shape, joins, moves).
 
@@ -26,7 +27,7 @@ class Entry:
     methods: tuple[str, ...]  # Tensor methods, and the attributes named in ATTRIBUTES
     functions: tuple[str, ...]  # qualified functions
     effect: Effect
-    transfer: str  # the layout model's function for it (layout/model/ops.py TRANSFERS)
+    transfer: str  # the layout model's function for it (layout/model/op_transfers.py TRANSFERS)
     modules: tuple[str, ...] = ()  # nn.Module classes whose call applies this op
     untested: str = ""  # why the table test cannot execute this entry, if it cannot
     view: bool = False  # the result is always a view of the input (or the input itself)

@@ -1,31 +1,36 @@
 """The rule catalogue. Each rule lives in its own module, named after its code and meaning."""
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from functools import lru_cache
 
 from contiglint.rules.base import Rule
+from contiglint.settings import Settings
 
 
 @lru_cache(maxsize=None)
 def all_rules() -> tuple[type[Rule], ...]:
-    """Every rule class, sorted by code, discovered from the `ctgNNN_*` modules of this package."""
-    found: list[type[Rule]] = []
-    for info in pkgutil.iter_modules(__path__):
-        if not info.name.startswith("ctg"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        found.extend(
-            obj for obj in vars(module).values()
-            if isinstance(obj, type) and issubclass(obj, Rule) and obj is not Rule
-            and obj.__module__ == module.__name__
-        )
-    return tuple(sorted(found, key=lambda rule: rule.code))
+    """Every rule class, sorted by code: the registry's (rules/registry.py)."""
+    from contiglint.rules import registry
+
+    return tuple(entry.rule for entry in registry.entries())
 
 
 def rule_by_code(code: str) -> type[Rule] | None:
     return next((rule for rule in all_rules() if rule.code == code.upper()), None)
+
+
+def status(rule: type[Rule]) -> str:
+    """The rule's status for selection (settings.STATUSES), from the registry."""
+    from contiglint.rules import registry
+
+    return registry.entry(rule).status
+
+
+def statuses() -> tuple[tuple[str, str], ...]:
+    """(code, status) of every rule, for `Settings.not_run`."""
+    from contiglint.rules import registry
+
+    return tuple((entry.code, entry.status) for entry in registry.entries())
 
 
 def known_codes() -> tuple[str, ...]:
@@ -46,3 +51,10 @@ def severity(code: str) -> str:
 
     rule = rule_by_code(code)
     return rule.severity if rule is not None else SEVERITY.get(code, "error")
+
+
+def enabled_rules(settings: Settings) -> list[Rule]:
+    from contiglint.rules import registry
+
+    return [entry.rule() for entry in registry.entries()
+            if settings.is_enabled(entry.code, entry.status)]

@@ -12,8 +12,8 @@ from functools import cached_property
 from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 
 from contiglint.findings import Finding, Fix, Position, Related
-from contiglint.layout.flow.index import ModuleIndex
-from contiglint.layout.flow.names import ImportMap
+from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.names import ImportMap
 from contiglint.layout.model.values import Kind
 from contiglint.layout.model.witness import Witness, noncontiguous_witness
 from contiglint.rules import precision
@@ -78,21 +78,16 @@ class Rule:
     reads: ClassVar[frozenset[str]] = frozenset()
     fix_safety: ClassVar[str] = "none"
     severity: ClassVar[str] = "error"
-    opt_in: ClassVar[bool] = False  # runs only when its full code is selected
-    preview: ClassVar[bool] = False  # opt-in because its measured precision is below the policy
+    # opt-in by design (CTG113), whatever its precision; whether a rule runs by default is
+    # its status in the registry (rules/registry.py), which also makes a rule measured below
+    # the precision policy a preview rule
+    opt_in: ClassVar[bool] = False
     options: ClassVar[Mapping[str, Option]] = {}
     tokens: ClassVar[Optional[frozenset[str]]] = None  # prefilter; default: the sinks' tokens
     # identifiers of which the code must name one for a sink this rule reports (the last
     # part of a sink function's qualified name, which every spelling of a call to it names:
     # `dist.all_reduce`, `from torch.distributed import all_reduce as ar`); None: no such need
     names: ClassVar[Optional[frozenset[str]]] = None
-
-    def __init_subclass__(cls, **kwargs) -> None:
-        super().__init_subclass__(**kwargs)
-        # The policy decides what runs by default; a rule that is opt-in by design (CTG113)
-        # stays so, with its measured precision in its documentation.
-        if "code" in cls.__dict__ and not cls.opt_in and precision.measured(cls.code).preview:
-            cls.preview = cls.opt_in = True
 
     def check(self, sink, ctx: "RuleContext") -> Iterable[Report]:
         raise NotImplementedError
@@ -118,7 +113,7 @@ class Rule:
         import inspect
 
         return inspect.cleandoc(cls.__doc__ or cls.summary) + "\n\n" + \
-            precision.section(cls.code, by_design=cls.opt_in and not cls.preview)
+            precision.section(cls.code, by_design=cls.opt_in)
 
 
 class ParsedModule:
@@ -127,10 +122,13 @@ class ParsedModule:
     position. Rules find a sink's statement or the call at an origin here instead of parsing
     the source again or walking the tree."""
 
-    def __init__(self, tree: ast.Module, names: Optional[ImportMap] = None) -> None:
+    def __init__(self, tree: ast.Module, names: Optional[ImportMap] = None,
+                 index: Optional[ModuleIndex] = None) -> None:
+        """`index`: the tree's walk (made on first use when not given), whose parent links
+        `parent` reads."""
         self.tree = tree
         self._names = names
-        self._parents: Optional[dict[int, ast.AST]] = None
+        self._index = index
         self._calls: Optional[dict[tuple[int, int], ast.Call]] = None
 
     @property
@@ -154,10 +152,9 @@ class ParsedModule:
         return alias
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
-        if self._parents is None:
-            self._parents = {id(child): node for node in ast.walk(self.tree)
-                             for child in ast.iter_child_nodes(node)}
-        return self._parents.get(id(node))
+        if self._index is None:
+            self._index = ModuleIndex(self.tree)
+        return self._index.parent(node)
 
     def ancestors(self, node: ast.AST) -> Iterable[ast.AST]:
         parent = self.parent(node)

@@ -8,7 +8,7 @@ from contiglint.catalogue.dtypes import CONVERSIONS as CONVERSION_DTYPES
 from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix
 from contiglint.layout.model.values import Tensor
-from contiglint.layout.model.views import view_verdict
+from contiglint.layout.model.view_verdict import view_verdict
 from contiglint.layout.model.witness import dtype_view_witness, view_witness
 from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
@@ -145,6 +145,8 @@ def source_itemsize(receiver: ast.expr, tensor: Tensor) -> Optional[int]:
 
 def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
     geometry = tensor.geometry
+    if geometry is not None and geometry.rank and geometry.axes[-1].size == (1, ()):
+        return _size_one_last_unit_stride(geometry)
     if not tensor.noncontiguous:
         return True if tensor.kind is not tensor.kind.UNKNOWN else None
     if geometry is None:
@@ -156,3 +158,21 @@ def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
         return True
     last = live[-1]
     return last.span in ("full", "cut") and bool(last.base) and last.base[-1] == geometry.memory[-1]
+
+
+def _size_one_last_unit_stride(geometry) -> Optional[bool]:
+    """torch checks `stride(-1) == 1` even when the last dim has size 1 (pytorch#116333):
+    `randn(1, 3).t()` is contiguous with strides (1, 3) and its dtype views raise, while a
+    transposed tensor whose last dim came from a size-1 dim of stride 1 views. The stride of a
+    size-1 dim is that of its base axis: 1 when every base axis inner to it in memory has size
+    1, not 1 when one of them is a dim of another size; a size-1 dim added by a view or
+    unsqueeze has a stride the geometry does not keep."""
+    last = geometry.axes[-1]
+    if last.span not in ("full", "cut") or not last.base:
+        return None
+    unit = {b for a in geometry.axes if a.size == (1, ()) and a.span == "full" for b in a.base}
+    inner = geometry.memory[geometry.memory.index(last.base[-1]) + 1:]
+    if all(b in unit for b in inner):
+        return True
+    live = {b for a in geometry.axes if a.size != (1, ()) for b in a.base}
+    return False if any(b in live for b in inner) else None

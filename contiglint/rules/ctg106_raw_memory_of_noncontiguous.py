@@ -11,6 +11,7 @@ from contiglint.layout.sinks.records import KernelLaunchSink, RawMemorySink, Sin
 from contiglint.layout.model.sizes import is_one
 from contiglint.layout.model.stride_checks import unit_last
 from contiglint.layout.model.values import Kind, Tensor
+from contiglint.rules import rule_by_code, status
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
@@ -78,7 +79,8 @@ class RawMemoryOfNonContiguous(Rule):
     def check(self, sink: Union[KernelLaunchSink, RawMemorySink],
               ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
-        if sink.guarded_parameter and ctx.settings.is_enabled("CTG114", False):
+        if sink.guarded_parameter and ctx.settings.is_enabled(
+                "CTG114", status(rule_by_code("CTG114"))):
             return  # the function raised before on this layout: CTG114 reports the caller
         if isinstance(sink, KernelLaunchSink):
             if not sink.kernel.triton:

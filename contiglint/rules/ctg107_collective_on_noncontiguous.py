@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 from contiglint.catalogue import collectives
 from contiglint.catalogue.sinks import function_names
 from contiglint.findings import Fix
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.sinks.records import CollectiveSink, Sink
 from contiglint.layout.model.values import Seq, Tensor
 from contiglint.rules.base import Option, Report, Rule, RuleContext

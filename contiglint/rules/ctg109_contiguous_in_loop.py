@@ -5,9 +5,9 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
-from contiglint.layout.flow.index import ModuleIndex
-from contiglint.layout.flow.loops import is_invariant
-from contiglint.layout.model.ops import ATTRIBUTES
+from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.loops import is_invariant
+from contiglint.layout.model.op_transfers import ATTRIBUTES
 from contiglint.layout.sinks.records import ContiguousCallSink, Sink
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related

@@ -6,7 +6,7 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import sinks
 from contiglint.findings import Edit, Fix, Position
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.sinks.records import ContiguousCallSink
 from contiglint.layout.model.values import Kind
 from contiglint.rules.base import Report, Rule, RuleContext

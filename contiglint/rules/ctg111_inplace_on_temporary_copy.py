@@ -8,7 +8,7 @@ from contiglint.findings import Fix
 from contiglint.catalogue import collectives
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.sinks.records import CollectiveSink, InplaceSink, Sink
 from contiglint.layout.model.values import Tensor
 from contiglint.rules.base import Report, Rule, RuleContext

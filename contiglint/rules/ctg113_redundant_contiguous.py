@@ -5,7 +5,7 @@ import ast
 from typing import Iterable, Optional
 
 from contiglint.findings import Edit, Fix, Position
-from contiglint.layout.model import ops
+from contiglint.layout.model import op_transfers
 from contiglint.layout.sinks.records import ContiguousCallSink
 from contiglint.layout.model.values import Kind, Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
@@ -123,7 +123,7 @@ def depends(node: ast.expr, tainted: set[str]) -> bool:
         if isinstance(node, ast.Name):
             return node.id in tainted
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            op = ops.method(node.func.attr)
+            op = op_transfers.method(node.func.attr)
             if op is not None and op.effect == "restores" and not any(
                     k.arg in ("memory_format", "keepdim") for k in node.keywords):
                 return False

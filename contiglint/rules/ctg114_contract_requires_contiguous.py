@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 
 from contiglint.findings import Fix, Related
 from contiglint.layout.sinks.contract_calls import GUARD_WORDS
-from contiglint.layout.sinks.contracts import SUMMARY_TOKENS, Requirement
+from contiglint.layout.contracts.records import SUMMARY_TOKENS, Requirement
 from contiglint.layout.flow.frame import GRAD_OUTPUT
 from contiglint.layout.sinks.records import ContractSink, Sink
 from contiglint.layout.model.stride_checks import unit_last
@@ -44,6 +44,12 @@ class ContractRequiresContiguous(Rule):
     `import fused_adam_cuda`) and custom ops defined elsewhere have an *unknown* contract:
     reported in strict mode, or by default when the module's own code passes the extension
     `.contiguous()` tensors elsewhere (a sign that it needs them).
+
+    A finding of a tensor the code shows non-contiguous names a witness: sizes, as the code
+    shows them, under which it is not contiguous (`not contiguous for B=2, N=3: (2, 3, 4) with
+    strides (12, 1, 3)`); without one it is reported in `--strict` mode only. A gradient that
+    autograd hands to `backward` has no witness (its layout depends on how the forward's output
+    was used) and is still reported by default where a kernel needs it dense.
 
     **Why.** Kernels read `numel()` elements from `data_ptr()` as a dense row-major block: a
     transposed or sliced tensor is read in the wrong order, or the guard that protects the

@@ -10,8 +10,8 @@ tuned on; the *held-out* and *fresh* corpora are code that was measured before a
 it. All are real code, so the policy reads them together: a rule runs by default only when its
 precision over all of them, true / judged with unsure counted against it, is at least
 `THRESHOLD` over at least `MIN_JUDGED` judged findings (or over all of them when it had fewer). A
-rule below that is a *preview* rule: opt-in, enabled only by its full code (`--extend-select
-CTG104`). A rule with no finding on any corpus keeps its design default; its documentation says it was not measured.
+rule below that is a *preview* rule: opt-in, enabled by `--preview` (`preview = true`) or by its
+full code (`--extend-select CTG104`). A rule with no finding on any corpus keeps its design default; its documentation says it was not measured.
 """
 from __future__ import annotations
 
@@ -111,6 +111,6 @@ def section(code: str, by_design: bool = False) -> str:
         text += " Opt-in by design, whatever its precision."
     elif m.preview:
         text += (f" Below the {THRESHOLD:.0%} a rule needs to run by default, so this is a "
-                 f"preview rule: opt-in, enabled by selecting its full code "
-                 f"(`--extend-select {code}`).")
+                 f"preview rule: opt-in, run by `--preview` (`preview = true`) with a selection "
+                 f"that names it, or by selecting its full code (`--extend-select {code}`).")
     return text

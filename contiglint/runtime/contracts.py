@@ -16,7 +16,9 @@ import sys
 import threading
 from typing import Optional
 
-from contiglint.layout.sinks.contracts import ModuleSummary, module_name, summarize
+from contiglint.layout.contracts.naming import module_name
+from contiglint.layout.contracts.records import ModuleSummary
+from contiglint.layout.contracts.summary import summarize
 
 
 class RuntimeContracts:

@@ -59,7 +59,7 @@ class SourceFacts:
 
     @staticmethod
     def of(text: str) -> "SourceFacts":
-        from contiglint.layout.sinks.contracts import summarize
+        from contiglint.layout.contracts.summary import summarize
 
         try:
             tree = ast.parse(text)

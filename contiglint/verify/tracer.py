@@ -34,13 +34,17 @@ import threading
 from typing import Any, Callable, Collection, Iterable, Iterator, Optional
 
 import torch
-from torch.overrides import TorchFunctionMode, resolve_name
+from torch.overrides import TorchFunctionMode
 from torch.utils.weak import WeakIdKeyDictionary
 
 from contiglint.verify.frames import FileFilter, FrameClassifier, Site, is_contiglint
 from contiglint.verify.layout_summary import TensorLayout, summarize
 from contiglint.verify.observation import Argument, Observation
 from contiglint.verify.patches import EntryPatches
+from contiglint.verify.torch_state import (
+    OP_NAMES, defining_file, op_name, pop_stack, push_stack, remember_op_name, stack_depth,
+    stack_top,
+)
 
 _TensorBase = torch._C.TensorBase
 
@@ -71,11 +75,11 @@ class _Mode(TorchFunctionMode):
         if not tracer.watching:  # paused (sampling) but still on the mode stack
             return func(*args, **kwargs)
         try:
-            op = _OP_NAMES.get(func)
+            op = OP_NAMES.get(func)
         except TypeError:  # unhashable callable
-            op = _op_name(func)
+            op = op_name(func)
         if op is None:
-            op = _remember_op_name(func)
+            op = remember_op_name(func)
         if op in tracer.ignore:
             return func(*args, **kwargs)
         located = tracer._classifier.call_site(sys._getframe(1), tracer.indirect)
@@ -204,9 +208,9 @@ class Tracer:
         if self._mode is None or not self.watching:
             return
         self.watching = False
-        depth = _stack_depth()
-        if depth and _stack_top(depth) is self._mode:
-            _pop_stack()
+        depth = stack_depth()
+        if depth and stack_top(depth) is self._mode:
+            pop_stack()
             self._off_stack = depth - 1
 
     def resume(self) -> None:
@@ -215,9 +219,9 @@ class Tracer:
         if self._mode is None or self.watching:
             return
         if self._off_stack is not None:
-            if _stack_depth() != self._off_stack:
+            if stack_depth() != self._off_stack:
                 return
-            _push_stack(self._mode)
+            push_stack(self._mode)
             self._off_stack = None
         self.watching = True
 
@@ -297,7 +301,7 @@ class Tracer:
             arguments = tuple(self._arguments(op, inputs, {}))
             results = tuple(self._results(output, arguments, located[0], False))
         self._emit(Observation(located[0], op, "module", located[1], arguments, results,
-                               defined_in=_defining_file(type(module))))
+                               defined_in=defining_file(type(module))))
 
     def _emit(self, observation: Observation) -> None:
         if self.callers and observation.kind != "module":
@@ -378,56 +382,3 @@ class Tracer:
                     and value not in self._origins:
                 self._origins[value] = inherited or site
             yield layout
-
-
-def _stack_depth() -> int:
-    return torch._C._len_torch_function_stack()
-
-
-def _stack_top(depth: int) -> Any:
-    return torch._C._get_function_stack_at(depth - 1)
-
-
-def _pop_stack() -> None:
-    torch._C._pop_torch_function_stack()
-
-
-def _push_stack(mode: Any) -> None:
-    torch._C._push_on_torch_function_stack(mode)
-
-
-@functools.lru_cache(maxsize=4096)
-def _defining_file(cls: type) -> Optional[str]:
-    try:
-        return os.path.abspath(inspect.getsourcefile(cls) or "") or None
-    except (TypeError, OSError):
-        return None
-
-
-_OP_NAMES: dict[Any, str] = {}  # shared by all tracers: resolve_name costs ~35 us a call
-
-
-def _remember_op_name(func: Any) -> str:
-    if len(_OP_NAMES) > 50_000:  # method-wrappers of getters are new objects per access
-        _OP_NAMES.clear()
-    name = _OP_NAMES[func] = _op_name(func)
-    return name
-
-
-def _op_name(func: Any) -> str:
-    """`Tensor.view`, `torch.cat`, `torch.nn.functional.linear`, `Tensor.T` (getters),
-    `torch.ops.ns.op` (custom and aten ops called through `torch.ops`)."""
-    if isinstance(func, (torch._ops.OpOverloadPacket, torch._ops.OpOverload)):
-        return f"torch.ops.{func}"
-    try:
-        name = resolve_name(func)
-    except Exception:  # noqa: BLE001
-        name = None
-    if not name:
-        module = getattr(func, "__module__", None) or "torch"
-        name = f"{module}.{getattr(func, '__qualname__', getattr(func, '__name__', repr(func)))}"
-    if name.startswith("torch.Tensor."):
-        name = name[len("torch."):]
-    if name.endswith(".__get__"):
-        name = name[: -len(".__get__")]
-    return name

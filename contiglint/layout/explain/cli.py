@@ -37,6 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--select", metavar="CODES", help="as for `contiglint`")
     parser.add_argument("--extend-select", metavar="CODES", help="as for `contiglint`")
     parser.add_argument("--ignore", metavar="CODES", help="as for `contiglint`")
+    parser.add_argument("--preview", action="store_true", default=None,
+                        help="as for `contiglint`")
+    parser.add_argument("--no-preview", action="store_false", dest="preview",
+                        help="as for `contiglint`")
     parser.add_argument("--config", metavar="FILE", help="as for `contiglint`")
     return parser
 
@@ -84,7 +88,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         overrides = Overrides(split_codes("--select", options.select),
                               split_codes("--ignore", options.ignore),
-                              split_codes("--extend-select", options.extend_select))
+                              split_codes("--extend-select", options.extend_select),
+                              preview=options.preview)
         settings = resolve(overrides, options.config,
                            os.path.dirname(path) or ".").settings_for(path)
     except ConfigError as error:

@@ -18,9 +18,9 @@ from contiglint.layout.explain.chain import ChainBuilder, Step
 from contiglint.layout.explain.definitions import ReachingDefinitions
 from contiglint.layout.explain.describe import Layout, describe
 from contiglint.layout.explain.observe import Observer
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.flow.program import analyze_module
-from contiglint.layout.sinks.contracts import ProjectContracts
+from contiglint.layout.contracts.project import ProjectContracts
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
 

@@ -1,21 +1,21 @@
 """Evaluating calls: torch functions, Tensor methods, nn modules, and the module's own code.
 
 Calls to the module's own functions, classes and methods are analysed in context by `Program`
-(see program.py); everything else goes through the op table (ops.py), and the sink table
+(see program.py); everything else goes through the op table (op_transfers.py), and the sink table
 (sinks.py) decides which calls are reported as sinks.
 """
 from __future__ import annotations
 
 import ast
 
-from contiglint.layout.model.frozen import evolve
+from contiglint.layout.flow.nn_modules import module_config, module_output
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.catalogue.collectives import keywords as collective_keywords
-from contiglint.layout.model import ops
+from contiglint.layout.model import op_transfers
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.flow.names import is_foreign, is_torch
-from contiglint.layout.model.sizes import literal
+from contiglint.layout.syntax.names import is_foreign, is_torch
+from contiglint.layout.model.sizes import Size, literal, multiply, symbol
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
 from contiglint.layout.sinks.records import (
     FUNCTION_SINKS,
@@ -219,7 +219,7 @@ class CallMixin:
     def call_module(self, node: ast.Call, qualname: str, args, kwargs,
                     width=None, config=()) -> Value:
         """Calling an nn module instance: `self.proj(x)` where `self.proj = nn.Linear(...)`."""
-        op = ops.module(qualname)
+        op = op_transfers.module(qualname)
         if op is None:
             return UNKNOWN_TENSOR if is_torch(qualname) else OPAQUE
         this = args[0] if args else OPAQUE
@@ -256,14 +256,16 @@ class CallMixin:
             return Const("<device>")
         if qualname in DTYPES:
             return NOT_TENSOR
-        op = ops.function(qualname)
+        op = op_transfers.function(qualname)
+        if op is not None and catalogue.function(qualname).transfer == "function_factory":
+            args = self.named_size_arguments(node, args)  # torch.randn(B, N, C)
         if op is not None:
             this = args[0] if args else OPAQUE
             if qualname == "torch.einsum":
                 this = args[0] if args else OPAQUE
             return op.transfer(Call(qualname, self.as_tensor(this) if not isinstance(
                 this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node)))
-        if ops.module(qualname) is not None or self.is_torch_module_class(qualname):
+        if op_transfers.module(qualname) is not None or self.is_torch_module_class(qualname):
             lazy = qualname.rsplit(".", 1)[-1].startswith("Lazy")  # LazyConv2d(out, k)
             width = args[0] if lazy and args else args[1] if len(args) > 1 and not lazy \
                 else kwargs.get("out_features", kwargs.get("out_channels"))
@@ -314,6 +316,33 @@ class CallMixin:
         if bound is OPAQUE:  # a plain method called on the class: `Cls.m(obj, x)`
             bound = None
         return self.program.call(key, bound, args, kwargs, self.site(node, key), self.chain)
+
+    def named_size_arguments(self, node: ast.Call, args: list) -> list:
+        """Size arguments given by unknown names (`x.view(b, h, -1, block)`, `torch.randn(B,
+        N, C)` with size parameters) are the sizes those names stand for: the same symbol as a
+        slice bound or a view target written the same way, so the two can be matched; a product
+        of such names (`B * N`) is the product of their symbols."""
+        if len(args) != len(node.args) or any(isinstance(a, ast.Starred) for a in node.args):
+            return args
+        return [IntVal(self.named_size(expr)) if value is OPAQUE and
+                isinstance(expr, (ast.Name, ast.Attribute, ast.BinOp)) else value
+                for value, expr in zip(args, node.args)]
+
+    def named_size(self, expr: ast.expr) -> Size:
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            value = self.evaluate(expr)
+            if isinstance(value, IntVal):
+                return value.size
+            return symbol(ast.unparse(expr)) if value is OPAQUE else None
+        if isinstance(expr, ast.Constant) and type(expr.value) is int:
+            return literal(expr.value)
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+            return multiply(self.named_size(expr.left), self.named_size(expr.right))
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)) and \
+                self.named_size(expr.left) is not None and \
+                self.named_size(expr.right) is not None:
+            return symbol(ast.unparse(expr))  # one factor: `(B - 1) * N` merges two dims
+        return None
 
     def module_container(self, qualname: str, args, kwargs) -> Value:
         """nn.ModuleList([...]) is the list of its modules, nn.ModuleDict({...}) the mapping,
@@ -384,65 +413,3 @@ class CallMixin:
         for item, item_value in items:
             self.sinks.record(SaveSink, node, item, item_value, qualname)
             self.emit_saved_items(node, item, item_value, qualname)
-
-
-CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
-
-
-def module_config(qualname: str, args, kwargs) -> tuple:
-    """What an nn module's call reads of its constructor arguments: the literal bool and str
-    keywords (`batch_first=True`), and the argument the catalogue names for it (an adaptive
-    pool's `output_size`, positional or keyword) as its abstract value."""
-    config = {k: v.value for k, v in kwargs.items()
-              if isinstance(v, Const) and isinstance(v.value, (bool, str))}
-    name = catalogue.CONSTRUCTOR_SIZES.get(qualname)
-    given = kwargs.get(name, args[0] if args else None) if name else None
-    if isinstance(given, (IntVal, Seq)):
-        config[name] = given
-    return tuple(sorted(config.items()))
-
-
-def module_output(qualname: str, result: Value, width, source: Value = None) -> Value:
-    """Give a Linear/Conv output its known rank and `out` size, so that a literal size-1
-    channel (a vocoder's `Conv1d(c, 1, 7)`) is known to hide transposes, as torch ignores it."""
-    if not isinstance(result, Tensor):
-        return result
-    last = qualname.rsplit(".", 1)[-1]
-    dim = None
-    if last.startswith("Conv") and last[-2:] in CONV_RANK:
-        rank = CONV_RANK[last[-2:]]
-        if result.geometry is None and result.kind.value in ("contiguous", "unknown"):
-            result = evolve(result, geometry=Geometry.contiguous([None] * rank))
-        if isinstance(source, Tensor) and source.rank == rank == result.rank and \
-                result.geometry.sizes[0] is None:  # a batch: its size carries through
-            result = evolve(result, geometry=result.geometry.with_axis(
-                0, size=source.geometry.sizes[0]))
-        dim = 1
-    elif last in ("Linear", "LazyLinear"):
-        dim = -1
-        rank = source.rank if isinstance(source, Tensor) else None
-        if result.geometry is not None and rank == result.geometry.rank:
-            result = evolve(result, geometry=Geometry.contiguous(
-                list(source.geometry.sizes[:-1]) + [result.geometry.sizes[-1]]))
-    if dim is None or width is None or result.geometry is None:
-        return result
-    geometry = result.geometry
-    index = dim % geometry.rank
-    return evolve(result, geometry=geometry.with_axis(index, size=width))
-
-
-def module_parameter(module: Ref, name: str) -> Value:
-    """`.weight`/`.bias` of a torch module instance: a fresh parameter, contiguous, of the
-    shape the constructor gives, for the 2-D weights that no memory-format conversion touches
-    (Linear: (out, in), Embedding: (num, dim)); other modules' parameters are of unknown
-    layout (a conv weight is channels_last after `model.to(memory_format=...)`)."""
-    if name not in ("weight", "bias"):
-        return OPAQUE
-    last = module.qualname.rsplit(".", 1)[-1]
-    width = module.width
-    if last in ("Linear", "LazyLinear"):
-        return Tensor.of(Geometry.contiguous([width, None] if name == "weight" else [width]),
-                         None)
-    if last == "Embedding" and name == "weight":
-        return Tensor.of(Geometry.contiguous([None, width]), None)
-    return UNKNOWN_TENSOR

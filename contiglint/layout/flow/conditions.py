@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from contiglint.layout.flow.loops import chain
+from contiglint.layout.syntax.loops import chain
 from contiglint.layout.model.frozen import record
 from contiglint.layout.model.values import Tensor, Value
 

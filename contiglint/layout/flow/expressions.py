@@ -6,8 +6,8 @@ import operator
 from typing import Callable, Optional
 
 from contiglint.catalogue import ops as catalogue
-from contiglint.layout.model import ops
-from contiglint.layout.flow.calls import module_parameter
+from contiglint.layout.model import op_transfers
+from contiglint.layout.flow.nn_modules import module_parameter
 from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import literal, multiply, symbol
 from contiglint.layout.model.transfer import Call
@@ -163,8 +163,8 @@ class ExpressionMixin:
             return UNKNOWN_TENSOR
         if node.attr == "grad":
             return UNKNOWN_TENSOR
-        if node.attr in ops.ATTRIBUTES:
-            op = ops.method(node.attr)
+        if node.attr in op_transfers.ATTRIBUTES:
+            op = op_transfers.method(node.attr)
             return op.transfer(Call(node.attr, self.as_tensor(owner), origin=self.origin(node)))
         return OPAQUE
 
@@ -243,7 +243,7 @@ class ExpressionMixin:
         if isinstance(value, Seq):
             return value.element()
         if isinstance(value, Tensor):
-            return ops.index(value, [Index("int")], Origin("[i]", 0, 0)) \
+            return op_transfers.index(value, [Index("int")], Origin("[i]", 0, 0)) \
                 if value.geometry is not None else UNKNOWN_TENSOR
         if isinstance(value, Dims):
             return IntVal(None)
@@ -271,7 +271,7 @@ class ExpressionMixin:
         if not isinstance(left, Tensor) and not isinstance(right, Tensor):
             return OPAQUE if left is OPAQUE or right is OPAQUE else NOT_TENSOR
         operands = [v for v in (left, right) if not isinstance(v, (IntVal, Const))]
-        op = ops.method("add")
+        op = op_transfers.method("add")
         return op.transfer(Call("add", operands[0], operands[1:], origin=self.origin(node)))
 
     def size_arithmetic(self, node: ast.BinOp, left: IntVal, right: IntVal):
@@ -293,7 +293,7 @@ class ExpressionMixin:
         if isinstance(node.op, ast.Not):
             return Const(not value.value) if isinstance(value, Const) else NOT_TENSOR
         if isinstance(value, Tensor):
-            return ops.method("neg").transfer(Call("neg", value, origin=self.origin(node)))
+            return op_transfers.method("neg").transfer(Call("neg", value, origin=self.origin(node)))
         return value if isinstance(value, IntVal) else OPAQUE
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Value:
@@ -312,7 +312,7 @@ class ExpressionMixin:
             except TypeError:  # `None < 5`: raises at run time too; nothing to fold
                 return NOT_TENSOR
         if any(isinstance(v, Tensor) for v in values):
-            return ops.method("eq").transfer(Call("eq", values[0], values[1:],
+            return op_transfers.method("eq").transfer(Call("eq", values[0], values[1:],
                                                   origin=self.origin(node)))
         if any(v is OPAQUE for v in values) and len(node.ops) == 1 and not isinstance(
                 node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from contiglint.layout.model import ops, views
+from contiglint.layout.model import op_transfers, views
 from contiglint.layout.flow.calls import (
     COPY_IF_NEEDED,
     DTYPES,
@@ -222,13 +222,13 @@ class MethodMixin:
         name = func.attr
         if name in COPY_IF_NEEDED:
             self.sinks.copied(node, tensor)
-        elif name == "numpy" and id(node) in self.program.index.raw_buffers:
+        elif name == "numpy" and self.program.index.raw_buffer(node) is not None:
             self.sinks.record(RawMemorySink, node, func.value, tensor,
-                              self.program.index.raw_buffers[id(node)])
+                              self.program.index.raw_buffer(node))
         if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
             tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
         if name in ("view", "reshape"):
-            args = named_size_arguments(node, args)
+            args = self.named_size_arguments(node, args)
         for spec in METHOD_SINKS.get(name, ()):
             self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
         if is_inplace_method(name):
@@ -246,7 +246,7 @@ class MethodMixin:
             return contiguous_stride(tensor, args[0])
         if name in ("numel", "nelement", "element_size", "stride", "storage_offset", "item"):
             return IntVal(None) if name != "stride" or args else NOT_TENSOR
-        op = ops.method(name)
+        op = op_transfers.method(name)
         if op is not None:
             if op.effect == "not-a-tensor":
                 return NOT_TENSOR
@@ -351,14 +351,3 @@ def contiguous_stride(tensor: Tensor, dim: Value) -> IntVal:
     for size in later:
         total *= size[0]
     return IntVal(literal(total))
-
-
-def named_size_arguments(node: ast.Call, args: list) -> list:
-    """A view target given by an unknown name (`x.view(b, h, -1, block)`) is the size that
-    name stands for: the same symbol as a slice bound written the same way (`x[..., :block]`),
-    so the two can be matched."""
-    if len(args) != len(node.args) or any(isinstance(a, ast.Starred) for a in node.args):
-        return args
-    return [IntVal(symbol(ast.unparse(expr))) if value is OPAQUE and
-            isinstance(expr, (ast.Name, ast.Attribute)) else value
-            for value, expr in zip(args, node.args)]

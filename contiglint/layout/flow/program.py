@@ -14,86 +14,24 @@ first phase that met no sink of a recorded kind is reused in the second too.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import Optional
 
-from contiglint.layout.flow.compiled import (
+from contiglint.layout.syntax.compiled import (
     Kernel, is_jit_kernel, kernel_signature, traced_functions,
 )
-from contiglint.layout.sinks.contracts import (
-    FunctionContract, Names, ProjectContracts, extension_names, function_keys, module_contracts,
-    module_name,
-)
-from contiglint.layout.flow.index import ModuleIndex
+from contiglint.layout.contracts.naming import Names, function_keys, module_name
+from contiglint.layout.contracts.project import ProjectContracts, module_contracts
+from contiglint.layout.contracts.records import FunctionContract
+from contiglint.layout.contracts.summary import extension_names
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.sinks.records import CallSite, Sink
-from contiglint.layout.model.sizes import literal
-from contiglint.layout.model.values import OPAQUE, Const, Instance, IntVal, Ref, Value, join
+from contiglint.layout.model.values import OPAQUE, Instance, Ref, Value, join
 from contiglint.source import SourceMap, text_digest
+from contiglint.layout.flow.classes import ClassInfo, constructor_arguments
+from contiglint.layout.flow.dependencies import UNMEMOISED, Dependencies, Round
 
 MAX_DEPTH = 6
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-@dataclass
-class ClassInfo:
-    name: str
-    node: ast.ClassDef
-    methods: dict[str, ast.AST] = field(default_factory=dict)
-    bases: list[str] = field(default_factory=list)
-    attrs: dict[str, Value] = field(default_factory=dict)
-
-    def method(self, name: str, classes: dict[str, "ClassInfo"], seen=()) -> Optional[str]:
-        """The key of `name` on this class or a base class defined in the module."""
-        if name in self.methods:
-            return f"{self.name}.{name}"
-        for base in self.bases:
-            if base in classes and base not in seen:
-                found = classes[base].method(name, classes, seen + (self.name,))
-                if found:
-                    return found
-        return None
-
-    def attribute(self, name: str, classes: dict[str, "ClassInfo"], seen=()) -> Optional[Value]:
-        if name in self.attrs:
-            return self.attrs[name]
-        for base in self.bases:
-            if base in classes and base not in seen:
-                found = classes[base].attribute(name, classes, seen + (self.name,))
-                if found is not None:
-                    return found
-        return None
-
-
-# State a memoised result is reused across changes of, as before dependencies were recorded:
-# a nested function's closure is rewritten by every run of the function that defines it, so
-# depending on it would make each run of that function invalidate the results of the others
-# (a cascade measured at 3x the analysis time on one real module). It still counts for a
-# learning round (`Program._settled`).
-UNMEMOISED = frozenset({"closure"})
-
-
-@dataclass
-class Dependencies:
-    """What one call's run (its callees' included) read and wrote of the state that runs
-    share: `seen` maps each piece to how often it had changed when the run first touched it,
-    `reads` holds the pieces it read. `ran`: the functions it ran (itself included); `quiet`:
-    it met no sink of a kind the program records (see `Program.call`)."""
-
-    seen: dict[tuple, int] = field(default_factory=dict)
-    reads: set[tuple] = field(default_factory=set)
-    ran: set[str] = field(default_factory=set)
-    quiet: bool = True
-
-
-@dataclass
-class Round:
-    """One round of learning a class's attributes (`Program._learn_attributes`): what its
-    runs read and wrote of the state that runs share (the bottom of `Program.reading` while
-    it runs), and every attribute store they made (a store that a running
-    `super().__init__()` shadows is not made)."""
-
-    touched: Dependencies = field(default_factory=Dependencies)
-    stores: list[tuple[str, str, Value]] = field(default_factory=list)
 
 
 class Program:
@@ -134,12 +72,14 @@ class Program:
         else:
             self.contracts = ProjectContracts(extensions={
                 self.module: extension_names(self.index, names)})
+        # the node numbers (`ModuleIndex.number`) of the module's functions -> their contracts
         self.node_contracts: dict[int, FunctionContract] = {
-            id(node): self.contracts.functions[key]
+            self.index.number(node): self.contracts.functions[key]
             for key, node, _ in function_keys(tree, self.module)
             if key in self.contracts.functions} if self.contracts.functions else {}
         self.extension_names = self.contracts.extensions.get(self.module, {})
-        self.autograd_backward: set[int] = set()  # `backward` of torch.autograd.Function classes
+        # the node numbers of the `backward` methods of torch.autograd.Function classes
+        self.autograd_backward: set[int] = set()
         self.functions: dict[str, ast.AST] = {}
         self.classes: dict[str, ClassInfo] = {}
         self.globals: dict[str, Value] = {}
@@ -195,7 +135,7 @@ class Program:
                         info.methods[item.name] = item
                         self.functions[f"{node.name}.{item.name}"] = item
                 if "backward" in info.methods and any("Function" in b for b in info.bases):
-                    self.autograd_backward.add(id(info.methods["backward"]))
+                    self.autograd_backward.add(self.index.number(info.methods["backward"]))
                 self.classes[node.name] = info
 
     # --- driving the analysis -----------------------------------------------------------------
@@ -417,41 +357,6 @@ def callee_name(call: ast.Call) -> str:
     """The name a call uses for its callee: `f` in `f(...)`, `self.f(...)`, `obj.f(...)`."""
     func = call.func
     return func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-
-
-def constructor_arguments(calls: list[ast.Call]):
-    """The literal arguments of a class's constructions `Cls(...)` when they all pass the same
-    ones (`KVCache(batch=1, heads=2)`, `Model()`): then attributes set from them, such as a
-    size-1 batch or head count, are known. None when the class is built in different ways,
-    with non-literal arguments, or not at all."""
-    if not calls:
-        return None
-    spellings = set()
-    for call in calls:  # literals first: only they are compared by their text
-        nodes = call.args + [k.value for k in call.keywords]
-        if any(k.arg is None for k in call.keywords) or any(
-                literal_value(node) is None for node in nodes):
-            return None
-        spellings.add(ast.dump(ast.Tuple(nodes, ast.Load())) +
-                      str([k.arg for k in call.keywords]))
-        if len(spellings) > 1:
-            return None
-    call = calls[0]
-    return [literal_value(a) for a in call.args], \
-        {k.arg: literal_value(k.value) for k in call.keywords}
-
-
-def literal_value(node: ast.expr) -> Optional[Value]:
-    """The abstract value of a literal argument (numbers, strings, booleans, None)."""
-
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
-            isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, int):
-        return IntVal(literal(-node.operand.value))
-    if isinstance(node, ast.Constant):
-        if isinstance(node.value, int) and not isinstance(node.value, bool):
-            return IntVal(literal(node.value))
-        return Const(node.value)
-    return None
 
 
 def analyze_module(tree: ast.Module, source: SourceMap, path: str = "-",

@@ -5,7 +5,7 @@ import ast
 from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
-from contiglint.layout.model import ops
+from contiglint.layout.model import op_transfers
 from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.values import (
@@ -43,7 +43,7 @@ class SubscriptMixin:
             return self.index_sequence(container, node.slice)
         if isinstance(container, Tensor) or container is OPAQUE and self.looks_like_tensor(node):
             items = self.index_items(node.slice)
-            return ops.index(self.as_tensor(container), items, self.origin(node))
+            return op_transfers.index(self.as_tensor(container), items, self.origin(node))
         self.evaluate(node.slice)
         return OPAQUE if container is OPAQUE else NOT_TENSOR if container is NOT_TENSOR \
             else OPAQUE

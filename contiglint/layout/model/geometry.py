@@ -184,7 +184,9 @@ class Geometry:
                 axes.extend(Axis(size, (base_id,)) for size, base_id in zip(sizes, ids))
                 continue
             where = memory.index(bases[0])
-            memory[where:where + len(bases)] = ids
+            # the group's base axes (not always neighbours: a diagonal spans two) give way
+            memory = [b for b in memory if b not in bases]
+            memory[where:where] = ids
             for index, (size, base_id) in enumerate(zip(sizes, ids)):
                 part_span: Span = span if index == 0 and span in ("cut", "step") else "full"
                 if span == "step":

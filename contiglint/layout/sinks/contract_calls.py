@@ -1,6 +1,6 @@
 """Reporting calls into code with a contiguity contract (the `contract` sink, read by CTG114).
 
-At each call whose callee has a contract (learned by layout/sinks/contracts.py for the project's own
+At each call whose callee has a contract (learned by layout/contracts/ for the project's own
 functions and custom ops, known from catalogue/contracts.py for libraries, unknown for compiled
 extensions), every tensor argument bound to a required parameter becomes a sink carrying the
 `Requirement`. Inside a function analysed in its caller's context, an argument that is the
@@ -12,7 +12,7 @@ import ast
 from typing import Optional
 
 from contiglint.catalogue import contracts as catalogue
-from contiglint.layout.sinks.contracts import Evidence, FunctionContract, Requirement
+from contiglint.layout.contracts.records import Evidence, FunctionContract, Requirement
 from contiglint.layout.model.values import Mapping, Seq, Tensor, Value
 from contiglint.layout.sinks.records import ContractSink
 
@@ -28,7 +28,7 @@ def is_guard(requirement: Requirement) -> bool:
 def contract_of(program, key: str) -> Optional[FunctionContract]:
     """The contract of the module's function `key`, if it has one."""
     node = program.functions.get(key)
-    return program.node_contracts.get(id(node)) if node is not None else None
+    return program.node_contracts.get(program.index.number(node)) if node is not None else None
 
 
 def guarded_parameters(program, function: Optional[ast.AST], chain: tuple) -> frozenset[str]:
@@ -37,7 +37,8 @@ def guarded_parameters(program, function: Optional[ast.AST], chain: tuple) -> fr
     to (`check(x)`). Past the guard such a parameter is contiguous, so a raw read of it there is
     not reported; the caller's call is (CTG114). A parameter required only because it is read
     raw is reported at the read (CTG106) and at the call."""
-    own = program.node_contracts.get(id(function)) if chain and function is not None else None
+    own = program.node_contracts.get(program.index.number(function)) \
+        if chain and function is not None else None
     if own is None:
         return frozenset()
     guarded = {name for name, requirement in own.required.items() if is_guard(requirement)}
@@ -106,7 +107,7 @@ class ContractChecker:
         context: the caller's call is the one reported."""
         if not self.chain or not isinstance(argument, ast.Name) or self.function is None:
             return False
-        own = self.program.node_contracts.get(id(self.function))
+        own = self.program.node_contracts.get(self.program.index.number(self.function))
         return own is not None and argument.id in own.required
 
     def emit_qualname_contract(self, node: ast.Call, qualname: str, args, kwargs) -> None:

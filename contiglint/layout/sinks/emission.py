@@ -12,7 +12,7 @@ import ast
 from functools import cached_property
 from typing import Optional
 
-from contiglint.layout.flow.loops import is_invariant
+from contiglint.layout.syntax.loops import is_invariant
 from contiglint.layout.sinks.contract_calls import guarded_parameters
 from contiglint.layout.sinks.records import (
     Copy,
@@ -37,7 +37,8 @@ class SinkRecorder:
         self.function = function
         self.chain = chain
         self.loops = loops  # the frame's: innermost last
-        self.copy_sources: dict[int, Value] = {}  # id(copy-if-needed call) -> its receiver
+        # the node number (`ModuleIndex.number`) of a copy-if-needed call -> its receiver
+        self.copy_sources: dict[int, Value] = {}
 
     def record(self, record: type[Sink], node: ast.AST, target: Optional[ast.expr],
                value: Value, op: str, **fields) -> None:
@@ -89,15 +90,18 @@ class SinkRecorder:
 
     def copied(self, call: ast.Call, receiver: Value) -> None:
         """The frame evaluated a copy-if-needed call on `receiver`."""
-        self.copy_sources[id(call)] = receiver
+        number = self.program.index.number(call)
+        if number is not None:  # a call of the module's tree (not one the flow pass made)
+            self.copy_sources[number] = receiver
 
     def copied_from(self, target: Optional[ast.expr]) -> Optional[Copy]:
         """The nearest copy-if-needed call on the receiver spine of `target` (see `Copy`)."""
         node = target
         while isinstance(node, (ast.Call, ast.Subscript, ast.Attribute)):
             if isinstance(node, ast.Call):
-                if id(node) in self.copy_sources:
-                    return Copy(node, self.copy_sources[id(node)])
+                number = self.program.index.number(node)
+                if number is not None and number in self.copy_sources:
+                    return Copy(node, self.copy_sources[number])
                 if not isinstance(node.func, ast.Attribute):
                     return None
                 node = node.func

@@ -15,10 +15,10 @@ import ast
 from typing import ClassVar, Iterable, Optional, Union
 
 from contiglint.catalogue.sinks import BY_KIND, SPECS, SinkSpec
-from contiglint.layout.flow.compiled import Kernel
+from contiglint.layout.syntax.compiled import Kernel
 from contiglint.layout.model.frozen import record
 from contiglint.layout.model.values import Tensor, Value
-from contiglint.layout.sinks.contracts import Requirement
+from contiglint.layout.contracts.records import Requirement
 
 
 @record

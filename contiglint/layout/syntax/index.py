@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Optional
 
 from contiglint.catalogue import inplace, ops, sinks
-from contiglint.layout.flow.names import ImportMap, canonical
+from contiglint.layout.syntax.names import ImportMap, canonical
 
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 LAYOUT_QUERIES = sinks.LAYOUT_QUERIES
@@ -122,14 +122,16 @@ class ModuleIndex:
 
     def __init__(self, tree: ast.Module) -> None:
         self.nodes, parents = walk(tree)
+        self._parents = parents
         self.calls: list[ast.Call] = []
         self.calls_of: dict[str, list[ast.Call]] = {}  # `name(...)` calls by name
         self.imports: list[ast.AST] = []
         self.assigns: list[ast.Assign] = []
         self.bindings: list[ast.AST] = []  # Assign, Import and ImportFrom, in walk order
         self.classes: list[ast.ClassDef] = []
-        # id(`x.numpy()` call) -> how its array's raw memory is read (`.numpy().ctypes`)
-        self.raw_buffers: dict[int, str] = {}
+        # (`x.numpy()` call, how its array's raw memory is read: `.numpy().ctypes`); see
+        # `raw_buffer`
+        self.raw_buffers: list[tuple[ast.Call, str]] = []
         stores, layout_queries, copies = [], [], []
         attributes: set[str] = set()
         keywords: set[Optional[str]] = set()
@@ -155,7 +157,7 @@ class ModuleIndex:
                 elif node.attr in BUFFER_VIEWS and type(node.value) is ast.Call and \
                         type(node.value.func) is ast.Attribute and \
                         node.value.func.attr == "numpy":
-                    self.raw_buffers[id(node.value)] = f".numpy().{node.attr}"
+                    self.raw_buffers.append((node.value, f".numpy().{node.attr}"))
             elif kind is ast.Assign:
                 self.assigns.append(node)
                 self.bindings.append(node)
@@ -176,6 +178,31 @@ class ModuleIndex:
         self.contiguous_in_loop = any(
             self.nodes[i].func.attr == "contiguous" and self._in_loop(i, parents)
             for i in copies)
+
+    @cached_property
+    def _numbers(self) -> dict[int, int]:
+        """id(node) -> the node's number, its position in `nodes`. The index holds every node
+        it numbers, so no id in this table can be another node's while the table lives."""
+        return {id(node): number for number, node in enumerate(self.nodes)}
+
+    def raw_buffer(self, call: ast.Call) -> Optional[str]:
+        """How the array of a `x.numpy()` call has its raw memory read (`.numpy().ctypes`),
+        or None (few modules have any)."""
+        return next((text for node, text in self.raw_buffers if node is call), None)
+
+    def number(self, node: ast.AST) -> Optional[int]:
+        """The node's number in this module (its position in `nodes`, the same in every
+        walk of the same tree); None for a node the index does not hold (a context, an
+        operator, an alias, or a node of another tree)."""
+        return self._numbers.get(id(node))
+
+    def parent(self, node: ast.AST) -> Optional[ast.AST]:
+        """The node whose field holds `node`; None for the module and for a node the index
+        does not hold."""
+        number = self._numbers.get(id(node))
+        if number is None or self._parents[number] < 0:
+            return None
+        return self.nodes[self._parents[number]]
 
     def _ancestors(self, indices: list[int], parents: list[int]) -> set[int]:
         """ids of the nodes at `indices` and of all their ancestors."""

@@ -1,0 +1,184 @@
+"""`if` and `assert` in the flow pass: both branches run and join, refined by the layout
+checks in the test (`if x.is_contiguous():`), a branch the analysis knows the truth of runs
+alone, and a condition split earlier replays (conditions.py)."""
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from contiglint.layout.model.frozen import evolve
+from contiglint.layout.flow import conditions
+from contiglint.layout.flow.environments import Env, join_envs, truth_of
+from contiglint.layout.model.stride_checks import stride_truth
+from contiglint.layout.model.values import (
+    OPAQUE,
+    IntVal,
+    Kind,
+    Tensor,
+    bind_size,
+)
+
+
+class BranchMixin:
+    """The branch statements of `Frame` (frame.py)."""
+
+    def stmt_If(self, node: ast.If) -> None:
+        truth = truth_of(self.evaluate(node.test))
+        if truth is None and self.env is not None:
+            truth = stride_truth(node.test, lambda name: self.env.get(name))
+        self.sinks.layout_branch(node.test)
+        yes, no = self.refine(node.test, self.env)
+        condition = conditions.condition_of(node.test) if truth is None else None
+        split = self.splits.get(condition.key) if condition is not None else None
+        if split is not None and conditions.valid(split, self.assigned) and yes is not None:
+            truth = conditions.truth(condition, split)  # correlated with an earlier `if`
+            body, index = self.blocks[-1] if self.blocks else (None, 0)
+            replayed = None
+            if truth is None and split.where is not None and split.where[0] == id(body) \
+                    and split.where[1] < index and split.paths is not None:
+                replayed = self.replay(body[split.where[1] + 1:index], split.paths)
+            if replayed is not None:
+                yes, no = conditions.sides(condition, split, replayed)
+                truth = True if no is None else False if yes is None else None
+            else:
+                yes, no = dict(yes), dict(no)
+                conditions.restore(condition, split, yes, True, self.assigned)
+                conditions.restore(condition, split, no, False, self.assigned)
+        before = [self.assigned.get(n, 0) for n in condition.names] if condition else None
+        after_yes = self.branch(node.body, yes) if truth is not False else None
+        after_no = self.branch(node.orelse, no) if truth is not True else None
+        self.env = join_envs(after_yes, after_no)
+        if condition is not None and self.env is not None and \
+                before == [self.assigned.get(n, 0) for n in condition.names]:
+            recorded = conditions.record(condition, after_yes, after_no, self.env,
+                                         self.assigned)
+            if recorded is not None:
+                body, index = self.blocks[-1] if self.blocks else (None, 0)
+                self.splits[condition.key] = evolve(recorded, where=(id(body), index))
+
+    def replay(self, statements: list[ast.stmt], paths: tuple) -> Optional[tuple[Env, Env]]:
+        """Run `statements` again on each of two environments, reporting nothing and leaving
+        the frame as it was: what each path holds when it reaches the next statement."""
+        saved = (self.env, self.splits, self.assigned, len(self.returns), len(self.yields),
+                 self.program.recording, [len(e) for e in self.loop_exits],
+                 [len(h) for h in self.loop_heads])
+        self.program.recording = False
+        out = []
+        try:
+            for env in paths:
+                self.env, self.splits, self.assigned = dict(env), {}, dict(saved[2])
+                self.run_block(statements)
+                out.append(self.env)
+        finally:
+            self.env, self.splits, self.assigned = saved[:3]
+            del self.returns[saved[3]:], self.yields[saved[4]:]
+            self.program.recording = saved[5]
+            for kept, exits in zip(saved[6], self.loop_exits):
+                del exits[kept:]
+            for kept, heads in zip(saved[7], self.loop_heads):
+                del heads[kept:]
+        return out[0], out[1]
+
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        """Past `assert x.is_contiguous()` (or a stride check) the code runs only where the
+        check held: `x` is contiguous from here on, as in the `if` branch of the same test."""
+        self.evaluate(node.test)
+        if node.msg is not None:
+            self.evaluate(node.msg)
+        self.env = self.refine(node.test, self.env)[0]
+
+
+    def layout_checked_names(self, test: ast.expr) -> list[tuple[str, bool]]:
+        """Names whose layout `test` checks; True when the check is `is_contiguous()`."""
+        found: list[tuple[str, bool]] = []
+        if not self.program.index.queries_layout(test):
+            return found
+        for node in ast.walk(test):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                    isinstance(node.func.value, ast.Name) and \
+                    node.func.attr in ("is_contiguous", "stride"):
+                found.append((node.func.value.id, node.func.attr == "is_contiguous"
+                              and not node.keywords))
+        return found
+
+    def unit_size_test(self, test: ast.expr, env: Env) -> Optional[tuple[str, bool]]:
+        """The size symbol that `test` tests to be 1, and on which side (True: where the test
+        holds: `n == 1`, `x.shape[1] == 1`, `x.size(-1) <= 1`, `b < 2`, `1 == n`; False:
+        where it fails: `n != 1`, `n > 1`, `n >= 2`), or None. A size is never negative, and
+        the view of a tensor without elements never raises either: `< 2` counts as 1."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(left, ast.Constant):
+            left, right = right, left
+            op = {ast.Lt: ast.Gt(), ast.LtE: ast.GtE()}.get(type(op), op)
+        if not (isinstance(right, ast.Constant) and type(right.value) is int):
+            return None
+        test_of = {(ast.Eq, 1): True, (ast.Lt, 2): True, (ast.LtE, 1): True,
+                   (ast.NotEq, 1): False, (ast.Gt, 1): False, (ast.GtE, 2): False}
+        when = test_of.get((type(op), right.value))
+        if when is None or env is None or not _size_read(left):
+            return None
+        saved, self.env = self.env, env
+        try:
+            value = self.evaluate(left)
+        finally:
+            self.env = saved
+        if value is OPAQUE and isinstance(left, ast.Name):
+            return left.id, when  # an unknown name stands for itself in sizes
+        size = value.size if isinstance(value, IntVal) else None
+        return (size[1][0], when) if size is not None and size[0] == 1 and len(size[1]) == 1 \
+            else None
+
+    def refine(self, test: ast.expr, env: Env) -> tuple[Env, Env]:
+        """Split the environment on layout checks: `if x.is_contiguous():` / `if not ...`."""
+        if env is None:
+            return None, None
+        negate = False
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            negate, test = not negate, test.operand
+        if isinstance(test, ast.BoolOp):
+            # `a and b` holds only where both do, `a or b` fails only where both do; the other
+            # side knows nothing: `if not x.is_contiguous() or off: x = x.contiguous()` may
+            # take its body with x contiguous (off) or not.
+            yes, no = env, env
+            for operand in test.values:
+                if isinstance(test.op, ast.And):
+                    yes = self.refine(operand, yes)[0]
+                else:
+                    no = self.refine(operand, no)[1]
+            return (no, yes) if negate else (yes, no)
+        names = self.layout_checked_names(test)
+        if not names:
+            unit = self.unit_size_test(test, env)
+            if unit is None:
+                return env, env
+            name, when = unit
+            one, other = dict(env), env  # `n == 1` holds on one side: n is 1 there
+            for key, value in env.items():
+                one[key] = bind_size(value, name, 1)
+            return (other, one) if negate == when else (one, other)
+        yes, no = dict(env), dict(env)
+        contiguous_branch, other = (no, yes) if negate else (yes, no)
+        for name, exact in names:
+            value = env.get(name)
+            if isinstance(value, Tensor) or value is OPAQUE:
+                geometry = value.geometry if isinstance(value, Tensor) else None
+                contiguous_branch[name] = Tensor(Kind.CONTIGUOUS if exact else Kind.UNKNOWN,
+                                                 geometry if exact else None)
+                other[name] = value
+        return yes, no
+
+
+def _size_read(node: ast.expr) -> bool:
+    """A name, `x.shape[i]`, `x.size(i)` or `x.size()[i]` of a name: reads that record no sink."""
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.Subscript):
+        node = node.value
+        if isinstance(node, ast.Call) and not node.args:
+            node = node.func
+        return isinstance(node, ast.Attribute) and node.attr in ("shape", "size") and \
+            isinstance(node.value, ast.Name)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr == "size" and len(node.args) == 1 and isinstance(node.func.value, ast.Name)

@@ -1,0 +1,40 @@
+"""The environments of the flow pass (name -> abstract value; None: no path reaches here),
+and how two paths' environments join."""
+from __future__ import annotations
+
+from typing import Optional
+
+from contiglint.layout.model.values import OPAQUE, Const, Value, join
+
+Env = Optional[dict[str, Value]]
+LOOP_ROUNDS = 3
+
+
+def truth_of(value: Value) -> Optional[bool]:
+    """The truth of a condition the analysis knows (a literal flag passed by the caller)."""
+    if isinstance(value, Const) and isinstance(value.value, (bool, int, str, type(None))):
+        return bool(value.value)
+    return None
+
+
+def join_envs(a: Env, b: Env) -> Env:
+    if a is None:
+        return None if b is None else dict(b)
+    if b is None:
+        return dict(a)
+    out = {}
+    for name, value in a.items():
+        other = b.get(name, _UNBOUND)
+        if other is value:  # unchanged on both paths: most names
+            out[name] = value
+        elif other is _UNBOUND:
+            out[name] = join(value, OPAQUE)  # bound on one path only
+        else:
+            out[name] = join(value, other)
+    for name, value in b.items():
+        if name not in a:
+            out[name] = join(value, OPAQUE)
+    return out
+
+
+_UNBOUND = object()

@@ -1,0 +1,153 @@
+"""The result layout of elementwise ops (TensorIterator): it follows the first operand of the
+highest rank, exactly when every operand's geometry is known (`iterator_layout`), and a
+broadcast grows the size-1 dims of the followed operand into a fresh allocation."""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.geometry import Axis, Geometry
+from contiglint.layout.model.sizes import ONE
+from contiglint.layout.model.transfer import Call, densify
+from contiglint.layout.model.values import (
+    CONTIGUOUS,
+    OPAQUE,
+    UNKNOWN_TENSOR,
+    Kind,
+    Origin,
+    Tensor,
+    Value,
+)
+
+
+def first_operand(operands: Sequence[Value]) -> Tensor:
+    """TensorIterator: the result follows the first operand of the highest rank."""
+    tensors = [v for v in operands if isinstance(v, Tensor)]
+    if not tensors:
+        unknown_operands = [v for v in operands if v is OPAQUE]
+        return UNKNOWN_TENSOR if unknown_operands else CONTIGUOUS
+    ranks = [t.rank for t in tensors]
+    if all(r is not None for r in ranks):
+        best = max(ranks)
+        return next(t for t in tensors if t.rank == best)
+    if any(v is OPAQUE for v in operands[: operands.index(tensors[0])]):
+        return UNKNOWN_TENSOR
+    first = tensors[0]
+    rank = max(t.min_rank for t in tensors)  # an operand of unknown rank may have more dims
+    if all(t.kind is Kind.CONTIGUOUS for t in tensors):
+        return Tensor(Kind.CONTIGUOUS, min_rank=rank)
+    if first.kind is Kind.CONTIGUOUS or first.kind is Kind.UNKNOWN:
+        return Tensor(Kind.UNKNOWN, min_rank=rank)  # which the other operands may order
+    return Tensor(first.kind, None, first.origin, first.maybe, first.partial, rank,
+                  first.assumed if first.geometry is None else None)
+
+
+def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tensor]:
+    """TensorIterator's output for operands of known geometry: dims are ordered innermost
+    first by comparing, for each pair of dims, the strides of the first operand in which
+    neither dim is broadcast (stride 0 or a size-1 dim that grows); a pair no operand
+    decides keeps its logical order. The output is allocated dense in that order. None when
+    the broadcast shape is not known well enough to tell which dims grow."""
+    rank = max(t.geometry.rank for t in tensors)
+    shape: list = []
+    for position in range(rank):
+        sizes = [t.geometry.sizes[position - rank + t.geometry.rank] for t in tensors
+                 if position - rank + t.geometry.rank >= 0]
+        live = {s for s in sizes if s != ONE}
+        if len(live - {None}) > 1:
+            return None
+        # an operand's unknown size is the known one or 1: where that matters, it is "?"
+        shape.append(next(iter(live - {None}), None) if live else ONE)
+
+    def rank_in_memory(t: Tensor, dim: int):
+        """Where the operand's dim lives (bigger is more inner); None when broadcast."""
+        g = t.geometry
+        local = dim - rank + g.rank
+        if local < 0:
+            return None
+        axis = g.axes[local]
+        if axis.span == "broadcast" or (axis.size == ONE and shape[dim] != ONE) or \
+                not axis.base:
+            return None
+        if axis.size is None and shape[dim] is not None:
+            return "?"  # may be a size-1 dim that grows
+        return g.memory.index(axis.base[0])
+
+    def should_swap(first: int, second: int) -> Optional[int]:
+        for t in tensors:
+            a, b = rank_in_memory(t, first), rank_in_memory(t, second)
+            if a is None or b is None:
+                continue
+            if "?" in (a, b):
+                return None
+            return 1 if a < b else -1  # the first is further out in memory: swap
+        return 0
+
+    perm = list(reversed(range(rank)))  # innermost first
+    for i in range(1, rank):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison is None:
+                return None
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    order = list(reversed(perm))  # outermost first
+    axes = [None] * rank
+    for position, dim in enumerate(order):
+        axes[dim] = Axis(shape[dim], (position,))
+    result = Tensor.of(Geometry(tuple(axes), tuple(range(rank))), None)
+    if result.noncontiguous:
+        source = next((t for t in tensors if t.noncontiguous and t.origin), None)
+        result = evolve(result, origin=source.origin if source else origin,
+                         maybe=any(t.maybe for t in tensors))
+    return result
+
+
+def elementwise(call: Call) -> Value:
+    operands = [call.this] + [a for a in call.args if isinstance(a, Tensor) or a is OPAQUE]
+    if call.name.endswith("rsub") and len(operands) > 1:
+        operands[0], operands[1] = operands[1], operands[0]  # rsub(x, y) is y - x
+    tensors = [o for o in operands if isinstance(o, Tensor)]
+    if tensors and OPAQUE not in operands and all(
+            t.geometry is not None and t.kind is not Kind.UNKNOWN for t in tensors):
+        exact = iterator_layout(tensors, call.origin)
+        if exact is not None:
+            return exact
+    if operands and (operands[0] is OPAQUE or (isinstance(operands[0], Tensor) and operands[0]
+                                               .kind is Kind.UNKNOWN)) and \
+            any(t.kind is not Kind.UNKNOWN for t in tensors):
+        return Tensor(Kind.UNKNOWN, min_rank=max(t.min_rank for t in tensors))  # the first
+        # operand may decide the layout, and its layout is unknown
+    first = first_operand(operands)
+    if first.kind is Kind.BROADCAST and any(o is not first and not (
+            isinstance(o, Tensor) and o.kind is Kind.CONTIGUOUS) for o in operands):
+        # measured: expanded + x.t() follows x.t() (the stride-0 dims defer to the next operand)
+        return Tensor(Kind.UNKNOWN, min_rank=first.min_rank)
+    return broadcast(densify(first), [o for o in operands if isinstance(o, Tensor)])
+
+
+def broadcast(result: Tensor, operands: Sequence[Tensor]) -> Tensor:
+    """`(1, n) * (n, 1)` is (n, n): where the followed operand has a size-1 dim that another
+    operand of the same rank does not, the output is a fresh allocation of the broadcast shape
+    (contiguous when the followed operand was), not a view of that operand's geometry."""
+    geometry = result.geometry
+    if geometry is None:
+        return result
+    others = [o.geometry for o in operands if o.geometry is not None and o.geometry is not
+              geometry and o.geometry.rank == geometry.rank]
+    grown = [i for i, axis in enumerate(geometry.axes) if axis.size == (1, ())
+             and any(other.axes[i].size != (1, ()) for other in others)]
+    if not grown:
+        return result
+    sizes = [None if i in grown else axis.size for i, axis in enumerate(geometry.axes)]
+    if any(o.noncontiguous for o in operands if o.geometry is not geometry):
+        # in the grown dims another operand decides the order (a (b, t, 1) mask times
+        # x.transpose(1, 2) follows x there)
+        return Tensor(Kind.UNKNOWN, min_rank=geometry.rank)
+    if result.kind is Kind.CONTIGUOUS:
+        return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
+    return evolve(result, geometry=None, min_rank=geometry.rank)

@@ -1,0 +1,206 @@
+"""The transfers of ops that join or broadcast several tensors: cat, stack, einsum,
+broadcast_tensors and meshgrid, and the first of a query's tensors."""
+from __future__ import annotations
+
+from typing import Optional
+
+from contiglint.layout.model import part_views as pv
+from contiglint.layout.model import transfer as tr
+from contiglint.layout.model import views as vw
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import ONE, literal
+from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.values import (
+    CONTIGUOUS,
+    UNKNOWN_TENSOR,
+    Const,
+    IntVal,
+    Kind,
+    Seq,
+    Tensor,
+    Value,
+)
+
+
+def cat(call: Call) -> Value:
+    """cat keeps channels_last when its inputs are; otherwise returns contiguous."""
+    items = call.this.items if isinstance(call.this, Seq) else None
+    first = items[0] if items else None
+    if isinstance(first, Tensor) and first.channels_last:
+        if not all(isinstance(t, Tensor) and t.channels_last for t in items):
+            return UNKNOWN_TENSOR  # measured: cat([cl, contiguous]) is contiguous
+        dim = call.dim_arg(0, "dim", 0, rank=4)
+        sizes = [None if i == dim else s for i, s in enumerate(first.geometry.sizes)]
+        return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)),
+                                tr.kept_origin(first, call))
+    return _concatenated(items or (), call)
+
+
+def _concatenated(items, call: Call) -> Tensor:
+    """A fresh contiguous tensor whose dims other than `dim` are the inputs' (torch requires
+    them equal), so size-1 dims survive: `cat([bias, extra], dim=1)` of (1, n) tensors is
+    (1, ?) and a later `[:, :k]` of it is still contiguous."""
+    known = [t.geometry for t in items if isinstance(t, Tensor) and t.geometry is not None
+             and t.geometry.rank > 0]
+    if not known:
+        return CONTIGUOUS
+    rank = known[0].rank
+    dim = call.dim_arg(0, "dim", 0, rank=rank)
+    if any(g.rank != rank for g in known):
+        return CONTIGUOUS  # torch.cat also accepts empty 1-D tensors among n-D ones
+    if dim is None:
+        return Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * rank))
+    sizes = [next((g.sizes[i] for g in known if g.sizes[i] is not None), None)
+             if i != dim else None for i in range(rank)]
+    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
+
+
+def stack(call: Call) -> Value:
+    """stack of channels_last inputs is non-contiguous (measured); otherwise contiguous."""
+    items = call.this.items if isinstance(call.this, Seq) else None
+    first = items[0] if items else None
+    if isinstance(first, Tensor) and first.channels_last:
+        if not all(isinstance(t, Tensor) and t.channels_last for t in items):
+            return UNKNOWN_TENSOR  # measured: stack([cl, contiguous]) is contiguous
+        if call.name.rsplit(".", 1)[-1] != "stack":  # hstack/vstack/...: a cat of 4-D inputs
+            return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * 4)),
+                                    tr.kept_origin(first, call))
+        return Tensor(Kind.PERMUTED, None, call.origin, min_rank=5)
+    return CONTIGUOUS
+
+
+def einsum(call: Call) -> Value:
+    """einsum returns its contraction in (batch, lhs-only, rhs-only) order, permuted to the
+    requested output: non-contiguous whenever that order differs (measured on 2.13)."""
+
+    spec = call.this.value if isinstance(call.this, Const) else None
+    if not isinstance(spec, str) or "->" not in spec or "." in spec:
+        return UNKNOWN_TENSOR
+    inputs, output = spec.replace(" ", "").split("->")
+    operands = inputs.split(",")
+    sizes = _einsum_sizes(operands, call.args)
+    if len(operands) == 1:
+        natural = [c for c in operands[0] if c in output]
+        if sorted(natural) != sorted(output) or len(set(operands[0])) != len(operands[0]):
+            return UNKNOWN_TENSOR
+        operand = call.args[0] if call.args else None
+        if natural == list(operands[0]) and isinstance(operand, Tensor):
+            # a pure permutation is a view of the operand (einsum('ij->ij', x.t()) is x.t())
+            return vw.permute(Call("permute", operand, [Seq(tuple(
+                IntVal(literal(operands[0].index(c))) for c in output))], {}, call.origin))
+    elif len(operands) == 2:
+        lhs, rhs = operands
+        if any(c in rhs and c not in output for c in lhs):
+            natural = contraction_order(lhs, rhs, output, sizes)
+            if natural is None:
+                return Tensor(Kind.UNKNOWN, min_rank=len(output))
+        elif any(c not in output for c in lhs + rhs):
+            return Tensor(Kind.UNKNOWN, min_rank=len(output))  # a letter summed in one operand
+            # first: the product's layout follows that reduction's output
+        else:  # no contraction: a broadcast product of the two
+            batch = [c for c in lhs if c in rhs and c in output]
+            natural = batch + [c for c in lhs if c in output and c not in batch] + \
+                [c for c in rhs if c in output and c not in lhs]
+            swapped = batch + [c for c in rhs if c in output and c not in lhs] + \
+                [c for c in lhs if c in output and c not in batch]
+            if swapped == list(output):
+                natural = swapped
+    else:
+        return UNKNOWN_TENSOR
+    memory = Geometry.contiguous([sizes.get(c) for c in natural])
+    geometry = Geometry(tuple(memory.axes[natural.index(c)] for c in output), memory.memory)
+    return Tensor.of(geometry, call.origin)
+
+
+def contraction_order(lhs: str, rhs: str, output: str, sizes: dict) -> Optional[list[str]]:
+    """The memory order (outermost first) of a two-operand einsum that contracts, as torch's
+    `sumproduct_pair` lays out its bmm: output letters in both operands, then those only in
+    the left, then the others, each group in output order. The two last groups swap when
+    every one of the others comes before every left-only letter in the output, unless some
+    input letter is neither kept nor contracted by both (summed in one operand only, or of
+    size 1): it sits after the output as one of the others, and nothing swaps.
+
+    A letter of size 1 counts as in neither operand, so its size can flip the swap. When a
+    size that may be 1 (unknown or symbolic) changes the order of the letters of size > 1,
+    the layout depends on runtime sizes and None is returned (`'bildsk,biokl->bolsd'` with
+    `d` of size 1 or not). Contracted letters are taken to be > 1 unless literally 1 (a
+    contraction over size 1 is a broadcast product, laid out otherwise: None too)."""
+    letters = set(lhs) | set(rhs)
+
+    def order(ones: frozenset) -> Optional[list[str]]:
+        summed = [c for c in lhs if c in rhs and c not in output and c not in ones]
+        if not summed:
+            return None
+        trailing = any(c not in output and c not in summed for c in letters)
+        both = [c for c in output if c in lhs and c in rhs and c not in ones]
+        left = [c for c in output if c in lhs and c not in rhs and c not in ones]
+        right = [c for c in output if c not in both and c not in left]
+        if left and right and not trailing and \
+                output.index(right[-1]) < output.index(left[0]):
+            left, right = right, left
+        return both + left + right
+
+    def maybe_one(size) -> bool:
+        return size is None or (size[0] == 1 and bool(size[1]))
+
+    ones = frozenset(c for c in letters if sizes.get(c) == ONE)
+    unsure = [c for c in output if c not in ones and maybe_one(sizes.get(c))]
+    base = order(ones)
+    if base is None or len(unsure) > 10:
+        return None
+    for chosen in range(1, 1 << len(unsure)):
+        extra = frozenset(c for i, c in enumerate(unsure) if chosen >> i & 1)
+        other = order(ones | extra)
+        if other is None or [c for c in other if c not in extra] != \
+                [c for c in base if c not in extra]:
+            return None
+    return base
+
+
+def _einsum_sizes(operands: list[str], tensors: list[Value]) -> dict:
+    """Each subscript letter's size, from operands of known geometry (size-1 dims matter)."""
+    sizes: dict = {}
+    for letters, tensor in zip(operands, tensors):
+        if isinstance(tensor, Tensor) and tensor.geometry is not None \
+                and tensor.geometry.rank == len(letters):
+            for letter, size in zip(letters, tensor.geometry.sizes):
+                sizes.setdefault(letter, size)
+    return sizes
+
+
+def first_query(call: Call) -> Value:
+    """scaled_dot_product_attention keeps the query's dense layout when the query's last dim is
+    innermost in memory (heads/tokens swapped: kept); otherwise (channels_last, last two dims
+    swapped) the output is contiguous (measured on CPU, torch 2.13)."""
+    query = call.tensor
+    geometry = query.geometry
+    if geometry is None:
+        return query if query.kind is Kind.CONTIGUOUS else UNKNOWN_TENSOR
+    if geometry.rank and geometry.memory_order()[-1] == geometry.rank - 1:
+        return tr.densify(query)
+    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(list(geometry.sizes)))
+
+
+def expand_tensors(call: Call) -> Value:
+    """broadcast_tensors: each operand expanded to the common shape (so an operand that has
+    that shape already comes back unexpanded); with shapes unknown, only maybe broadcast.
+    meshgrid: each 1-D input expanded along the other dims."""
+    operands = [call.this] + list(call.args)
+    if isinstance(call.this, Seq) and call.this.items is not None and not call.args:
+        operands = list(call.this.items)
+    geometries = [t.geometry if isinstance(t, Tensor) else None for t in operands]
+    if call.name.endswith("broadcast_tensors") and operands and None not in geometries:
+        rank = max(g.rank for g in geometries)
+        shape: list = []
+        for position in range(rank):
+            sizes = {g.sizes[g.rank - rank + position] for g in geometries
+                     if g.rank - rank + position >= 0} - {ONE}
+            shape.append(sizes.pop() if len(sizes) == 1 else ONE if not sizes else None)
+        if None not in shape:
+            return Seq(tuple(pv.expand(Call("expand", t, [], {}, call.origin), list(shape))
+                             for t in operands))
+    if call.name.endswith("meshgrid") and None not in geometries and all(
+            g.rank == 1 and g.sizes[0] is not None and not g.sizes[0][1] and g.sizes[0][0] > 1
+            for g in geometries) and len(operands) > 1:
+        return Seq(each=Tensor(Kind.BROADCAST, None, call.origin))
+    return Seq(each=Tensor(Kind.BROADCAST, None, call.origin, maybe=True))

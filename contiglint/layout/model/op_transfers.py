@@ -1,0 +1,356 @@
+"""How each PyTorch op transforms layout: the catalogue's op table with its transfers.
+
+The facts about each op (its spellings, `effect`, whether it is a view, what it keeps) live in
+`contiglint/catalogue/ops.py`; this module maps each entry's `transfer` name to the function
+that computes the result exactly (here, in views.py, part_views.py, join_transfers.py,
+literal_transfers.py, spectral_transfers.py, dtype_views.py or transfer.py). The table test
+(tests/test_op_table.py) runs every entry under torch on generated shapes and fails when an
+entry lies; an entry it cannot run says why in `untested`.
+
+Every claim here was measured on torch 2.13 (see docs/layout-facts.md and the table test);
+several intuitions are wrong: clone() keeps a transposed layout, softmax and layer_norm
+return contiguous tensors, sort keeps the input's order, einsum can permute.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from typing import Literal, Optional
+
+from contiglint.layout.model.frozen import evolve
+from contiglint.catalogue import dtypes
+from contiglint.catalogue import ops as catalogue
+from contiglint.layout.model import dtype_views
+from contiglint.layout.model import elementwise as ew
+from contiglint.layout.model import indexing
+from contiglint.layout.model import join_transfers as jt
+from contiglint.layout.model import literal_transfers as lt
+from contiglint.layout.model import spectral_transfers as st
+from contiglint.layout.model import transfer as tr
+from contiglint.layout.model import part_views as pv
+from contiglint.layout.model import views as vw
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.transfer import Call, Transfer
+from contiglint.layout.model.values import (
+    CONTIGUOUS,
+    UNKNOWN_TENSOR,
+    Const,
+    Kind,
+    Ref,
+    Tensor,
+    Value,
+)
+
+Effect = Literal["breaks", "restores", "preserves", "depends", "unknown", "not-a-tensor"]
+
+
+@dataclass(frozen=True)
+class Op:
+    methods: tuple[str, ...]
+    functions: tuple[str, ...]
+    effect: Effect
+    transfer: Transfer
+    modules: tuple[str, ...] = ()  # nn.Module classes whose call applies this op
+    untested: str = ""  # why the table test cannot execute this entry, if it cannot
+
+    def __post_init__(self) -> None:
+        if self.effect in ("breaks", "preserves", "depends") and \
+                self.transfer not in DTYPE_SETTERS:
+            object.__setattr__(self, "transfer", _keeping_dtype(self.transfer))
+
+
+CONVERSION_DTYPES = dtypes.CONVERSIONS
+DTYPE_NAMES = dtypes.ALIASES
+
+
+def dtype_of(value) -> Optional[str]:
+    """`torch.float16` (a Ref) as "float16"; None for anything else."""
+    if isinstance(value, Ref) and value.qualname.startswith("torch."):
+        name = value.qualname[len("torch."):]
+        return DTYPE_NAMES.get(name, name) if name.replace("_", "").isalnum() and (
+            name in DTYPE_NAMES or name.startswith(("float", "int", "uint", "bfloat",
+                                                    "complex", "bool"))) else None
+    return None
+
+
+def _keeping_dtype(transfer: Transfer) -> Transfer:
+    """Views and layout-preserving ops keep their input's dtype (elementwise ops only when
+    every tensor operand has that dtype; `.view(dtype)` and `dtype=` change it)."""
+    def apply(call: Call) -> Value:
+        result = transfer(call)
+        source = call.tensor.dtype
+        if source is None or not isinstance(result, Tensor) or result.dtype is not None:
+            return result
+        if any(dtype_of(v) for v in list(call.args) + list(call.kwargs.values())):
+            return result
+        if any(isinstance(a, Tensor) and a.dtype != source for a in call.args):
+            return result
+        return evolve(result, dtype=source)
+    apply.__name__ = getattr(transfer, "__name__", "transfer")
+    apply.__doc__ = getattr(transfer, "__doc__", None)
+    return apply
+
+
+def _contiguous(call: Call) -> Value:
+    fmt = call.memory_format()
+    if fmt in ("channels_last", "channels_last_3d"):
+        return tr.channels_last(call.tensor, call.origin, 5 if fmt.endswith("3d")
+                                else 4)
+    tensor = call.tensor
+    sizes = tensor.geometry.sizes if tensor.geometry is not None else None
+    geometry = None if sizes is None else Geometry.contiguous(list(sizes))
+    kept = tensor.partial if tensor.kind in (Kind.CONTIGUOUS, Kind.UNKNOWN) else None
+    return Tensor(Kind.CONTIGUOUS, geometry, partial=kept, min_rank=tensor.min_rank)  # may be self
+
+
+def _convert(call: Call) -> Value:
+    """`.to()`, `.float()`, `.cpu()`: a dtype/device that is already the tensor's returns the
+    tensor itself (measured: `x[:, ::2].float() is x[:, ::2]`), a real conversion densifies it.
+    Where both dtypes are known, which one happens is known; otherwise a non-dense input
+    gives an unknown layout."""
+    target = _target_dtype(call)
+    tensor = call.tensor
+    copies = isinstance(call.kwargs.get("copy"), Const) and call.kwargs["copy"].value is True
+    device = any(isinstance(v, Const) and isinstance(v.value, str) for v in call.args) or \
+        "device" in call.kwargs or call.name in ("cuda", "xpu")
+    if target is not None and tensor.dtype is not None and not device and \
+            call.memory_format() is None and not copies:
+        if target == tensor.dtype:
+            return tensor  # no conversion: the tensor itself
+        return evolve(tr.densify(tensor), dtype=target)
+    result = _convert_layout(call)
+    if isinstance(result, Tensor) and result is not tensor and result.kind is Kind.PERMUTED \
+            and call.name in ("to", "cuda", "cpu"):
+        result = evolve(result, kept_by=call.origin)  # a copy keeps the strides
+    return evolve(result, dtype=target) if isinstance(result, Tensor) and \
+        target is not None else result
+
+
+def _target_dtype(call: Call) -> Optional[str]:
+    if call.name in CONVERSION_DTYPES:
+        return CONVERSION_DTYPES[call.name]
+    if call.name in ("to", "type"):
+        given = [dtype_of(v) for v in list(call.args) + [call.kwargs.get("dtype")]]
+        return next((d for d in given if d), None)
+    if call.name == "type_as" and call.args and isinstance(call.args[0], Tensor):
+        return call.args[0].dtype
+    return None
+
+
+def _convert_layout(call: Call) -> Value:
+    result = tr.preserve(call)
+    copies = isinstance(call.kwargs.get("copy"), Const) and call.kwargs["copy"].value is True
+    tensor = call.tensor
+    if call.memory_format() == "contiguous_format" and not copies and not tensor.channels_last:
+        # measured: x.t().to(memory_format=torch.contiguous_format) is x.t() itself (torch
+        # aliases when the tensor's suggested format matches); with a dtype it may copy
+        if not call.args:
+            return tensor
+        if tensor.kind is Kind.CONTIGUOUS:
+            return tensor
+        return Tensor(Kind.UNKNOWN, min_rank=tensor.min_rank)
+    if call.tensor.kind is Kind.BROADCAST or (call.tensor.kind is Kind.STRIDED and not copies
+                                              and call.memory_format() is None):
+        return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
+    return result
+
+
+_shape_view = _keeping_dtype(vw.view)
+
+
+def _view(call: Call) -> Value:
+    """`.view(shape)`, or `.view(dtype)` by position or by keyword (`dtype_views`)."""
+    if "dtype" in call.kwargs:
+        return dtype_views.dtype_view(call, dtype_of(call.kwargs["dtype"]))
+    if len(call.args) == 1 and dtype_of(call.args[0]) is not None:
+        return dtype_views.dtype_view(call, dtype_of(call.args[0]))
+    return _shape_view(call)
+
+
+# transfers that decide the result's dtype themselves
+DTYPE_SETTERS = frozenset({_convert, _view})
+
+
+def _dropout(call: Call) -> Value:
+    """Dropout returns its input itself when not training (eval mode; F.alpha_dropout's default
+    training=False) and a new tensor in the input's dense layout when training: the same for
+    dense inputs, unknown for non-dense ones (the mode is invisible here)."""
+    if call.tensor.kind in (Kind.STRIDED, Kind.BROADCAST):
+        return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
+    return tr.preserve(call)
+
+
+RANK_KEEPING = catalogue.KEEPS_RANK
+SHAPE_KEEPING = catalogue.KEEPS_SHAPE  # (sizes carry through: size-1 dims stay visible)
+
+
+def _fresh_copy(call: Call) -> Value:
+    """A fresh contiguous result; its rank is the input's only for ops that keep it (not for
+    masked_select, take, repeat, kron, embedding, losses, kthvalue, ...)."""
+    name = call.name.rsplit(".", 1)[-1]
+    if name == "outer":
+        return tr.fresh(call, [None, None])
+    if name in SHAPE_KEEPING:
+        return tr.fresh_same_shape(call)
+    if name in RANK_KEEPING:
+        return tr.fresh_same_rank(call)
+    reduction = call.kwargs.get("reduction")
+    if isinstance(reduction, Const) and reduction.value == "none":
+        if name in catalogue.TARGET_LEADS and call.args:
+            return ew.elementwise(evolve(call, this=call.args[0],
+                                                      args=[call.this] + call.args[1:]))
+        return ew.elementwise(call)  # measured: mse/huber loss with reduction='none' keep x.t()
+    return CONTIGUOUS
+
+
+def _composite_norm(call: Call) -> Value:
+    """rms_norm / local_response_norm: x times a scale computed from x. Measured on 2.13: they
+    keep channels_last and a transposed 4-D input, yet return a contiguous tensor for
+    `permute(0, 1, 3, 2)`; so only a contiguous input has a known result."""
+    if call.tensor.kind is Kind.CONTIGUOUS:
+        return tr.fresh_same_rank(call)
+    return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
+
+
+def _nonzero(call: Call) -> Value:
+    """nonzero returns (n, rank) indices with strides (1, n) (measured on CPU, 2.13): a
+    transposed layout for inputs of rank >= 2, unless n <= 1, which depends on the data."""
+    rank = call.tensor.rank
+    if rank is None:
+        return UNKNOWN_TENSOR
+    memory = Geometry.contiguous([literal(rank), None])
+    geometry = Geometry((memory.axes[1], memory.axes[0]), memory.memory)
+    return Tensor.of(geometry, call.origin, kind=None) if rank <= 1 else \
+        Tensor(Kind.PERMUTED, geometry, call.origin, maybe=True, min_rank=2)
+
+
+def _clone(call: Call) -> Value:
+    return tr.preserve(call)
+
+
+def _resolve(call: Call) -> Value:
+    """resolve_conj/resolve_neg: the tensor itself when its conjugate/negative bit is clear, a
+    preserve_format copy when it is set (measured); the bit is not tracked, so the layout is
+    known where the two agree (dense layouts), else unknown."""
+    tensor = call.tensor
+    copy = tr.densify(tensor)
+    if copy.kind is tensor.kind and copy.geometry == tensor.geometry:
+        return tensor
+    return Tensor(Kind.UNKNOWN, min_rank=tensor.rank or tensor.min_rank)
+
+
+def _sparse_part(call: Call) -> Value:
+    """A sparse tensor's `indices()` (ndim, nnz), `values()`, `crow_indices()`,
+    `col_indices()`: dense tensors of their own, contiguous (measured on coalesced COO and
+    CSR tensors)."""
+    return tr.fresh(call, [None, None]) if call.name == "indices" else \
+        tr.fresh(call, [None]) if call.name != "values" else CONTIGUOUS
+
+
+def _encoder(call: Call) -> Value:
+    """nn.TransformerEncoder(Layer)/Decoder(Layer): a post-norm layer ends in layer_norm (a
+    fresh tensor of the input's shape); a pre-norm one ends in a residual add that follows
+    the input's layout. So a contiguous input gives a contiguous output, others unknown."""
+    if call.tensor.kind is Kind.CONTIGUOUS:
+        return tr.fresh_same_shape(call)
+    return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
+
+
+def _squeeze_like(call: Call) -> Value:
+    return vw.squeeze(call)
+
+
+def _where_method(call: Call) -> Value:
+    """`x.where(c, y)` is `torch.where(c, x, y)`: the condition leads (measured)."""
+    return ew.elementwise(Call(call.name, call.arg(0, "condition") or UNKNOWN_TENSOR,
+                               [call.this] + call.args[1:], {}, call.origin))
+
+
+def _glu(call: Call) -> Value:
+    """glu halves a dim: the input's layout, other sizes."""
+    return evolve(tr.preserve(call), geometry=None)
+
+
+def _function_factory(call: Call) -> Value:
+    return with_factory_dtype(call.name, call, tr.function_factory(call))
+
+
+TRANSFERS: dict[str, Transfer] = {
+    "transpose": vw.transpose, "t": vw.t, "matrix_transpose": vw.matrix_transpose,
+    "permute": vw.permute, "movedim": vw.movedim, "narrow": pv.narrow, "select": pv.select,
+    "unbind": pv.unbind, "split": pv.split, "diagonal": pv.diagonal, "real_part": pv.real_part,
+    "view_as_real": pv.view_as_real, "view_as_complex": pv.view_as_complex,
+    "sparse_part": _sparse_part, "expand": pv.expand, "expand_as": pv.expand_as,
+    "expand_tensors": jt.expand_tensors, "unfold": pv.unfold, "as_strided": lt.as_strided,
+    "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": _view,
+    "view_as": vw.view_as, "reshape": vw.reshape,
+    "reshape_as": partial(vw.view_as, copy_if_needed=True), "flatten": vw.flatten,
+    "unflatten": vw.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
+    "preserve": tr.preserve, "sort": tr.tuple_of(tr.preserve), "elementwise": ew.elementwise,
+    "where_method": _where_method, "dropout": _dropout, "glu": _glu,
+    "first_query": jt.first_query, "einsum": jt.einsum, "contiguous": _contiguous,
+    "fresh_copy": _fresh_copy, "nonzero": _nonzero, "fresh": tr.fresh,
+    "composite_norm": _composite_norm, "cat": jt.cat, "stack": jt.stack,
+    "reduction": tr.reduction, "reduction_pair": tr.reduction_pair, "factory": tr.factory,
+    "function_factory": _function_factory, "sized_factory": tr.sized_factory,
+    "vector_factory": tr.vector_factory, "matrix_factory": tr.matrix_factory,
+    "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": tr.convolution,
+    "keep_channels_last": tr.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
+    "recurrent": tr.recurrent,
+    "encoder": _encoder, "multihead_attention": tr.multihead_attention,
+    "topk": tr.tuple_of(_fresh_copy), "stft": st.stft, "not_tensor": tr.not_tensor,
+    "fft": st.fft, "resolve": _resolve,
+}
+
+
+def _op(entry: catalogue.Entry) -> Op:
+    if entry.transfer not in TRANSFERS:
+        raise catalogue.CatalogueError(f"no layout transfer named {entry.transfer!r} (the "
+                                       f"catalogue entry of {entry.spellings[0]!r})")
+    return Op(entry.methods, entry.functions, entry.effect, TRANSFERS[entry.transfer],
+              entry.modules, entry.untested)
+
+
+TABLE: tuple[Op, ...] = tuple(_op(entry) for entry in catalogue.TABLE)
+_METHODS: dict[str, Op] = {}
+_FUNCTIONS: dict[str, Op] = {}
+_MODULES: dict[str, Op] = {}
+for _entry, _op_ in zip(catalogue.TABLE, TABLE):
+    _METHODS.update(dict.fromkeys(_entry.methods, _op_))
+    _FUNCTIONS.update(dict.fromkeys(_entry.functions, _op_))
+    _MODULES.update(dict.fromkeys(_entry.modules, _op_))
+
+ATTRIBUTES = catalogue.ATTRIBUTES
+
+
+def method(name: str) -> Optional[Op]:
+    return _METHODS.get(name)
+
+
+def function(qualname: str) -> Optional[Op]:
+    return _FUNCTIONS.get(qualname)
+
+
+def module(qualname: str) -> Optional[Op]:
+    return _MODULES.get(qualname)
+
+
+def index(tensor: Tensor, items, origin) -> Tensor:
+    result = indexing.index(tensor, items, origin)
+    return evolve(result, dtype=tensor.dtype) if tensor.dtype and \
+        result.dtype is None else result
+
+
+FLOAT_FACTORIES = dtypes.FLOAT_FACTORIES
+
+
+def with_factory_dtype(name: str, call: Call, result: Value) -> Value:
+    """Factories give `dtype=` or, for the floating ones, torch's default float32."""
+    if not isinstance(result, Tensor) or result.dtype is not None:
+        return result
+    given = dtype_of(call.kwargs.get("dtype"))
+    if given is None and name in FLOAT_FACTORIES and "dtype" not in call.kwargs and not (
+            name == "torch.full"):
+        given = "float32"
+    return evolve(result, dtype=given) if given else result

@@ -1,0 +1,381 @@
+"""Views of part of a tensor, or of its memory read another way: narrow, select, unbind,
+split, expand, unfold, diagonal and the complex views. Each computes the exact result geometry
+when the input's rank is known and falls back to a coarse kind when it is not (views.py's
+`apply_view`)."""
+from __future__ import annotations
+
+from itertools import count
+from typing import Optional
+
+from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.geometry import Axis, Geometry
+from contiglint.layout.model.sizes import ONE, WILDCARD, Size, is_one, literal
+from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.values import (
+    NONCONTIGUOUS,
+    OPAQUE,
+    Const,
+    IntVal,
+    Kind,
+    Seq,
+    Tensor,
+    Value,
+    classify,
+)
+from contiglint.layout.model.views import GeometryChange, _norm, _result, _without, apply_view
+
+
+# --- selecting part of a tensor -------------------------------------------------------------
+def narrow(call: Call) -> Tensor:
+    dim = call.int_arg(0, "dim")
+    start, length = call.int_arg(1, "start"), call.arg(2, "length")
+
+    def change(g: Geometry):
+        d = _norm(dim, g.rank)
+        if d is None:
+            return None
+        size = length.size if isinstance(length, IntVal) else None
+        if start == 0 and size is not None and size == g.axes[d].size:
+            return g
+        return g.with_axis(d, size=size, span="cut" if g.axes[d].span == "full" else
+                           g.axes[d].span)
+
+    result = _rank_guess(call, dim, apply_view(
+        call, change, None if dim == 0 else Kind.STRIDED, _implied_rank(dim), partial=True))
+    size = length.size if isinstance(length, IntVal) else None
+    if start == 0 and result.noncontiguous and result.kind is not call.tensor.kind and \
+            _dim_size(call.tensor, dim) is None:
+        result = evolve(result, maybe=True)  # the length may be the whole (unknown) dim
+    if size == ONE and call.tensor.geometry is None and result.geometry is None and \
+            not call.tensor.noncontiguous and dim != 0:
+        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, result.min_rank)  # a
+        # size-1 dim: contiguous when only leading dims of size > 1 precede it
+    return result if size is not None and not size[1] and size[0] > 1 else \
+        _blind_cut(call.tensor, result)
+
+
+def _blind_cut(tensor: Tensor, result: Tensor) -> Tensor:
+    """Selecting (or narrowing to one element) some dim of a non-contiguous tensor whose dims
+    are unknown may remove the very dim that made it so (`x[:, ::2].select(1, 0)`)."""
+    if tensor.noncontiguous and tensor.geometry is None and result.geometry is None:
+        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, result.min_rank)
+    return result
+
+
+def select(call: Call, dim: Optional[int] = None) -> Value:
+    if dim is None and not _select_signature(call):
+        return OPAQUE  # `td.select("obs", *keys)`: a TensorDict's, not Tensor.select(dim, index)
+    dim = call.int_arg(0, "dim") if dim is None else dim
+
+    def change(g: Geometry):
+        d = _norm(dim, g.rank)
+        if d is None:
+            return None
+        return _without(g, [d]) if is_one(g.axes[d].size) else g.dropped(d)  # size 1: no hole
+
+    return _blind_cut(call.tensor, _rank_guess(call, dim, apply_view(
+        call, change, None if dim == 0 else Kind.STRIDED, _implied_rank(dim), partial=True)))
+
+
+def _implied_rank(dim: Optional[int]) -> int:
+    """For a negative dim, the smallest rank at which cutting it is not cutting the leading
+    dim (`x.narrow(-1, ...)`: rank 2)."""
+    return 1 - dim if dim is not None and dim < 0 else 0
+
+
+def _rank_guess(call: Call, dim: Optional[int], result: Tensor) -> Tensor:
+    """A negative dim of a tensor of unknown rank may be its leading dim (`x.narrow(-1, ...)`
+    on a 1-D tensor stays contiguous): what the cut breaks holds only on some paths."""
+    tensor = call.tensor
+    if dim is not None and dim < 0 and tensor.geometry is None and result.noncontiguous \
+            and result.kind is not tensor.kind:
+        return evolve(result, maybe=True, assumed=None)  # the rank, hence the dims, unknown
+    return result
+
+
+def _select_signature(call: Call) -> bool:
+    """Whether the arguments fit `Tensor.select(dim, index)`: two of them, neither a str nor
+    a starred sequence."""
+    values = call.args + list(call.kwargs.values())
+    return len(values) == 2 and not any(
+        isinstance(v, Seq) or (isinstance(v, Const) and isinstance(v.value, str)) for v in values)
+
+
+def unbind(call: Call) -> Value:
+    dim = call.int_arg(0, "dim", 0)
+    part = select(Call(call.name, call.this, [IntVal(literal(dim))], {}, call.origin), dim)
+    size = _dim_size(call.tensor, dim)
+    if size is not None and not size[1] and 0 < size[0] <= 64:
+        return Seq(tuple([part] * size[0]))
+    return Seq(each=part)
+
+
+def split(call: Call) -> Value:
+    """split/chunk/tensor_split/split_with_sizes/hsplit/vsplit/dsplit: pieces are narrows of
+    one dim (contiguous only on dim 0, or when a piece has one element). With a literal dim
+    size the pieces are computed exactly, as torch computes them; otherwise every piece is
+    a narrow of unknown length (possibly a single element, so only `maybe` non-contiguous)."""
+    name = call.name.rsplit(".", 1)[-1]
+    fixed = {"vsplit": 0, "dsplit": 2}.get(name)
+    if name == "hsplit":
+        fixed = 0 if call.tensor.rank == 1 else 1
+    dim = fixed if fixed is not None else call.int_arg(1, "dim", 0)
+    sections = call.arg(0, {"chunk": "chunks", "split": "split_size_or_sections",
+                            "split_with_sizes": "split_sizes"}.get(
+                                name, "indices_or_sections"))
+    lengths = _piece_lengths(name, sections, _dim_size(call.tensor, dim))
+    if isinstance(lengths, tuple) and lengths[1] == "empty?" and \
+            name in ("split", "split_with_sizes"):
+        # sizes listed, some not literal (`[1, C - 1]`): each piece is a narrow of its listed
+        # size, which may be 0 (an empty tensor is contiguous): non-contiguous only maybe
+        pieces = []
+        for item in sections.items:
+            size = item.size if isinstance(item, IntVal) else None
+            piece = narrow(Call(call.name, call.this, [IntVal(literal(dim)), IntVal(None),
+                                                       IntVal(size)], {}, call.origin))
+            pieces.append(evolve(piece, maybe=True) if piece.noncontiguous else piece)
+        return Seq(tuple(pieces))
+    if isinstance(lengths, list):
+        starts = [sum(lengths[:i]) for i in range(len(lengths))]
+        return Seq(tuple(narrow(Call(call.name, call.this, [
+            IntVal(literal(dim)), IntVal(literal(begin)), IntVal(literal(length))], {},
+            call.origin)) for begin, length in zip(starts, lengths)))
+    count, length = lengths
+    if length == "empty?":
+        return Seq(tuple([Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)] * count))
+    piece = narrow(Call(call.name, call.this, [IntVal(literal(dim)), IntVal(None),
+                                               IntVal(length)], {}, call.origin))
+    if count == 1 and name != "split":
+        return Seq((call.tensor,))  # one piece: the whole tensor
+    if piece.noncontiguous and not (length is not None and length[1]):
+        piece = evolve(piece, maybe=True)  # a piece may be the whole dim, or one element
+    if count is not None and 0 < count <= 64:
+        return Seq(tuple([piece] * count))
+    return Seq(each=piece)
+
+
+def _piece_lengths(name: str, sections: Optional[Value], size: Optional[Size]):
+    """The exact piece lengths (a list) when the dim size and the sections are literal;
+    otherwise `(count, length)` with whatever is known of the pieces' count and length."""
+    given = sections.size if isinstance(sections, IntVal) else None
+    listed = None
+    if isinstance(sections, Seq) and sections.items is not None:
+        listed = [v.size[0] if isinstance(v, IntVal) and v.size is not None and not v.size[1]
+                  else None for v in sections.items]
+    n = size[0] if size is not None and not size[1] else None
+    if listed is not None:
+        by_sizes = name in ("split", "split_with_sizes")
+        if n is not None and None not in listed:
+            if by_sizes:
+                return listed
+            bounds = [0] + [min(max(i, 0), n) for i in listed] + [n]
+            return [max(b - a, 0) for a, b in zip(bounds, bounds[1:])]
+        return (len(listed) + (0 if by_sizes else 1), "empty?")  # a piece may be empty
+    if given is None or given[1] or given[0] <= 0:
+        return (None, None)
+    k = given[0]
+    if n is not None:
+        if name in ("split",):
+            return [k] * (n // k) + ([n % k] if n % k else [])
+        if name == "chunk":
+            piece = -(-n // k)
+            return [piece] * (n // piece) + ([n % piece] if n % piece else [])
+        return [n // k + 1] * (n % k) + [n // k] * (k - n % k)  # tensor_split, h/v/dsplit
+    if size is not None and name != "split" and size[0] % k == 0:
+        return (k, (size[0] // k, size[1]))  # `3 * d` split in three: pieces of d
+    if name == "split" and k == 1:
+        return (None, literal(1))  # split(1): every piece has length 1, whatever the size
+    # split(k): the last piece may be shorter; chunk(k) may make fewer pieces
+    return (k if name not in ("split", "chunk") else None, None)
+
+
+def _dim_size(tensor: Tensor, dim: int) -> Optional[Size]:
+    if tensor.geometry is None:
+        return None
+    d = _norm(dim, tensor.geometry.rank)
+    return tensor.geometry.axes[d].size if d is not None else None
+
+
+def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
+    """Stride-0 dims where a size-1 dim grows (or a leading dim is added). A dim of unknown
+    size given a size may already have it (no broadcast): such growth is only `maybe`."""
+    sizes = call.sizes(0, "size") if sizes is None else sizes
+    guessed = []
+
+    def change(g: Geometry):
+        if sizes is None or len(sizes) < g.rank:
+            return None
+        lead = len(sizes) - g.rank
+        axes = [Axis(s if s not in (None, WILDCARD) else None, (), "broadcast")
+                for s in sizes[:lead]]
+        guessed.extend(s in (None, WILDCARD) for s in sizes[:lead] if not is_one(s))
+        memory = list(g.memory)
+        for axis, size in zip(g.axes, sizes[lead:]):
+            if size == WILDCARD or size == axis.size or is_one(size):
+                axes.append(axis)
+            elif is_one(axis.size) or axis.size is None:
+                axes.append(Axis(size, (), "broadcast"))
+                guessed.append(axis.size is None)
+                if is_one(axis.size) and axis.span == "full":
+                    memory = [b for b in memory if b not in axis.base]  # had no extent
+            else:
+                axes.append(axis)
+        return Geometry(tuple(axes), tuple(memory))
+
+    if sizes is not None and all(s == WILDCARD for s in sizes) and call.tensor.geometry is None:
+        return call.tensor  # x.expand(-1, -1) keeps every size: x itself
+    result = apply_view(call, change, Kind.BROADCAST)
+    if result.kind is Kind.BROADCAST and result.kind is not call.tensor.kind and (
+            call.tensor.geometry is None or all(guessed)):
+        result = evolve(result, maybe=True)  # the sizes may be the ones it already has
+    return result
+
+
+def expand_as(call: Call) -> Tensor:
+    """Unknown target sizes may be the tensor's own (`x.expand_as(residual)`): unknown."""
+    other = call.arg(0, "other")
+    sizes = list(other.geometry.sizes) if isinstance(other, Tensor) and other.geometry else None
+    if sizes is None:
+        tensor = call.tensor
+        return tensor if tensor.noncontiguous else Tensor(Kind.UNKNOWN, min_rank=tensor.min_rank)
+    return expand(call, sizes)
+
+
+def unfold(call: Call) -> Tensor:
+    """`x.unfold(dim, size, step)`: dim d becomes `count = (n - size) // step + 1` windows
+    (stride step * s) and a new last dim of `size` (stride s). Windows overlap when
+    step < size and there is more than one; with a literal n the geometry is exact."""
+    dim, size, step = call.int_arg(0, "dimension"), call.int_arg(1, "size"), \
+        call.int_arg(2, "step")
+    tensor = call.tensor
+    geometry = tensor.geometry
+    d = _norm(dim, geometry.rank) if geometry is not None and dim is not None else None
+    if geometry is not None and geometry.rank == 0 and dim in (0, -1):
+        d = None
+    if d is not None and size is not None and step is not None and step > 0:
+        axis = geometry.axes[d]
+        n = axis.size[0] if axis.size is not None and not axis.size[1] else None
+        if n is not None and n >= size and axis.span in ("full", "cut") and axis.base:
+            count = (n - size) // step + 1
+            fresh_ids = count_from(geometry)
+            frames_id, window_id = next(fresh_ids), next(fresh_ids)
+            memory = list(geometry.memory)
+            where = memory.index(axis.base[0])
+            memory[where:where + len(axis.base)] = [frames_id, window_id]
+            if count == 1:
+                frames = Axis(ONE, (), "new")
+                memory.remove(frames_id)
+            elif step < size:
+                frames = Axis(literal(count), (), "broadcast")  # overlapping windows
+                memory.remove(frames_id)
+            else:
+                cut = axis.span == "cut" or count * step != n
+                frames = Axis(literal(count), (frames_id,), "cut" if cut else "full")
+            short = step > size if count > 1 else size < n or axis.span == "cut"  # gaps
+            window = Axis(literal(size), (window_id,), "cut" if short else "full")
+            axes = geometry.axes[:d] + (frames,) + geometry.axes[d + 1:] + (window,)
+            return _result(tensor, Geometry(axes, tuple(memory)), call, None)
+    if size is None or step is None or step < size:
+        result = apply_view(call, lambda g: None, Kind.BROADCAST)
+        return evolve(result, maybe=True) if result.kind is Kind.BROADCAST and \
+            not tensor.noncontiguous else result  # one window (size == n) does not overlap
+    return apply_view(call, lambda g: None, Kind.UNKNOWN)
+
+
+def count_from(geometry: Geometry):
+    """Fresh base-axis ids for a geometry."""
+    return count(max(geometry.memory, default=-1) + 1)
+
+
+def diagonal(call: Call) -> Tensor:
+    """`diagonal(offset, dim1, dim2)` drops both dims and appends the diagonal, whose stride
+    is the sum of theirs: a stepped dim (non-contiguous, non-dense) unless it has at most
+    one element. Computed exactly when the two dims have literal or equal sizes."""
+    geometry = call.tensor.geometry
+    offset = call.int_arg(0, "offset", 0)
+    d1, d2 = call.dim_arg(1, "dim1", 0), call.dim_arg(2, "dim2", 1)
+    if geometry is not None and None not in (offset, d1, d2) and d1 != d2 \
+            and max(d1, d2) < geometry.rank:
+        a1, a2 = geometry.axes[d1], geometry.axes[d2]
+        n1, n2 = a1.size, a2.size
+        if n1 is not None and n2 is not None and not n1[1] and not n2[1]:
+            length = literal(max(0, min(n1[0] - max(0, -offset), n2[0] - max(0, offset))))
+        elif n1 is not None and n1 == n2 and offset == 0:
+            length = n1  # a square of symbolic size n: n elements
+        else:
+            return Tensor(Kind.UNKNOWN, min_rank=geometry.rank - 1)  # maybe a single element
+        kept = tuple(a for i, a in enumerate(geometry.axes) if i not in (d1, d2))
+        if length[1] or length[0] > 1:
+            if "broadcast" in (a1.span, a2.span) or "new" in (a1.span, a2.span):
+                return Tensor(Kind.UNKNOWN, min_rank=geometry.rank - 1)
+            bases = tuple(sorted(a1.base + a2.base, key=geometry.memory.index))
+            diag = Axis(length, bases, "step")
+        else:
+            diag = Axis(length, (), "new")  # one element: as if both dims were selected
+        gone = {b for a in (a1, a2) if is_one(a.size) and a.span == "full" for b in a.base}
+        changed = Geometry(kept + (diag,), tuple(b for b in geometry.memory if b not in gone))
+        return _result(call.tensor, changed, call, call.origin)
+    result = apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
+    if offset != 0 and result.kind is Kind.STRIDED:
+        return evolve(result, maybe=True)  # an offset diagonal may have one element
+    return result
+
+
+def view_as_real(call: Call) -> Tensor:
+    """A complex (..., ) tensor as real (..., 2): every stride doubles and a new innermost dim
+    of 2 appears (measured: the layout is otherwise the complex tensor's)."""
+    return on_assumed(call, _with_pair) or apply_view(call, _with_pair, None)
+
+
+def _with_pair(g: Geometry) -> Geometry:
+    new = next(count_from(g))
+    return Geometry(g.axes + (Axis(literal(2), (new,), "full"),), g.memory + (new,))
+
+
+def on_assumed(call: Call, change: GeometryChange) -> Optional[Tensor]:
+    """A change that only adds or drops the innermost complex pair (view_as_real, `.real`)
+    keeps a non-contiguous tensor's assumed geometry: the dims the earlier op moved or cut stay
+    where they were, so its claims at the smallest rank still stand."""
+    tensor = call.tensor
+    if tensor.geometry is not None or tensor.assumed is None or not tensor.noncontiguous:
+        return None
+    assumed = change(tensor.assumed)
+    if assumed is None or classify(assumed) not in NONCONTIGUOUS:
+        return None
+    return Tensor(tensor.kind, None, tensor.origin, tensor.maybe, tensor.partial,
+                  max(tensor.min_rank + assumed.rank - tensor.assumed.rank, assumed.rank),
+                  assumed, tensor.dtype)
+
+
+def view_as_complex(call: Call) -> Tensor:
+    """A real (..., 2) tensor with a unit-stride last dim as complex (...): the last dim goes
+    (torch raises unless it is innermost with stride 1)."""
+    def change(g: Geometry):
+        if not g.rank:
+            return None
+        last = g.axes[-1]
+        if last.span != "full" or len(last.base) != 1 or g.memory[-1] != last.base[0]:
+            return None
+        return Geometry(g.axes[:-1], g.memory[:-1])
+    tensor = call.tensor
+    result = apply_view(call, change, None)
+    if tensor.geometry is not None and result.geometry is None:
+        return Tensor(Kind.UNKNOWN, min_rank=max(tensor.min_rank - 1, 0))
+    return result
+
+
+def real_part(call: Call) -> Tensor:
+    """`.real`/`.imag` of a complex tensor: view_as_real then the last dim selected, so every
+    stride is doubled (non-dense, yet dims that merged still merge)."""
+    tensor = call.tensor
+    if tensor.geometry is None:
+        kept = on_assumed(call, lambda g: _with_pair(g).dropped(g.rank))
+        if kept is not None:
+            return evolve(kept, kind=Kind.STRIDED, origin=kept.origin or call.origin,
+                           partial=call.origin)
+        return Tensor(Kind.STRIDED, None, call.origin, tensor.maybe, call.origin,
+                      tensor.min_rank)
+    pairs = view_as_real(call)
+    if pairs.geometry is None:
+        return Tensor(Kind.STRIDED, None, call.origin, False, call.origin, tensor.min_rank)
+    return _result(tensor, pairs.geometry.dropped(pairs.geometry.rank - 1), call, call.origin)

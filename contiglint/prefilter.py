@@ -1,0 +1,128 @@
+"""The prefilter: can any enabled rule fire on a text? Looked for before the text is parsed
+(`may_have_findings`, and `lint_source` before its parse), and once parsed, before the flow pass
+(`only_outside_code`, `Rule.may_fire`). Each rule names the substrings its sinks are spelled
+with (`Rule.prefilter_tokens`); a text holding none of the enabled rules' is not analysed.
+"""
+from __future__ import annotations
+
+import keyword
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.rules import enabled_rules
+from contiglint.rules.base import Rule
+from contiglint.settings import Settings
+
+
+def per_rule_set(table: dict, rules: list[Rule], make):
+    """`make(rules)`, remembered in `table` per set of rule classes: every file of a run asks."""
+    key = tuple(type(rule) for rule in rules)
+    try:
+        return table[key]
+    except KeyError:
+        made = table[key] = make(rules)
+        return made
+
+
+def prefilter_tokens(settings: Settings) -> frozenset[str]:
+    """Substrings of which a file must contain at least one for any enabled rule to fire."""
+    return rule_tokens(enabled_rules(settings))
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """The prefilter tokens of a set of rules, each once (several rules share `.contiguous(`):
+    `words` are those a comment or a string may hold without the code naming them
+    (`distributed`, see `only_outside_code`); `code` are the others (`.view(`, a keyword),
+    which make the text analysed wherever they are."""
+
+    all: frozenset[str]
+    code: tuple[str, ...]
+    words: tuple[str, ...]
+
+
+_RULE_TOKENS: dict[tuple[type, ...], Tokens] = {}
+
+
+def rule_tokens(rules: list[Rule]) -> frozenset[str]:
+    return token_kinds(rules).all
+
+
+def token_kinds(rules: list[Rule]) -> Tokens:
+    """The prefilter tokens of `rules`, each once."""
+    return per_rule_set(_RULE_TOKENS, rules, _token_kinds)
+
+
+def _token_kinds(rules: list[Rule]) -> Tokens:
+    tokens = sorted({token for rule in rules for token in tokens_of(rule)})
+    return Tokens(frozenset(tokens), tuple(t for t in tokens if not _is_word(t)),
+                  tuple(t for t in tokens if _is_word(t)))
+
+
+def _is_word(token: str) -> bool:
+    return token.isidentifier() and not keyword.iskeyword(token)
+
+
+def may_have_findings(text: str, settings: Settings) -> bool:
+    searched = as_python_reads(text)
+    return any(token in searched for token in prefilter_tokens(settings))
+
+
+_TOKENS_OF: dict[type, frozenset[str]] = {}
+
+
+def tokens_of(rule: Rule) -> frozenset[str]:
+    try:
+        return _TOKENS_OF[type(rule)]
+    except KeyError:
+        tokens = _TOKENS_OF[type(rule)] = rule.prefilter_tokens()
+        return tokens
+
+
+def as_python_reads(text: str) -> str:
+    """The text the prefilter searches: Python reads every identifier in its NFKC form
+    (`x.\uff43ontiguous()` calls `contiguous`), so a text with characters of other forms is
+    searched as NFKC normalizes it. Keywords and operators are not normalized, and a token
+    found in a normalized string or comment only makes the text analysed."""
+    if text.isascii() or unicodedata.is_normalized("NFKC", text):
+        return text
+    return unicodedata.normalize("NFKC", text)
+
+
+def holds_tokens(rule: Rule, text: str) -> bool:
+    """Does `text` hold one of `rule`'s own prefilter tokens?"""
+    return any(token in text for token in tokens_of(rule))
+
+
+_NAMED: dict[str, re.Pattern] = {}
+
+
+def may_name(rule: Rule, text: str) -> bool:
+    """Can the code name one of `rule.names` (see `Rule.may_fire`)? Not unless the text
+    holds it as a word: a look before the parse, for a text whose tokens are words only (for
+    a parsed text, looking for every name in the text costs more than the walk it saves)."""
+    if rule.names is None:
+        return True
+    for name in rule.names:
+        if name in text:
+            try:
+                pattern = _NAMED[name]
+            except KeyError:
+                pattern = _NAMED[name] = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+            if pattern.search(text):
+                return True
+    return False
+
+
+def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:
+    """The prefilter tokens `found` in the text are all words, none of them in a name of the
+    code: they are in comments and strings only (`distributed` in a license header), and no rule
+    can fire. A sink is an operation the code names (a method, a function by its qualified
+    name through the imports, a module attribute), so a word token of its kind is in one of
+    the code's names, or part of one. Tokens that are not names (`.view`, `](`) or that are
+    keywords (`import`, `return`) are taken as found, as before."""
+    if not all(map(_is_word, found)):
+        return False
+    return not any(token in name for name in index.names for token in found)

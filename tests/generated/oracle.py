@@ -1,0 +1,234 @@
+"""Run a generated program under torch and through the engine, and compare at every sink.
+
+torch: the body runs statement by statement for each size assignment; a sink records what
+torch did (the view raised its layout error or not, the tensor was contiguous or not, and of
+which kind). An assignment where an op statement fails is invalid for that program (a size the
+op does not take) and is left out. Engine: the flow pass's abstract value at each sink
+(`analyze_module`), read through the model's own verdicts (`view_verdict`, CTG101's dtype-view
+checks), and the default-mode findings of `lint_source` (CTG101, CTG106) that a user sees.
+
+What counts as a disagreement (the generic assignment has every size > 1; in a literal program
+it is the program's own sizes):
+- `view finding, torch never raises`: a default-mode CTG101 finding on a shape view that
+  succeeded for every assignment (a false finding);
+- `view ok, torch raises`: the model says the view succeeds (a definite "ok" on a tensor it
+  knows) and torch raised for some assignment (a miss);
+- `dtype-view finding, torch never raises` / `dtype-view ok, torch raises`: the same for
+  `.view(dtype)` (only torch's stride error counts as raising);
+- `claimed contiguous, torch not`: the value at a probe is known contiguous, torch's tensor is
+  not, for some assignment;
+- `claimed non-contiguous, torch contiguous` and `wrong kind` (permuted / strided / broadcast)
+  at the generic assignment;
+- `raw-memory finding, torch contiguous`: a default-mode CTG106 finding where torch's tensor
+  is contiguous for every assignment.
+An engine "unknown" is no disagreement; it counts against completeness (per op family).
+torch is asked only about the sizes tried (the generic ones, some with size-1 dims, one small
+draw): a finding that holds for other sizes only (`x[..., ::2].view(-1)` raises for odd last
+dims) is counted as a false one.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+import torch
+
+from contiglint.engine import lint_source
+from contiglint.layout.flow.program import analyze_module
+from contiglint.layout.model.values import Kind, Tensor
+from contiglint.layout.model.view_verdict import view_verdict
+from contiglint.rules.ctg101_view_on_noncontiguous import last_dim_unit_stride, source_itemsize
+from contiglint.catalogue.dtypes import ELEMENT_SIZE
+from contiglint.settings import Settings
+from contiglint.source import SourceMap
+from tests.generated.programs import Line, Program, environment
+
+DEFAULT = Settings(select=("CTG101", "CTG106"))
+NAMESPACE = {"torch": torch, "F": torch.nn.functional}
+VIEW_ERRORS = ("view size is not compatible", "must be 1 to view")
+
+
+@dataclass
+class Observed:
+    """What torch did at one sink, per valid assignment."""
+
+    raised: list[bool] = field(default_factory=list)  # view sinks
+    kinds: list[str] = field(default_factory=list)  # probes: contiguous/permuted/strided/...
+    generic: Optional[int] = None  # the index of the generic assignment's observation
+
+
+@dataclass(frozen=True)
+class Verdict:
+    sink: Line
+    line: int
+    engine: str  # "ok", "raises", "can raise", "contiguous", a kind, or "unknown"
+    finding: bool  # a default-mode finding of the sink's rule
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    name: str
+    family: str
+    program: Program
+    line: int
+    detail: str
+
+
+def torch_kind(t: torch.Tensor) -> str:
+    """contiguous, permuted (dense), strided (holes) or broadcast (overlapping), from the
+    element offsets themselves (the tensors are small)."""
+    if t.is_contiguous():
+        return "contiguous"
+    offsets = torch.zeros((), dtype=torch.long)
+    for size, stride in zip(t.shape, t.stride()):
+        offsets = (offsets.unsqueeze(-1) + torch.arange(size) * stride)
+    offsets = offsets.flatten()
+    if offsets.unique().numel() < offsets.numel():
+        return "broadcast"
+    return "permuted" if int(offsets.max() - offsets.min()) + 1 == t.numel() else "strided"
+
+
+def run_torch(program: Program) -> dict[int, Observed]:
+    """Observations keyed by the sink's index in `program.lines`."""
+    compiled = [compile(s, "<gen>", "exec") for s in program.prologue]
+    body = [(i, line, compile(line.text, "<gen>", "exec") if line.kind == "op" else None)
+            for i, line in enumerate(program.lines)]
+    observed = {i: Observed() for i, line in enumerate(program.lines) if line.kind != "op"}
+    for run, sizes in enumerate(program.assignments):
+        env = dict(NAMESPACE, **environment(program, sizes))
+        results: dict[int, tuple] = {}
+        try:
+            for code in compiled:
+                exec(code, env)
+            for i, line, code in body:
+                if code is not None:
+                    exec(code, env)
+                    continue
+                results[i] = _sink(line, env)
+        except (RuntimeError, ValueError, IndexError, TypeError):
+            continue  # the program does not take these sizes
+        if any(r is None for r in results.values()):
+            continue
+        for i, (raised, kind) in results.items():
+            obs = observed[i]
+            if run == 0:
+                obs.generic = len(obs.raised)
+            obs.raised.append(raised)
+            obs.kinds.append(kind)
+    return observed
+
+
+def _sink(line: Line, env: dict) -> Optional[tuple[bool, str]]:
+    tensor = env[line.target]
+    kind = torch_kind(tensor)
+    if line.kind == "probe":
+        return False, kind
+    try:
+        exec(compile(line.text, "<gen>", "exec"), env)
+    except RuntimeError as error:
+        if any(m in str(error) for m in VIEW_ERRORS):
+            return True, kind
+        return None  # a shape or size error: the target does not fit these sizes
+    return False, kind
+
+
+class EngineError(Exception):
+    """The engine failed on a program (an internal error is a disagreement of its own)."""
+
+
+def engine_verdicts(program: Program) -> list[Verdict]:
+    source = program.source()
+    tree = ast.parse(source)
+    try:
+        sinks = analyze_module(tree, SourceMap(source))
+    except Exception as error:  # noqa: BLE001 - reported as a disagreement
+        raise EngineError(f"{type(error).__name__}: {error}") from error
+    by_line = {}
+    for sink in sinks:
+        if sink.kind in ("view", "raw_memory"):
+            by_line.setdefault(sink.node.lineno, sink)
+    findings = {(f.code, f.line) for f in lint_source(source, "gen.py", DEFAULT).findings}
+    out = []
+    for i, line in enumerate(program.lines):
+        if line.kind == "op":
+            continue
+        number = program.first_line + i
+        sink = by_line.get(number)
+        tensor = sink.tensor if sink is not None else None
+        code = "CTG106" if line.kind == "probe" else "CTG101"
+        out.append(Verdict(line, number, _verdict(line, sink, tensor),
+                           (code, number) in findings))
+    return out
+
+
+def _verdict(line: Line, sink, tensor: Optional[Tensor]) -> str:
+    if tensor is None:
+        return "unknown"
+    if line.kind == "probe":
+        if tensor.maybe or tensor.kind is Kind.UNKNOWN:
+            return "unknown"
+        return tensor.kind.value
+    if line.kind == "dtype_view":
+        unit = last_dim_unit_stride(tensor)
+        source = source_itemsize(sink.target, tensor)
+        target = ELEMENT_SIZE.get(sink.dtype.split(".")[-1]) if sink.dtype else None
+        if unit is True or (source is not None and source == target):
+            return "ok"
+        if unit is False and source is not None and target is not None:
+            return "raises"
+        return "unknown"
+    if tensor.kind is Kind.UNKNOWN:
+        return "unknown"
+    verdict = view_verdict(tensor, list(sink.sizes) if sink.sizes is not None else None,
+                           ast.unparse(sink.target))
+    if verdict == "raises" and tensor.maybe:
+        return "can raise"
+    return {"merge": "can raise", "likely": "can raise"}.get(verdict, verdict)
+
+
+def compare(program: Program) -> tuple[list[Verdict], list[Disagreement], bool]:
+    """The engine's verdicts, the disagreements, and whether torch ran any assignment."""
+    observed = run_torch(program)
+    try:
+        verdicts = engine_verdicts(program)
+    except EngineError as error:
+        ran = any(obs.raised for obs in observed.values())
+        return [], [Disagreement("engine internal error", program.lines[-1].family, program,
+                                 program.first_line, str(error))], ran
+    index = {program.first_line + i: i for i in range(len(program.lines))}
+    out: list[Disagreement] = []
+    ran = False
+    for v in verdicts:
+        obs = observed[index[v.line]]
+        if not obs.raised:
+            continue
+        ran = True
+        name = _disagreement(v, obs)
+        if name:
+            detail = f"engine {v.engine}, finding {v.finding}; torch raised {obs.raised} " \
+                     f"kinds {obs.kinds}"
+            out.append(Disagreement(name, v.sink.family, program, v.line, detail))
+    return verdicts, out, ran
+
+
+def _disagreement(v: Verdict, obs: Observed) -> Optional[str]:
+    kind = v.sink.kind
+    generic = obs.kinds[obs.generic] if obs.generic is not None else None
+    if kind in ("view", "dtype_view"):
+        prefix = "view" if kind == "view" else "dtype-view"
+        if v.finding and not any(obs.raised):
+            return f"{prefix} finding, torch never raises"
+        if v.engine == "ok" and any(obs.raised):
+            return f"{prefix} ok, torch raises"
+        return None
+    if v.finding and all(k == "contiguous" for k in obs.kinds):
+        return "raw-memory finding, torch contiguous"
+    if v.engine == "contiguous" and any(k != "contiguous" for k in obs.kinds):
+        return "claimed contiguous, torch not"
+    if v.engine in ("permuted", "strided", "broadcast") and generic is not None:
+        if generic == "contiguous":
+            return "claimed non-contiguous, torch contiguous"
+        if generic != v.engine:
+            return "wrong kind"
+    return None

@@ -1,0 +1,158 @@
+"""Random tensor programs, as Hypothesis strategies (so that every failure shrinks for free).
+
+A program is one function: a prologue that makes the input `x` (literal sizes, size parameters,
+`B, N, C = x.shape` or `x.size(i)`), then straight-line statements `vK = <op on an earlier
+variable>` and sinks that read one variable: `.view(shape)`, `.view(dtype)` and `.data_ptr()`
+(the contiguity probe). Each statement knows its op family, and each variable its shape as
+source expressions, so that view targets are written the way code writes them (`B, N * C`,
+`-1`, `v3.size(0), -1`). The ops themselves are in tests/generated/op_spellings.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from hypothesis import strategies as st
+
+from tests.generated.op_spellings import DTYPES, OPS, Var, mul
+
+SYMBOLS = ("B", "N", "C", "D")
+GENERIC = (4, 5, 6, 7)  # every symbol > 3 and distinct: the sizes real code runs with
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str  # the statement, without indentation
+    kind: str  # "op", "view", "dtype_view", "probe"
+    family: str  # the op family of the statement (sinks: of the op that made their tensor)
+    target: str = ""  # sinks: the variable read
+    op: str = ""  # the op's spelling, for reports
+
+
+@dataclass(frozen=True)
+class Program:
+    form: str  # "literal", "params", "unpack", "size"
+    params: tuple[str, ...]
+    prologue: tuple[str, ...]
+    lines: tuple[Line, ...]
+    input_rank: int
+    literal_shape: tuple[int, ...] = ()
+    assignments: tuple[tuple[int, ...], ...] = field(default=((),))
+
+    def source(self) -> str:
+        body = list(self.prologue) + [line.text for line in self.lines]
+        return "import torch\nimport torch.nn.functional as F\n\n\n" \
+               f"def f({', '.join(self.params)}):\n" + "".join(f"    {s}\n" for s in body)
+
+    @property
+    def first_line(self) -> int:
+        """The source line of `lines[0]` (1-based)."""
+        return 6 + len(self.prologue)
+
+    def __str__(self) -> str:
+        sizes = ", ".join(str(a) for a in self.assignments)
+        return f"{self.source()}# sizes {', '.join(self.symbols)}: {sizes}"
+
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        return SYMBOLS[:self.input_rank] if self.form != "literal" else ()
+
+
+def _prologue(form: str, rank: int, literal_shape: tuple[int, ...]):
+    names = SYMBOLS[:rank]
+    if form == "literal":
+        return (), (f"x = torch.randn({', '.join(map(str, literal_shape))})",), \
+            [str(s) for s in literal_shape]
+    if form == "params":
+        return names, (f"x = torch.randn({', '.join(names)})",), list(names)
+    if form == "unpack":
+        return ("x",), (f"{', '.join(names)}{',' if rank == 1 else ''} = x.shape",), list(names)
+    return ("x",), tuple(f"{n} = x.size({i})" for i, n in enumerate(names)), list(names)
+
+
+@st.composite
+def assignments(draw, rank: int) -> tuple[tuple[int, ...], ...]:
+    """The generic sizes, then some with size-1 dims (and one more draw of small sizes)."""
+    generic = GENERIC[:rank]
+    ones = draw(st.lists(st.integers(0, rank - 1), min_size=1, max_size=2, unique=True))
+    out = [generic] + [tuple(1 if i == k else s for i, s in enumerate(generic)) for k in ones]
+    out.append(tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))))
+    return tuple(dict.fromkeys(out))
+
+
+def view_target(draw, var: Var) -> tuple[str, ...]:
+    """A target shape for `var.view(...)`: its own shape, with size-1 dims added or dropped,
+    adjacent dims merged, or a -1 standing for some of them."""
+    shape = list(var.shape)
+    rank = len(shape)
+    choice = draw(st.sampled_from(["own", "merge", "flat", "keep_first", "keep_last",
+                                   "add_one", "drop_one", "merge_add", "sizes"]))
+    if choice == "flat" or rank == 0:
+        return ("-1",)
+    if choice == "keep_first" and rank >= 2:
+        return (shape[0], "-1")
+    if choice == "keep_last" and rank >= 2:
+        return ("-1", shape[-1])
+    if choice == "sizes" and rank >= 2:
+        return (f"{var.name}.size(0)", "-1")
+    if choice in ("merge", "merge_add") and rank >= 2:
+        i = draw(st.integers(0, rank - 2))
+        shape[i:i + 2] = [mul(shape[i], shape[i + 1])]
+        if choice == "merge_add":
+            shape.insert(draw(st.integers(0, len(shape))), "1")
+        return tuple(shape)
+    if choice == "add_one":
+        shape.insert(draw(st.integers(0, rank)), "1")
+        return tuple(shape)
+    if choice == "drop_one" and "1" in shape:
+        shape.remove("1")
+        return tuple(shape) or ("1",)
+    return tuple(shape)
+
+
+@st.composite
+def programs(draw, max_ops: int = 5) -> Program:
+    form = draw(st.sampled_from(["literal", "params", "unpack", "size"]))
+    rank = draw(st.integers(1, 4))
+    literal_shape = tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))) \
+        if form == "literal" else ()
+    params, prologue, shape = _prologue(form, rank, literal_shape)
+    variables = [Var("x", tuple(shape), "input", "float32")]
+    lines: list[Line] = []
+    for k in range(draw(st.integers(1, max_ops))):
+        # mostly chains (the last variable, which shrinking prefers), some branching
+        source = variables[-1 - draw(st.integers(0, min(2, len(variables) - 1)))]
+        spellings = [op for op in OPS if op.fits(source)]
+        if not spellings:  # a 0-d tensor
+            continue
+        op = draw(st.sampled_from(spellings))
+        made = op.make(draw, source, f"v{k}")
+        if made is None:
+            continue
+        lines.append(Line(f"{made.name} = {made.text}", "op", op.family, op=op.name))
+        variables.append(made.var)
+        if draw(st.booleans()):
+            lines.append(_sink(draw, made.var, len(lines)))
+    lines.append(_sink(draw, variables[-1], len(lines)))
+    runs = ((),) if form == "literal" else draw(assignments(rank))
+    return Program(form, params, prologue, tuple(lines), rank, literal_shape, runs)
+
+
+def _sink(draw, var: Var, k: int) -> Line:
+    kind = draw(st.sampled_from(["view", "view", "dtype_view", "probe"]))
+    if kind == "view":
+        text = f"s{k} = {var.name}.view({', '.join(view_target(draw, var))})"
+    elif kind == "dtype_view":
+        text = f"s{k} = {var.name}.view(torch.{draw(st.sampled_from(DTYPES))})"
+    else:
+        text = f"s{k} = {var.name}.data_ptr()"
+    return Line(text, kind, var.family, var.name)
+
+
+def environment(program: Program, sizes: tuple[int, ...]) -> dict:
+    """The arguments of `f` for one size assignment (contiguous inputs, as callers pass)."""
+    import torch
+
+    if program.form == "literal":
+        return {}
+    if program.form == "params":
+        return dict(zip(program.params, sizes))
+    return {"x": torch.randn(*sizes)}
