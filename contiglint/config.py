@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional
 
 from contiglint.files import matches
 from contiglint.rules import all_rules, known_codes, registry, rule_by_code, unknown_prefix
-from contiglint.settings import ALL, DEFAULT_SELECT, Settings
+from contiglint.settings import ALL, DEFAULT_MAX_FILE_SIZE, DEFAULT_SELECT, Settings
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,7 +28,7 @@ else:  # pragma: no cover - exercised only on old Pythons
 CODE_PREFIX = re.compile(r"^(C|CT|CTG[0-9]{0,3})$")
 LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude")
 BOOL_KEYS = ("strict", "respect-gitignore", "preview")
-KNOWN_KEYS = frozenset(LIST_KEYS + BOOL_KEYS + ("per-file-ignores",))
+KNOWN_KEYS = frozenset(LIST_KEYS + BOOL_KEYS + ("per-file-ignores", "max-file-size"))
 
 
 class ConfigError(Exception):
@@ -119,6 +119,11 @@ def load_config(path: str) -> Config:
             values[key] = value
         elif key == "per-file-ignores":
             values[key] = _per_file_ignores(where, value)
+        elif key == "max-file-size":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"{where}: must be a number of bytes (0 for no limit), "
+                                  f"not {value!r}")
+            values[key] = value
         else:
             values[key] = _strings(where, value)
             if key in ("select", "ignore", "extend-select"):
@@ -128,6 +133,7 @@ def load_config(path: str) -> Config:
         ignore=values.get("ignore", ()),
         extend_select=values.get("extend-select", ()),
         strict=values.get("strict", False),
+        max_file_size=values.get("max-file-size", DEFAULT_MAX_FILE_SIZE),
         rule_options=MappingProxyType(rule_options),
         preview=values.get("preview", False),
     )

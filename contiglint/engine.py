@@ -34,7 +34,7 @@ class SourceError:
     line: int
     column: int
     message: str
-    kind: str = "syntax"  # "syntax" | "internal" | "io"
+    kind: str = "syntax"  # "syntax" | "internal" | "io" | "limit"
 
 
 @dataclass
@@ -87,6 +87,20 @@ def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceEr
                                  "parser (its stack overflowed)")
 
 
+def size_error(text: str, path: str, settings: Settings) -> Optional[SourceError]:
+    """The error for a text over `max-file-size` (see `settings.DEFAULT_MAX_FILE_SIZE`): it is
+    neither parsed nor checked, so its syntax tree never takes the memory."""
+    limit = settings.max_file_size
+    if not limit or len(text) <= limit // 4:  # a character is at most 4 bytes of UTF-8
+        return None
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    if size <= limit:
+        return None
+    return SourceError(path, 1, 1, f"not checked: the file is {size} bytes, over the "
+                       f"max-file-size limit of {limit} bytes (raise `max-file-size` in "
+                       "[tool.contiglint] to check it; 0 for no limit)", "limit")
+
+
 def syntax_error(text: str, path: str) -> Optional[SourceError]:
     """What `parse` reports of `text`, without making its syntax tree: for a text that no rule
     analyses. Python's symbol table is built from the same parser's tree but never turns it
@@ -112,6 +126,9 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     nothing when the text is not analysed)."""
     if noqa.skips_file(text):
         return LintResult()
+    too_large = size_error(text, path, settings)
+    if too_large:
+        return LintResult(errors=[too_large])
     rules = enabled_rules(settings)
     tokens = token_kinds(rules)
     searched = as_python_reads(text)

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 from contiglint.cache import ANSWERS, Cache
 from contiglint.config import Config
-from contiglint.engine import LintResult, SourceError, lint_source, parse, reads_contracts
+from contiglint.engine import (
+    LintResult, SourceError, lint_source, parse, reads_contracts, size_error,
+)
 from contiglint.files import SourceFile
 from contiglint.layout.contracts.naming import module_name
 from contiglint.layout.contracts.project import ProjectContracts, module_contracts, resolve
@@ -95,6 +97,8 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     """The file's contract summary and, in a check run, its speculative result (see
     `FirstPass`); None for a text that cannot be summarized (the lint reports why)."""
     path, text = source.path, source.text
+    if size_error(text, path, config.settings_for(path)):
+        return None  # never parsed: the lint reports it
     cache = Cache(options.cache_dir) if options.cache_dir is not None else None
     summary, tree, index, parsed = None, None, None, False
     contracts = reads_any_contract(config)

@@ -3,8 +3,8 @@
 Findings and errors are rendered here and nowhere else. Each renderer returns the text for
 stdout and the text for stderr, so the CLI only prints. Problems that stopped a file from being
 checked (`SourceError`) use flake8-style codes so editors and CI treat them as errors:
-E999 the file does not parse, E902 the file cannot be read/decoded/written, E900 contiglint
-failed internally.
+E999 the file does not parse, E902 the file cannot be read/decoded/written, E903 the file is
+over a limit (`max-file-size`), E900 contiglint failed internally.
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from contiglint.engine import SourceError
 from contiglint.findings import Finding, rewrites_available
 from contiglint.rules import all_rules, registry, rule_by_code, severity
 
-ERROR_CODES = {"syntax": "E999", "io": "E902", "internal": "E900"}
+ERROR_CODES = {"syntax": "E999", "io": "E902", "internal": "E900", "limit": "E903"}
 FORMATS = ("full", "text", "json", "sarif", "github")
 
 

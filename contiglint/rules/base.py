@@ -225,7 +225,28 @@ class RuleContext:
 
     def same_site(self, sink) -> list:
         """The sinks of `sink`'s kind at its node: one per calling context and loop round."""
-        return [s for s in self.sinks if s.node is sink.node and s.kind == sink.kind]
+        return self._sites[sink.node, sink.kind]
+
+    def is_target(self, node: ast.AST, kinds: frozenset[str]) -> bool:
+        """Is `node` the tensor expression at a sink of one of `kinds`?"""
+        try:
+            targets = self._targets[kinds]
+        except KeyError:
+            targets = self._targets[kinds] = {s.target for s in self.sinks if s.kind in kinds}
+        return node in targets
+
+    # Both are asked once per sink: the sinks are grouped once per module and rule, so the
+    # questions cost the same per sink in a module of any size (syntax nodes hash by identity).
+    @cached_property
+    def _sites(self) -> dict:
+        sites: dict = {}
+        for sink in self.sinks:
+            sites.setdefault((sink.node, sink.kind), []).append(sink)
+        return sites
+
+    @cached_property
+    def _targets(self) -> dict:
+        return {}
 
     def option(self, name: str) -> object:
         from contiglint.rules import rule_by_code

@@ -81,8 +81,8 @@ class ContiguousDropsChannelsLast(Rule):
             return
         if tensor.channels_last and not asked_for(tensor, ctx):
             return
-        if feeds_nchw_consumer(sink.node, sink.function) or any(
-                other.target is sink.node for other in ctx.sinks if other.kind in NCHW_SINKS):
+        if feeds_nchw_consumer(sink.node, sink.function) or \
+                ctx.is_target(sink.node, NCHW_SINKS):
             return
         if tensor.channels_last:
             what = f"a channels_last tensor{' (on some paths)' if tensor.maybe else ''}"

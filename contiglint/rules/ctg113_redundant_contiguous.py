@@ -67,8 +67,7 @@ class RedundantContiguous(Rule):
             return  # report once per call, and only when every context and loop round agrees
         if any(s.chain for s in sites) and reads_parameters(sink.target, sink.function):
             return
-        if any(other.target is sink.node for other in ctx.sinks
-               if other.kind in REQUIRING_SINKS):
+        if ctx.is_target(sink.node, REQUIRING_SINKS):
             return  # `dist.all_reduce(flat.contiguous())`: documents what the op needs
         call = sink.node
         message = (f".contiguous() on `{ctx.source.shorten(sink.target, 30)}`, which is "
