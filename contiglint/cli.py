@@ -9,7 +9,6 @@ import argparse
 import importlib
 import os
 import sys
-import time
 from dataclasses import replace
 from typing import Optional, Sequence
 
@@ -23,6 +22,7 @@ from contiglint.report import (
 )
 from contiglint.rules import statuses
 from contiglint.runner import RunOptions, RunResult, process_source, run
+from contiglint.terminal import Progress, _is_terminal, use_color
 
 DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, imported lazily
     "verify": "contiglint.verify.cli",
@@ -224,47 +224,6 @@ def _check_stdin(name: str, config, options: RunOptions) -> tuple[RunResult, dic
                                        else text))
         sys.stdout.flush()
     return RunResult([outcome]), {name: outcome.text if outcome.text is not None else text}
-
-
-def _is_terminal(stream) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def use_color(stream) -> bool:
-    """Colour on a terminal unless NO_COLOR is set (https://no-color.org); FORCE_COLOR forces
-    it (for pagers and CI logs that render ANSI)."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    return bool(os.environ.get("FORCE_COLOR")) or _is_terminal(stream)
-
-
-class Progress:
-    """`contiglint: 1200/5000 files` on stderr, rewritten in place, for long runs on a
-    terminal (more than PROGRESS_ABOVE files); erased when the run ends."""
-
-    PROGRESS_ABOVE = 300
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled, self.shown, self.last = enabled, False, 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or total <= self.PROGRESS_ABOVE:
-            return
-        now = time.monotonic()
-        if done < total and now - self.last < 0.1:
-            return
-        self.last, self.shown = now, True
-        sys.stderr.write(f"\rcontiglint: {done}/{total} files checked")
-        sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\x1b[2K")
-            sys.stderr.flush()
-            self.shown = False
 
 
 def _report(args: argparse.Namespace, mode: str, result: RunResult, sources: dict,

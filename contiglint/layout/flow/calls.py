@@ -8,22 +8,18 @@ from __future__ import annotations
 
 import ast
 
+from contiglint.layout.flow.call_sinks import CallSinkMixin
 from contiglint.layout.flow.nn_modules import module_config, module_output
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue, sinks
-from contiglint.catalogue.collectives import keywords as collective_keywords
 from contiglint.layout.model import op_transfers
-from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.syntax.names import is_foreign, is_torch
 from contiglint.layout.model.sizes import Size, literal, multiply, symbol
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
 from contiglint.layout.sinks.records import (
     FUNCTION_SINKS,
-    RECORDS,
     CallSite,
-    CollectiveSink,
     KernelLaunchSink,
-    SaveSink,
 )
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
@@ -47,7 +43,6 @@ DTYPES = dtypes.DTYPES
 ELEMENT_SIZE = dtypes.ELEMENT_SIZE
 COPY_IF_NEEDED = catalogue.COPIES_IF_NEEDED
 SHAPE_CONSUMERS = catalogue.SHAPE_ARGUMENTS
-COLLECTIVE_KEYWORDS = collective_keywords()
 PARAMETERS = frozenset(sinks.BY_KIND["parameter"].functions)  # nn.Parameter, nn.Buffer
 BUILTIN_SEQUENCES = frozenset({"list", "tuple", "sorted", "reversed"})
 CONTAINERS = frozenset(f"torch.nn.{name}" for name in (
@@ -55,7 +50,7 @@ CONTAINERS = frozenset(f"torch.nn.{name}" for name in (
     "modules.container.ModuleDict", "modules.container.Sequential"))
 
 
-class CallMixin:
+class CallMixin(CallSinkMixin):
     def expr_Call(self, node: ast.Call) -> Value:
         func = node.func
         if isinstance(func, ast.Attribute):
@@ -361,55 +356,3 @@ class CallMixin:
         last = qualname.rsplit(".", 1)[-1]
         return qualname.startswith("torch.nn.") and last[:1].isupper() and \
             not qualname.startswith("torch.nn.functional")
-
-    def emit_extension_call(self, node: ast.Call) -> bool:
-        """`ext.fwd(x)` where `ext` was built by cpp_extension.load or imported as a compiled
-        module: report its tensor arguments (the call itself is opaque)."""
-        func = node.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and
-                func.value.id in self.program.extension_names and
-                not (self.env and func.value.id in self.env and self.function is not None)):
-            return False
-        args, kwargs = self.arguments(node)
-        made_contiguous = bool(self.program.extension_names[func.value.id])
-        self.contracts.emit_unknown(node, self.program.unparse(func), args, kwargs,
-                                    "a function of the compiled extension module",
-                                    made_contiguous=made_contiguous)
-        return True
-
-    def emit_argument_sinks(self, spec, node: ast.Call, qualname: str, args, kwargs) -> None:
-        if spec.kind == "collective":
-            for position, (argument, value) in enumerate(zip(node.args, args)):
-                if isinstance(value, (Tensor, Seq)) or value is OPAQUE:
-                    self.sinks.record(CollectiveSink, node, argument, value, qualname,
-                                      position=position)
-            for keyword in node.keywords:
-                if keyword.arg in COLLECTIVE_KEYWORDS:
-                    self.sinks.record(CollectiveSink, node, keyword.value, kwargs[keyword.arg],
-                                      qualname, position=keyword.arg)
-            return
-        argument, value = None, None
-        if spec.argument < len(node.args):
-            argument, value = node.args[spec.argument], args[spec.argument]
-        elif spec.keyword:
-            keyword = next((k for k in node.keywords if k.arg == spec.keyword), None)
-            if keyword is not None:
-                argument, value = keyword.value, kwargs[spec.keyword]
-        if argument is not None:
-            self.sinks.record(RECORDS[spec.kind], node, argument, value, qualname)
-            if spec.kind == "save":
-                self.emit_saved_items(node, argument, value, qualname)
-
-    def emit_saved_items(self, node: ast.Call, argument: ast.expr, value: Value,
-                         qualname: str) -> None:
-        """`torch.save({"w": w[:k]}, f)`: each item of a literal dict, list or tuple is saved."""
-        if isinstance(argument, ast.Dict):
-            items = [(item, self.evaluate(item)) for item in argument.values]
-        elif isinstance(argument, (ast.List, ast.Tuple)) and isinstance(value, Seq) and \
-                value.items is not None and len(value.items) == len(argument.elts):
-            items = list(zip(argument.elts, value.items))
-        else:
-            return
-        for item, item_value in items:
-            self.sinks.record(SaveSink, node, item, item_value, qualname)
-            self.emit_saved_items(node, item, item_value, qualname)

@@ -25,6 +25,7 @@ from contiglint.layout.model import elementwise as ew
 from contiglint.layout.model import indexing
 from contiglint.layout.model import join_transfers as jt
 from contiglint.layout.model import literal_transfers as lt
+from contiglint.layout.model import reduction_transfers as reductions
 from contiglint.layout.model import spectral_transfers as st
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model import part_views as pv
@@ -292,7 +293,7 @@ TRANSFERS: dict[str, Transfer] = {
     "first_query": jt.first_query, "einsum": jt.einsum, "contiguous": _contiguous,
     "fresh_copy": _fresh_copy, "nonzero": _nonzero, "fresh": tr.fresh,
     "composite_norm": _composite_norm, "cat": jt.cat, "stack": jt.stack,
-    "reduction": tr.reduction, "reduction_pair": tr.reduction_pair, "factory": tr.factory,
+    "reduction": reductions.reduction, "reduction_pair": reductions.reduction_pair, "factory": tr.factory,
     "function_factory": _function_factory, "sized_factory": tr.sized_factory,
     "vector_factory": tr.vector_factory, "matrix_factory": tr.matrix_factory,
     "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": tr.convolution,

@@ -306,66 +306,6 @@ def convolution(call: Call) -> Value:
     return keep_channels_last(call)
 
 
-def reduction(call: Call) -> Value:
-    """Reductions over a dim return fresh contiguous tensors (measured: sum, mean, amax,
-    norm, argmax, max over permuted and channels_last inputs). Keepdim keeps channels_last."""
-    if call.tensor.channels_last and _truthy(call.kwargs.get("keepdim")):
-        return _kept_dims(call)
-    sizes = _reduced_sizes(call)
-    return fresh(call, sizes) if sizes is not None else CONTIGUOUS
-
-
-_SHAPED_REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "prod", "logsumexp", "nansum",
-                                "nanmean"})  # one tensor out (max/min/median(dim) give pairs)
-
-
-def _reduced_sizes(call: Call) -> Optional[list]:
-    """The result's sizes when the input's and the reduced dims are known: a reduced dim is
-    dropped, or kept as a size-1 dim with keepdim (`x.sum(-1, keepdim=True).mT` is
-    contiguous: the moved dim has size 1)."""
-    geometry = call.tensor.geometry
-    if geometry is None or call.name.rsplit(".", 1)[-1] not in _SHAPED_REDUCTIONS:
-        return None
-    given = call.arg(0, "dim")
-    keepdim = call.arg(1, "keepdim")
-    if not isinstance(keepdim, Const) or not isinstance(keepdim.value, bool):
-        return None if "keepdim" in call.kwargs or len(call.args) > 1 else \
-            _kept_or_dropped(geometry, given, False)
-    return _kept_or_dropped(geometry, given, keepdim.value)
-
-
-def _kept_or_dropped(geometry: Geometry, given, keep: bool) -> Optional[list]:
-    items = given.items if isinstance(given, Seq) else (given,)
-    dims = [_literal_dim(item) for item in items or ()] if given is not None else []
-    if not dims or None in dims:
-        return None
-    rank = geometry.rank
-    dims = {d + rank if d < 0 else d for d in dims}
-    if any(not 0 <= d < rank for d in dims):
-        return None
-    if keep:
-        return [ONE if i in dims else s for i, s in enumerate(geometry.sizes)]
-    return [s for i, s in enumerate(geometry.sizes) if i not in dims]
-
-
-def _kept_dims(call: Call) -> Tensor:
-    """keepdim on a channels_last input: the reduced dims become size 1 in the channels_last
-    layout (measured: `cl.sum(1, keepdim=True)` is contiguous, `cl.sum(2, keepdim=True)` not)."""
-    given = call.arg(1, "dim") if call.name.endswith("norm") else call.arg(0, "dim")
-    if given is None:
-        return fresh(call, [ONE] * 4)  # every dim reduced
-    items = given.items if isinstance(given, Seq) else (given,)
-    dims = [_literal_dim(item) for item in items or ()]
-    if not dims or None in dims:
-        return Tensor(Kind.UNKNOWN, min_rank=4)
-    sizes = [ONE if i in dims or i - 4 in dims else s
-             for i, s in enumerate(call.tensor.geometry.sizes)]
-    kept = channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)),
-                         kept_origin(call.tensor, call))
-    # measured: std(cl, 2, keepdim=True) is contiguous, not channels_last
-    return kept if kept.kind is Kind.CONTIGUOUS else Tensor(Kind.UNKNOWN, min_rank=4)
-
-
 def _literal_dim(value: Value) -> Optional[int]:
     size = value.size if isinstance(value, IntVal) else None
     return size[0] if size is not None and not size[1] else None
@@ -400,11 +340,3 @@ def multihead_attention(call: Call) -> Value:
     """nn.MultiheadAttention: `(output, weights)`; batch_first=True returns a transposed output."""
     output = recurrent(call).items[0]
     return Seq((output, CONTIGUOUS))
-
-
-def reduction_pair(call: Call) -> Value:
-    """max/min/median/mode: over a dim, a `(values, indices)` pair; over everything, a 0-d
-    tensor. Both contiguous (measured)."""
-    if call.arg(0, "dim") is None:
-        return CONTIGUOUS
-    return Seq((reduction(call), CONTIGUOUS))
