@@ -258,3 +258,48 @@ def test_verify_fails_on_a_wrong_witness():
     assert [(v.line, v.outcome, v.failing) for v in verdicts] == \
         [(1, WITNESS_HOLDS, False), (2, WRONG_WITNESS, True)]
     assert "did not raise" in verdicts[1].observed
+
+
+RECURRENT = '''
+import torch
+from torch import nn
+
+
+def lstm_states(x):
+    rnn = nn.LSTM(4, 6, num_layers=2, bidirectional=True, batch_first=True)
+    _, (h, c) = rnn(x)
+    flat = c.view(-1)
+    return h.transpose(0, 1).view(x.size(0), -1)
+
+
+def gru_state(x):
+    rnn = nn.GRU(4, 6, num_layers=2, bidirectional=True)
+    _, h = rnn(x)
+    flat = h.view(-1)
+    return h.transpose(0, 1).view(x.size(1), -1)
+
+
+def main():
+    lstm_states(torch.randn(3, 5, 4))
+    gru_state(torch.randn(5, 3, 4))
+'''
+
+
+@pytest.mark.parametrize("cls", [torch.nn.LSTM, torch.nn.GRU, torch.nn.RNN])
+@pytest.mark.parametrize("batch_first", [True, False])
+def test_recurrent_states_are_contiguous_3d_and_their_transposed_view_is_witnessed(
+        cls, batch_first):
+    """The catalogue's fact (transfer.recurrent): a batched input gives a contiguous
+    (layers * directions, B, H) state; the engine witnesses the view that merges across it."""
+    rnn = cls(4, 6, num_layers=2, bidirectional=True, batch_first=batch_first)
+    x = torch.randn(3, 5, 4) if batch_first else torch.randn(5, 3, 4)
+    _, hidden = rnn(x)
+    for state in hidden if isinstance(hidden, tuple) else (hidden,):
+        assert state.dim() == 3 and state.is_contiguous() and state.shape[1] == 3
+        with pytest.raises(RuntimeError, match="view size is not compatible"):
+            state.transpose(0, 1).view(3, -1)
+    findings = lint_source(RECURRENT, "rnn.py", Settings(select=("CTG101",))).findings
+    lines = RECURRENT.splitlines()
+    assert [lines[f.line - 1].strip()[:30] for f in findings] == \
+        ["return h.transpose(0, 1).view("] * 2
+    assert all(replay(f.witness) is None for f in findings)

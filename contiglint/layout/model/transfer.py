@@ -324,16 +324,23 @@ def tuple_of(transfer: Transfer, count: int = 2) -> Transfer:
 
 def recurrent(call: Call) -> Value:
     """nn.RNN/LSTM/GRU: `(output, hidden)`; with batch_first=True the output is the internal
-    (T, B, H) buffer transposed to (B, T, H), so it is non-contiguous (measured on 2.13)."""
+    (T, B, H) buffer transposed to (B, T, H), so it is non-contiguous (measured on 2.13). For a
+    batched (3-d) input the hidden state is a contiguous (layers * directions, B, H) tensor
+    whatever batch_first says, an `(h, c)` pair of them for LSTM (measured on 2.13)."""
     given = call.tensor.geometry
     outer = list(given.sizes[:2]) if given is not None and given.rank == 3 else [None, None]
-    if call.config.get("batch_first") is True:
+    first = call.config.get("batch_first") is True
+    if first:
         memory = Geometry.contiguous([outer[1], outer[0], None])  # (T, B, H) in memory
         axes = (memory.axes[1], memory.axes[0], memory.axes[2])
         output = Tensor.of(Geometry(axes, memory.memory), call.origin)
     else:
         output = Tensor(Kind.CONTIGUOUS, Geometry.contiguous(outer + [None]))
-    return Seq((output, OPAQUE))
+    if given is None or given.rank != 3:
+        return Seq((output, OPAQUE))  # unbatched input: a 2-d state; unknown: either
+    state = Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None, outer[0 if first else 1], None]))
+    lstm = call.name.rsplit(".", 1)[-1] == "LSTM"
+    return Seq((output, Seq((state, state)) if lstm else state))
 
 
 def multihead_attention(call: Call) -> Value:
