@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -165,7 +166,8 @@ def test_huge_file_completes_in_reasonable_time():
     text = "import torch\n\n" + "".join(block.format(i=i) for i in range(50000 // 8))
     assert text.count("\n") >= 50000
     start = time.perf_counter()
-    result = lint_source(text, "huge.py", EXAMPLE_CONFIG.settings)
+    settings = replace(EXAMPLE_CONFIG.settings, max_file_size=0)  # 1.1 MB: over the default
+    result = lint_source(text, "huge.py", settings)
     elapsed = time.perf_counter() - start
     assert result.errors == [] and len(result.findings) == 50000 // 8
     assert elapsed < 120, f"50k lines took {elapsed:.1f}s"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from contiglint import cli
 from contiglint.engine import lint_source
-from contiglint.rules import all_rules
+from contiglint.rules import registry
 from contiglint.rules.base import Rule
 from contiglint.runner import RunOptions, run
 from tests.clitools import BAD, BAD_LINE, EXAMPLE_CONFIG, EXAMPLE_SELECT, FIXED
@@ -24,8 +24,10 @@ class CrashingRule(Rule):
 
 
 def with_crashing_rule(monkeypatch):
-    real = all_rules()
-    monkeypatch.setattr("contiglint.engine.all_rules", lambda: real + (CrashingRule,))
+    """Register CTG999 as a stable rule (the registry's table, rules/registry.py)."""
+    real = registry.entries()
+    monkeypatch.setattr(registry, "entries",
+                        lambda: real + (registry.Entry("CTG999", CrashingRule, "stable"),))
 
 
 def test_crashing_rule_is_reported_and_other_rules_still_run(monkeypatch):
