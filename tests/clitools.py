@@ -27,6 +27,8 @@ def environment() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     env.pop("CONTIGLINT_CACHE_DIR", None)
+    env.pop("PYTEST_ADDOPTS", None)  # the suite's own options (CI's --run-slow) are not the
+    # options of a pytest the test starts in a directory without this suite's conftest
     return env
 
 

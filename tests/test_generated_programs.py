@@ -38,6 +38,8 @@ OPEN = {
         "dims have size 1",
 }
 SEEN: Counter = Counter()
+# the sample and the check that every OPEN class still occurs run in one worker, in this order
+pytestmark = pytest.mark.xdist_group("generated_programs")
 
 
 @settings(max_examples=SAMPLE, derandomize=True, deadline=None, database=None,
@@ -170,3 +172,13 @@ def test_a_dtype_view_reads_the_stride_of_a_size_one_last_dim(made, verdict):
                 [(f"v = {made}.double()", "op", ""),
                  ("s = v.view(torch.int16)", "dtype_view", "v")])
     assert verdicts_of(p) == [verdict]
+
+
+def test_a_permuted_piece_of_a_split_to_one_keeps_its_holes():
+    # v: (B, 1) with strides (B, 1), a column of a (B, B) tensor; its transpose has strides
+    # (1, B): strided (holes), not a dense permutation
+    p = program("params", ("x = torch.randn(B, N)",),
+                [("v = torch.matmul(x, x.mT).split(1, -1)[-1]", "op", ""),
+                 ("w = torch.permute(v, (1, 0))", "op", ""), ("p = w.data_ptr()", "probe", "w")],
+                ("B", "N"), 2, ((4, 5), (3, 3)))
+    assert verdicts_of(p) == ["strided"]

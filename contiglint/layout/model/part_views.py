@@ -40,16 +40,18 @@ def narrow(call: Call) -> Tensor:
         return g.with_axis(d, size=size, span="cut" if g.axes[d].span == "full" else
                            g.axes[d].span)
 
-    result = _rank_guess(call, dim, apply_view(
-        call, change, None if dim == 0 else Kind.STRIDED, _implied_rank(dim), partial=True))
+    cut = apply_view(call, change, None if dim == 0 else Kind.STRIDED, _implied_rank(dim),
+                     partial=True)
+    result = _rank_guess(call, dim, cut)
     size = length.size if isinstance(length, IntVal) else None
     if start == 0 and result.noncontiguous and result.kind is not call.tensor.kind and \
             _dim_size(call.tensor, dim) is None:
         result = evolve(result, maybe=True)  # the length may be the whole (unknown) dim
     if size == ONE and call.tensor.geometry is None and result.geometry is None and \
             not call.tensor.noncontiguous and dim != 0:
-        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, result.min_rank)  # a
-        # size-1 dim: contiguous when only leading dims of size > 1 precede it
+        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, result.min_rank,
+                      cut.assumed)  # a size-1 dim: contiguous when only leading dims of size
+        # > 1 precede it; the cut stays in the assumed geometry for the ops that fix the rank
     return result if size is not None and not size[1] and size[0] > 1 else \
         _blind_cut(call.tensor, result)
 

@@ -34,7 +34,11 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     tensor = call.tensor
     geometry = tensor.geometry
     if geometry is None and rank is not None and tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS):
-        geometry = Geometry.contiguous([None] * rank)
+        # the op fixes the rank: the geometry assumed at that rank (a cut of unknown extent
+        # keeps its cut), else a contiguous one
+        assumed = tensor.assumed
+        geometry = assumed if assumed is not None and assumed.rank == rank else \
+            Geometry.contiguous([None] * rank)
     part = call.origin if partial else None
     if geometry is not None and rank is not None and geometry.rank != rank \
             and not tensor.noncontiguous:
@@ -81,6 +85,8 @@ def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
     result = Tensor.of(geometry, None, partial=partial)
     if result.noncontiguous:
         origin = tensor.origin if tensor.noncontiguous and tensor.origin else call.origin
+        if result.kind is Kind.STRIDED and tensor.kind is Kind.UNKNOWN and tensor.partial:
+            origin = tensor.partial  # the holes come from the earlier cut, not from this op
         return evolve(result, origin=origin, maybe=tensor.maybe)
     if tensor.kind is Kind.UNKNOWN:
         return Tensor(Kind.UNKNOWN, geometry, None, False, partial, geometry.rank)
