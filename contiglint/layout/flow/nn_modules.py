@@ -5,6 +5,7 @@ from __future__ import annotations
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
 from contiglint.catalogue import ops as catalogue
+from contiglint.catalogue import shapes
 from contiglint.layout.model.values import (
     OPAQUE,
     UNKNOWN_TENSOR,
@@ -17,7 +18,7 @@ from contiglint.layout.model.values import (
 )
 
 
-CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
+CONV_RANK = shapes.CONV_RANK
 
 
 def module_config(qualname: str, args, kwargs) -> tuple:
@@ -30,7 +31,16 @@ def module_config(qualname: str, args, kwargs) -> tuple:
     given = kwargs.get(name, args[0] if args else None) if name else None
     if isinstance(given, (IntVal, Seq)):
         config[name] = given
+    for role in ("width", "heads"):  # the sizes the catalogue says it gives its output
+        size = shapes.module_argument(qualname.rsplit(".", 1)[-1], role, args, kwargs)
+        if isinstance(size, IntVal) and size.size is not None:
+            config[role] = size.size
     return tuple(sorted(config.items()))
+
+
+def module_width(config: tuple):
+    """The output width (`out_features`, `out_channels`, ...) a module's config holds."""
+    return dict(config).get("width")
 
 
 def module_output(qualname: str, result: Value, width, source: Value = None) -> Value:
