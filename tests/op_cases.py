@@ -80,7 +80,8 @@ def run(case: Case):
                                {k: abstract(v) for k, v in case.ctor_kwargs.items()})
         model = op.transfer(Call(case.name, abstract(case.this), args, kwargs, ORIGIN,
                                  dict(config)))
-        model = module_output(case.name, model, module_width(config))  # as calls.py does
+        model = module_output(case.name, model, module_width(config), abstract(case.this),
+                              config)  # as calls.py does
     else:
         model = op.transfer(Call(case.name, abstract(case.this), args, kwargs, ORIGIN))
     return real, model

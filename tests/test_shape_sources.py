@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from contiglint.layout.explain.query import analyze
 from contiglint.layout.flow.annotations import annotated_tensor
+from contiglint.layout.flow.nn_modules import module_config, module_output, module_width
 from contiglint.layout.model import op_transfers
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal, symbol
@@ -426,3 +427,36 @@ def test_annotated_parameters_have_their_shape_and_hold_under_torch(tmp_path, mo
                                              for b, n in ((2, 3), (1, 5))])
     checked, wrong = check_claims(analysis, seen)
     assert wrong == [] and checked >= 4
+
+
+# --- Conv modules: spatial sizes from kernel, stride, padding, dilation --------------------------
+@SETTINGS
+@given(st.data())
+def test_conv_output_sizes_are_torchs(data):
+    spatial = data.draw(st.sampled_from([1, 2]))
+    kernel = data.draw(st.integers(1, 3))
+    stride, dilation = data.draw(st.integers(1, 2)), data.draw(st.integers(1, 2))
+    padding = data.draw(st.sampled_from([0, 1, 2, "same", "valid"]))
+    if padding == "same" and stride != 1:
+        padding = "valid"
+    sizes = tuple(data.draw(st.integers((kernel - 1) * dilation + 1, 6))
+                  for _ in range(spatial))
+    symbolic = data.draw(st.booleans())
+    name = f"torch.nn.Conv{spatial}d"
+    ctor, kwargs = (2, 3, kernel), {"stride": stride, "padding": padding, "dilation": dilation}
+    x = torch.randn(2, 2, *sizes)
+    real = getattr(torch.nn, f"Conv{spatial}d")(*ctor, **kwargs)(x)
+    given_sizes = [literal(2), literal(2)] + [
+        symbol(f"s{i}") if symbolic else literal(s) for i, s in enumerate(sizes)]
+    source = Tensor.of(Geometry.contiguous(given_sizes), None)
+    config = module_config(name, [abstract(a) for a in ctor],
+                           {k: abstract(v) for k, v in kwargs.items()})
+    model = op_transfers.module(name).transfer(Call(name, source, [], {}, ORIGIN,
+                                                    dict(config)))
+    model = module_output(name, model, module_width(config), source, config)
+    assert exact(model, real) == [] if not symbolic else problems(model, real) == []
+    for dim, size in enumerate(model.geometry.sizes[2:]):
+        if symbolic and size is not None:  # kept: the output has the input's size
+            assert size == symbol(f"s{dim}") and real.shape[2 + dim] == sizes[dim]
+        if not symbolic:
+            assert size == literal(real.shape[2 + dim])

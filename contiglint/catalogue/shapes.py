@@ -14,7 +14,8 @@ from typing import Optional
 # the constructor arguments (position, keyword) that size a module's output, by class name:
 # `width` is the output's last dim (Linear: out_features; Embedding: embedding_dim;
 # MultiheadAttention: embed_dim) or its channels (Conv: out_channels); `heads` is
-# MultiheadAttention's num_heads (its per-head weights are (N, heads, L, S))
+# MultiheadAttention's num_heads (its per-head weights are (N, heads, L, S)); a Conv's kernel,
+# stride, padding and dilation give each spatial output size (CONV_SIZE)
 _CONV = ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")
 MODULE_SIZES: dict[str, dict[str, tuple[int, str]]] = {
     "Linear": {"width": (1, "out_features")},
@@ -22,11 +23,23 @@ MODULE_SIZES: dict[str, dict[str, tuple[int, str]]] = {
     "LazyLinear": {"width": (0, "out_features")},
     "Embedding": {"width": (1, "embedding_dim")},
     "MultiheadAttention": {"width": (0, "embed_dim"), "heads": (1, "num_heads")},
-    **{name: {"width": (1, "out_channels")} for name in _CONV},
+    **{name: {"width": (1, "out_channels"), "kernel": (2, "kernel_size"), "stride": (3, "stride"),
+              "padding": (4, "padding"), "dilation": (5, "dilation")} for name in _CONV},
     **{"Lazy" + name: {"width": (0, "out_channels")} for name in _CONV},
 }
 # the rank a Conv module's batched input and output have (the unbatched input one less)
 CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
+CONV_DEFAULTS = {"stride": 1, "padding": 0, "dilation": 1}
+
+
+def conv_size(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
+    """A Conv's spatial output size (torch.nn.Conv2d's documented formula)."""
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def conv_keeps_size(kernel: int, stride: int, padding: int, dilation: int) -> bool:
+    """Whether every input size gives the same output size (`Conv2d(c, d, 3, padding=1)`)."""
+    return stride == 1 and 2 * padding == dilation * (kernel - 1)
 
 
 def module_argument(name: str, role: str, args: list, kwargs: dict):
@@ -69,8 +82,8 @@ MULTIHEAD = "torch.nn.MultiheadAttention"
 # jaxtyping's dtype wrappers `Float[Tensor, "b n c"]`, and the dtype the exact ones state
 JAXTYPING_DTYPES: dict[str, Optional[str]] = {
     **dict.fromkeys(("Shaped", "Float", "Int", "Integer", "UInt", "Num", "Real", "Inexact",
-                     "Complex", "Bool", "Key"), None),
-    "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64",
+                     "Complex", "Key"), None),
+    "Bool": "bool", "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64",
     "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64", "UInt8": "uint8",
     "Complex64": "complex64", "Complex128": "complex128",
 }

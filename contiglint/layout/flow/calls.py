@@ -223,7 +223,7 @@ class CallMixin(CallSinkMixin):
             config["self_attention"] = True  # `mha(x, x, x)`: one tensor three times
         result = op.transfer(Call(qualname, self.as_tensor(this), args[1:], kwargs,
                                   self.origin(node), config))
-        return module_output(qualname, result, width, this)
+        return module_output(qualname, result, width, this, tuple(sorted(config.items())))
 
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
         self.contracts.emit_qualname_contract(node, qualname, args, kwargs)
