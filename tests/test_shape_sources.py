@@ -25,7 +25,7 @@ from contiglint.layout.model import op_transfers
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.transfer import Call
-from contiglint.layout.model.values import Const, Kind, Seq, Tensor
+from contiglint.layout.model.values import OPAQUE, Const, Kind, Seq, Tensor
 from contiglint.layout.model.witness import materialize
 from contiglint.settings import Settings
 from tests.explain_truth import bound_tensors, check_claims, claim_of, bindings
@@ -163,17 +163,22 @@ def test_attention_shape_and_layout(inputs):
         assert known(model) and tuple(s[0] for s in model.geometry.sizes) == real.shape
 
 
-def test_attention_of_a_transposed_query_depends_on_the_backend():
-    """The fused CPU kernel keeps a (B, L, H, E)-major query's layout, the math path (dropout,
-    unequal head dims) returns contiguous: the model claims neither."""
+def test_attention_of_a_transposed_query_follows_the_cpu_kernel():
+    """The fused CPU kernel keeps a (B, L, H, E)-major query's layout; the math path (a
+    dropout, unequal head dims) returns contiguous; a dropout the code computes is either."""
     q = torch.randn(2, 5, 3, 4).transpose(1, 2)
     kv = torch.randn(2, 3, 6, 4)
     fused = F.scaled_dot_product_attention(q, kv, kv)
     math = F.scaled_dot_product_attention(q, kv, kv, dropout_p=0.5)
     assert not fused.is_contiguous() and math.is_contiguous()
     query = method_step(_base((2, 5, 3, 4), torch.float32, True, False), "transpose", 1, 2)
-    model = call("torch.nn.functional.scaled_dot_product_attention", query, query, query)
-    assert model.kind is Kind.UNKNOWN and model.min_rank == 4
+    name = "torch.nn.functional.scaled_dot_product_attention"
+    assert exact(call(name, query, query, query), fused) == []
+    assert call(name, query, query, query).kind is Kind.PERMUTED
+    assert call(name, query, query, query, dropout_p=0.5).kind is Kind.CONTIGUOUS
+    computed = op_transfers.function(name).transfer(Call(  # dropout_p=self.p: unknown
+        name, query.model, [query.model, query.model], {"dropout_p": OPAQUE}, ORIGIN))
+    assert computed.kind is Kind.PERMUTED and computed.maybe
 
 
 # --- embedding, unfold, interpolate, *_like -------------------------------------------------
@@ -422,8 +427,8 @@ def test_annotated_parameters_have_their_shape_and_hold_under_torch(tmp_path, mo
     monkeypatch.setitem(sys.modules, "jaxtyping", stub)
     namespace: dict = {}
     exec(compile(ANNOTATED, str(path), "exec"), namespace)
-    seen = bound_tensors(str(path), lambda: [namespace["heads"](torch.randn(b, n, 4),
-                                                                 torch.randn(4, 3))
+    heads = namespace["heads"]
+    seen = bound_tensors(str(path), lambda: [heads(torch.randn(b, n, 4), torch.randn(4, 3))
                                              for b, n in ((2, 3), (1, 5))])
     checked, wrong = check_claims(analysis, seen)
     assert wrong == [] and checked >= 4

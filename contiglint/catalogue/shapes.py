@@ -83,7 +83,8 @@ MULTIHEAD = "torch.nn.MultiheadAttention"
 JAXTYPING_DTYPES: dict[str, Optional[str]] = {
     **dict.fromkeys(("Shaped", "Float", "Int", "Integer", "UInt", "Num", "Real", "Inexact",
                      "Complex", "Key"), None),
-    "Bool": "bool", "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64",
+    "Bool": "bool", "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32",
+    "Float64": "float64",
     "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64", "UInt8": "uint8",
     "Complex64": "complex64", "Complex128": "complex128",
 }

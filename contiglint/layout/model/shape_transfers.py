@@ -74,22 +74,31 @@ def matmul(call: Call) -> Value:
 def attention(call: Call) -> Value:
     """F.scaled_dot_product_attention: q's leading dims and v's last (facts.ATTENTION). A
     contiguous query gives a contiguous result, as does one whose last dim is not innermost
-    (the fused kernels need stride 1 there, and the math path allocates contiguous). For other
-    queries the layout depends on the backend: the fused kernels (CPU flash, CUDA flash,
-    memory-efficient and cuDNN) return the query's dense layout, the math path (dropout, a
-    broadcast key, a 3-D or 5-D input, unequal head dims on CPU) a contiguous tensor; the
-    model does not guess which runs, so the layout is unknown, the shape kept."""
+    (the fused kernels need stride 1 there). Otherwise the layout is the kernel's: the fused
+    CPU kernel (4-D inputs, equal head dims, no dropout) returns the query's dense layout, the
+    math path (a literal dropout > 0, literal unequal head dims, another rank) a contiguous
+    tensor, measured on CPU; a dropout the code computes may be either (some paths)."""
     query = call.tensor
     q, v = sizes_of(query), sizes_of(call.arg(1, "value"))
     shape = list(q[:-1]) + [v[-1] if v else None] if q else None
-    if query.kind is Kind.CONTIGUOUS:
-        return _fresh(shape)
     geometry = query.geometry
-    if geometry is not None and geometry.rank and \
+    if query.kind is Kind.CONTIGUOUS or geometry is not None and geometry.rank and \
             geometry.memory_order()[-1] != geometry.rank - 1:
         return _fresh(shape)
-    rank = len(shape) if shape else query.min_rank
-    return Tensor(Kind.UNKNOWN, min_rank=rank)
+    dropout = call.arg(3, "dropout_p")
+    rate = dropout.value if isinstance(dropout, Const) else \
+        dropout.size[0] if isinstance(dropout, IntVal) and dropout.size is not None and \
+        not dropout.size[1] else None
+    widths = {q[-1] if q else None, v[-1] if v else None}
+    math = (geometry is not None and geometry.rank != 4) or \
+        (isinstance(rate, (int, float)) and rate > 0) or \
+        (None not in widths and len(widths) == 2 and all(not w[1] for w in widths))
+    if math:
+        return _fresh(shape)
+    fused = tr.densify(query)
+    if fused.geometry is not None and shape is not None:
+        fused = evolve(fused, geometry=fused.geometry.with_axis(len(shape) - 1, size=shape[-1]))
+    return evolve(fused, maybe=True) if dropout is not None and rate is None else fused
 
 
 def embedding(call: Call) -> Value:
@@ -156,18 +165,20 @@ def multihead_attention(call: Call) -> Value:
     """nn.MultiheadAttention: `(output, weights)` (facts.MULTIHEAD). The output is (L, N, E),
     contiguous, or with batch_first=True (N, L, E) transposed from an (L, N, E) buffer; the
     eval-mode fast path of self-attention (`m(x, x, x)` without grad) returns it contiguous,
-    so for self-attention only the shape is known. The weights are a contiguous (N, L, S),
-    (N, H, L, S) with average_attn_weights=False, or None with need_weights=False."""
+    so for self-attention it is transposed on some paths only. The weights are a contiguous
+    (N, L, S), (N, H, L, S) with average_attn_weights=False, or None with
+    need_weights=False."""
     output = tr.recurrent(call).items[0]
     query, key = sizes_of(call.this), sizes_of(call.arg(0, "key"))
     first = call.config.get("batch_first") is True
     width = call.config.get("width")
     if query is not None and len(query) == 2:
         output = _fresh([query[0], width])
-    elif first and call.config.get("self_attention"):
-        output = Tensor(Kind.UNKNOWN, min_rank=3 if query is not None else 0)
     elif query is not None and len(query) == 3 and isinstance(output, Tensor):
         output = evolve(output, geometry=output.geometry.with_axis(2, size=width))
+    if first and call.config.get("self_attention") and isinstance(output, Tensor) and \
+            output.noncontiguous:
+        output = evolve(output, maybe=True)  # the fast path: contiguous
     need = call.kwargs.get("need_weights")
     if isinstance(need, Const) and need.value is False:
         return Seq((output, Const(None)))
