@@ -238,6 +238,30 @@ def test_like_factories_keep_dense_strides_and_densify_others(data):
     assert exact(model, real) == []
 
 
+@st.composite
+def broadcast_permuted(draw):
+    """A permuted tensor with a dim inserted and expanded: overlapping and out of order."""
+    shape = tuple(draw(st.lists(st.integers(1, 4), min_size=2, max_size=3)))
+    twin = _base(shape, torch.float32, True, False)
+    twin = method_step(twin, "permute", *draw(st.permutations(range(len(shape)))))
+    at = draw(st.integers(0, len(shape)))
+    twin = method_step(twin, "unsqueeze", at)
+    sizes = list(twin.real.shape)
+    sizes[at] = draw(st.integers(2, 4))
+    return method_step(twin, "expand", *sizes)
+
+
+@SETTINGS
+@given(broadcast_permuted(), st.sampled_from(["empty_like", "zeros_like", "clone", "add"]))
+def test_preserve_format_orders_the_dims_of_a_broadcast_input(x, name):
+    """ATen's infer_dense_strides: a broadcast dim takes no part in ordering, the other dims
+    keep their memory order (`randn(3, 2).t().unsqueeze(0).expand(5, 2, 3)` -> (6, 1, 2))."""
+    real = concrete(x) + 1 if name == "add" else getattr(torch, name)(concrete(x))
+    model = op_transfers.method("add").transfer(Call("add", x.model, [], {}, ORIGIN)) \
+        if name == "add" else call(f"torch.{name}", x)
+    assert exact(model, real) == [] and known(model)
+
+
 # --- einsum: the results torch permutes --------------------------------------------------------
 EINSUM = ["bij,bjk->bik", "bij->bji", "bhnd,bhmd->bhnm", "bnhd,bmhd->bhnm", "bhnm,bmhd->bnhd",
           "ij->ji", "i,j->ij", "bi,bj->bij", "bij,jk->bik", "nchw->nhwc", "bhqk,bkhd->bqhd"]

@@ -19,7 +19,6 @@ from typing import Optional
 _CONV = ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")
 MODULE_SIZES: dict[str, dict[str, tuple[int, str]]] = {
     "Linear": {"width": (1, "out_features")},
-    "Bilinear": {"width": (2, "out_features")},
     "LazyLinear": {"width": (0, "out_features")},
     "Embedding": {"width": (1, "embedding_dim")},
     "MultiheadAttention": {"width": (0, "embed_dim"), "heads": (1, "num_heads")},
