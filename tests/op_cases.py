@@ -15,8 +15,7 @@ from typing import Any
 import torch
 
 from contiglint.layout.model import op_transfers
-from contiglint.layout.flow.nn_modules import module_config, module_output
-from contiglint.layout.model.sizes import literal
+from contiglint.layout.flow.nn_modules import module_config, module_output, module_width
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import Kind, Seq, Tensor
 from tests.op_world import ORIGIN, Twin, abstract, concrete, describe, problems, torch_function
@@ -81,10 +80,8 @@ def run(case: Case):
                                {k: abstract(v) for k, v in case.ctor_kwargs.items()})
         model = op.transfer(Call(case.name, abstract(case.this), args, kwargs, ORIGIN,
                                  dict(config)))
-        lazy = case.name.rsplit(".", 1)[-1].startswith("Lazy")  # as calls.py reads widths
-        given = case.ctor[0 if lazy else 1] if len(case.ctor) > (0 if lazy else 1) else None
-        width = given if isinstance(given, int) else None
-        model = module_output(case.name, model, literal(width) if width is not None else None)
+        model = module_output(case.name, model, module_width(config), abstract(case.this),
+                              config)  # as calls.py does
     else:
         model = op.transfer(Call(case.name, abstract(case.this), args, kwargs, ORIGIN))
     return real, model

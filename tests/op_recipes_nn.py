@@ -252,5 +252,8 @@ RECIPES = {
     "torch.nn.functional.linear": layer,
     "torch.nn.functional.conv1d": convolution,
     "torch.nn.functional.max_pool1d": pooling,
+    "torch.nn.functional.interpolate": pooling,
+    "torch.nn.functional.embedding": layer,
+    "torch.nn.functional.unfold": layer,
     "torch.nn.functional.adaptive_avg_pool1d": pooling,
 }

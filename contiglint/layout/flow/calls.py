@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from contiglint.layout.flow.call_sinks import CallSinkMixin
-from contiglint.layout.flow.nn_modules import module_config, module_output
+from contiglint.layout.flow.nn_modules import module_config, module_output, module_width
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.layout.model import op_transfers
@@ -218,9 +218,12 @@ class CallMixin(CallSinkMixin):
         if op is None:
             return UNKNOWN_TENSOR if is_torch(qualname) else OPAQUE
         this = args[0] if args else OPAQUE
+        config = dict(config)
+        if len(node.args) >= 3 and len({ast.dump(a) for a in node.args[:3]}) == 1:
+            config["self_attention"] = True  # `mha(x, x, x)`: one tensor three times
         result = op.transfer(Call(qualname, self.as_tensor(this), args[1:], kwargs,
-                                  self.origin(node), dict(config)))
-        return module_output(qualname, result, width, this)
+                                  self.origin(node), config))
+        return module_output(qualname, result, width, this, tuple(sorted(config.items())))
 
     def call_qualname(self, node: ast.Call, qualname: str, args, kwargs) -> Value:
         self.contracts.emit_qualname_contract(node, qualname, args, kwargs)
@@ -261,11 +264,8 @@ class CallMixin(CallSinkMixin):
             return op.transfer(Call(qualname, self.as_tensor(this) if not isinstance(
                 this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node)))
         if op_transfers.module(qualname) is not None or self.is_torch_module_class(qualname):
-            lazy = qualname.rsplit(".", 1)[-1].startswith("Lazy")  # LazyConv2d(out, k)
-            width = args[0] if lazy and args else args[1] if len(args) > 1 and not lazy \
-                else kwargs.get("out_features", kwargs.get("out_channels"))
-            return Ref(qualname, True, width.size if isinstance(width, IntVal) else None,
-                       module_config(qualname, args, kwargs))
+            config = module_config(qualname, args, kwargs)
+            return Ref(qualname, True, module_width(config), config)
         if qualname in ("numpy.transpose", "numpy.swapaxes") and len(args) > 1:
             return self.foreign_permute(node, qualname.split(".")[-1], args[1:])
         if is_foreign(qualname):

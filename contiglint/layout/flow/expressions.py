@@ -12,7 +12,6 @@ from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import literal, multiply, symbol
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
-    CONTIGUOUS,
     NOT_TENSOR,
     OPAQUE,
     UNKNOWN_TENSOR,
@@ -254,14 +253,8 @@ class ExpressionMixin:
         left, right = self.evaluate(node.left), self.evaluate(node.right)
         if isinstance(left, IntVal) and isinstance(right, IntVal):
             return IntVal(self.size_arithmetic(node, left, right))
-        if isinstance(node.op, ast.MatMult):
-            ranks = [v.rank for v in (left, right) if isinstance(v, Tensor)]
-            if len(ranks) == 2 and None not in ranks and min(ranks) >= 2:
-                from contiglint.layout.model.geometry import Geometry
-                a, b = left.geometry.sizes, right.geometry.sizes  # (..., n, k) @ (..., k, m)
-                batch = (a if len(a) >= len(b) else b)[:-2]
-                return Tensor(CONTIGUOUS.kind, Geometry.contiguous(list(batch) + [a[-2], b[-1]]))
-            return CONTIGUOUS
+        if isinstance(node.op, ast.MatMult):  # `a @ b` is torch.matmul(a, b)
+            return op_transfers.method("matmul").transfer(Call("matmul", left, [right]))
         if isinstance(left, (Seq, Dims)) and isinstance(node.op, ast.Add):
             return concatenate(left, right)
         if isinstance(left, (Seq, Dims, Const)) and not isinstance(right, Tensor):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from contiglint.layout.flow.annotations import annotated_tensor
 from contiglint.layout.flow import conditions
 from contiglint.layout.flow.assignment import AssignMixin
 from contiglint.layout.flow.branch_statements import BranchMixin
@@ -118,6 +119,9 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
                 Mapping(tuple(extra), tuple(extra.values()))
 
     def annotated(self, param: ast.arg) -> Value:
+        stated = annotated_tensor(param.annotation, self.program.names.qualname)
+        if stated is not None:  # `x: Float[Tensor, "b n c"]`: its rank and sizes
+            return stated
         qualname = self.program.names.qualname(param.annotation) if param.annotation else None
         if qualname in ("torch.Tensor", "torch.nn.Parameter"):
             return UNKNOWN_TENSOR
@@ -126,6 +130,9 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
     def narrow_by_annotation(self, param: ast.arg, value: Value) -> Value:
         if param.annotation is None or value is not OPAQUE:
             return value
+        stated = annotated_tensor(param.annotation, self.program.names.qualname)
+        if stated is not None:
+            return stated
         qualname = self.program.names.qualname(param.annotation)
         if qualname and not _tensor_type(qualname):
             return NOT_TENSOR

@@ -2,9 +2,13 @@
 8, 3)`) returns for a tensor, and its parameters' layouts."""
 from __future__ import annotations
 
+from typing import Optional
+
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import literal
 from contiglint.catalogue import ops as catalogue
+from contiglint.catalogue import shapes
 from contiglint.layout.model.values import (
     OPAQUE,
     UNKNOWN_TENSOR,
@@ -17,7 +21,7 @@ from contiglint.layout.model.values import (
 )
 
 
-CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
+CONV_RANK = shapes.CONV_RANK
 
 
 def module_config(qualname: str, args, kwargs) -> tuple:
@@ -30,10 +34,57 @@ def module_config(qualname: str, args, kwargs) -> tuple:
     given = kwargs.get(name, args[0] if args else None) if name else None
     if isinstance(given, (IntVal, Seq)):
         config[name] = given
+    for role in ("width", "heads", "kernel", "stride", "padding", "dilation"):
+        # the sizes the catalogue says give its output's
+        size = shapes.module_argument(qualname.rsplit(".", 1)[-1], role, args, kwargs)
+        if isinstance(size, IntVal) and size.size is not None:
+            config[role] = size.size
+        elif isinstance(size, Seq) and size.items is not None and all(
+                isinstance(i, IntVal) and i.size is not None for i in size.items):
+            config[role] = tuple(i.size for i in size.items)
     return tuple(sorted(config.items()))
 
 
-def module_output(qualname: str, result: Value, width, source: Value = None) -> Value:
+def conv_spatial(config: dict, given, spatial: int) -> list:
+    """The spatial output sizes of a Conv module for input sizes `given`: computed where the
+    input size and the constructor's kernel, stride, padding and dilation are literal, the
+    input's own where the Conv keeps every size (stride 1, padding `same` or (k - 1) / 2 per
+    dilation); else unknown."""
+    def per_dim(role: str) -> Optional[list]:
+        value = config.get(role)
+        if value is None and role in shapes.CONV_DEFAULTS:
+            value = literal(shapes.CONV_DEFAULTS[role])
+        values = list(value) if isinstance(value, tuple) and value and \
+            isinstance(value[0], tuple) else [value] * spatial
+        if len(values) != spatial or any(v is None or v[1] for v in values):
+            return None
+        return [v[0] for v in values]
+    kernel, stride, dilation = per_dim("kernel"), per_dim("stride"), per_dim("dilation")
+    padding = [None] * spatial if config.get("padding") in ("same", "valid") else \
+        per_dim("padding")
+    if kernel is None or stride is None or dilation is None or padding is None:
+        return [None] * spatial
+    if config.get("padding") in ("same", "valid"):
+        if config["padding"] == "same":
+            return list(given)
+        padding = [0] * spatial
+    out = []
+    for size, k, s, p, d in zip(given, kernel, stride, padding, dilation):
+        if size is not None and not size[1]:
+            out.append(literal(shapes.conv_size(size[0], k, s, p, d)))
+        else:
+            out.append(size if size is not None and shapes.conv_keeps_size(k, s, p, d)
+                       else None)
+    return out
+
+
+def module_width(config: tuple):
+    """The output width (`out_features`, `out_channels`, ...) a module's config holds."""
+    return dict(config).get("width")
+
+
+def module_output(qualname: str, result: Value, width, source: Value = None,
+                  config: tuple = ()) -> Value:
     """Give a Linear/Conv output its known rank and `out` size, so that a literal size-1
     channel (a vocoder's `Conv1d(c, 1, 7)`) is known to hide transposes, as torch ignores it."""
     if not isinstance(result, Tensor):
@@ -48,6 +99,13 @@ def module_output(qualname: str, result: Value, width, source: Value = None) -> 
                 result.geometry.sizes[0] is None:  # a batch: its size carries through
             result = evolve(result, geometry=result.geometry.with_axis(
                 0, size=source.geometry.sizes[0]))
+        if isinstance(source, Tensor) and source.rank == rank == result.rank and \
+                not last.startswith("ConvTranspose"):
+            geometry = result.geometry
+            for dim, size in enumerate(conv_spatial(dict(config), source.geometry.sizes[2:],
+                                                    rank - 2), start=2):
+                geometry = geometry.with_axis(dim, size=size)
+            result = evolve(result, geometry=geometry)
         dim = 1
     elif last in ("Linear", "LazyLinear"):
         dim = -1

@@ -123,18 +123,47 @@ class Geometry:
 
     def densified(self) -> "Geometry":
         """What clone()/to()/elementwise ops allocate for this input (preserve_format):
-        dense inputs keep their strides, overlapping ones become contiguous, other non-dense
-        ones become dense with the same order of dims in memory."""
+        dense inputs keep their strides, other ones become dense with the same order of dims
+        in memory; broadcast dims take no part in ordering (`_broadcast_dense_order`)."""
         if self.is_dense():
             return self
-        if self.is_overlapping():
-            return Geometry.contiguous(self.sizes)
-        order = self.memory_order()
+        order = self._broadcast_dense_order() if self.is_overlapping() else \
+            self.memory_order()
         memory = tuple(range(self.rank))
         axes = [Axis(ONE, (), "new")] * self.rank
         for position, dim in enumerate(order):
             axes[dim] = Axis(self.axes[dim].size, (memory[position],))
         return Geometry(tuple(axes), memory)
+
+    def _broadcast_dense_order(self) -> list[int]:
+        """The memory order (outermost first) ATen's `infer_dense_strides` gives a tensor
+        with broadcast (stride-0) dims: an insertion sort of the dims, innermost first, by
+        stride, where a comparison with a broadcast (or inserted size-1) dim decides nothing,
+        so such a dim stays where the logical order put it (measured: `empty_like` of
+        `randn(3, 2).t().unsqueeze(0).expand(5, 2, 3)`, strides (0, 1, 2), has (6, 1, 2))."""
+        def position(dim: int) -> Optional[int]:
+            axis = self.axes[dim]
+            return self.memory.index(axis.base[-1]) if axis.base and \
+                axis.span != "broadcast" else None
+
+        def should_swap(dim0: int, dim1: int) -> int:
+            a, b = position(dim0), position(dim1)
+            if a is None or b is None or a == b:
+                return 0
+            return -1 if a > b else 1  # inner in memory: the smaller stride
+
+        perm = list(range(self.rank))[::-1]  # innermost first
+        for i in range(1, self.rank):
+            current = i
+            for j in range(1, i + 1):
+                previous = i - j
+                comparison = should_swap(perm[previous], perm[current])
+                if comparison > 0:
+                    perm[previous], perm[current] = perm[current], perm[previous]
+                    current = previous
+                elif comparison < 0:
+                    break
+        return perm[::-1]
 
     def regrouped(self, groups, target_sizes: Sequence[Size]) -> Optional["Geometry"]:
         """The geometry after `.view(target)` given how source dims group onto target dims,

@@ -168,19 +168,6 @@ def _einsum_sizes(operands: list[str], tensors: list[Value]) -> dict:
     return sizes
 
 
-def first_query(call: Call) -> Value:
-    """scaled_dot_product_attention keeps the query's dense layout when the query's last dim is
-    innermost in memory (heads/tokens swapped: kept); otherwise (channels_last, last two dims
-    swapped) the output is contiguous (measured on CPU, torch 2.13)."""
-    query = call.tensor
-    geometry = query.geometry
-    if geometry is None:
-        return query if query.kind is Kind.CONTIGUOUS else UNKNOWN_TENSOR
-    if geometry.rank and geometry.memory_order()[-1] == geometry.rank - 1:
-        return tr.densify(query)
-    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(list(geometry.sizes)))
-
-
 def expand_tensors(call: Call) -> Value:
     """broadcast_tensors: each operand expanded to the common shape (so an operand that has
     that shape already comes back unexpanded); with shapes unknown, only maybe broadcast.

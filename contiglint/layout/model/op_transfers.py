@@ -26,6 +26,7 @@ from contiglint.layout.model import indexing
 from contiglint.layout.model import join_transfers as jt
 from contiglint.layout.model import literal_transfers as lt
 from contiglint.layout.model import reduction_transfers as reductions
+from contiglint.layout.model import shape_transfers as shapes
 from contiglint.layout.model import spectral_transfers as st
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model import part_views as pv
@@ -290,8 +291,10 @@ TRANSFERS: dict[str, Transfer] = {
     "unflatten": vw.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
     "preserve": tr.preserve, "sort": tr.tuple_of(tr.preserve), "elementwise": ew.elementwise,
     "where_method": _where_method, "dropout": _dropout, "glu": _glu,
-    "first_query": jt.first_query, "einsum": jt.einsum, "contiguous": _contiguous,
-    "fresh_copy": _fresh_copy, "nonzero": _nonzero, "fresh": tr.fresh,
+    "attention": shapes.attention, "einsum": jt.einsum, "contiguous": _contiguous,
+    "fresh_copy": _fresh_copy, "nonzero": _nonzero, "matmul": shapes.matmul,
+    "embedding": shapes.embedding, "im2col": shapes.unfold, "interpolate": shapes.interpolate,
+    "pad_packed": shapes.pad_packed, "fresh": tr.fresh,
     "composite_norm": _composite_norm, "cat": jt.cat, "stack": jt.stack,
     "reduction": reductions.reduction, "reduction_pair": reductions.reduction_pair, "factory": tr.factory,
     "function_factory": _function_factory, "sized_factory": tr.sized_factory,
@@ -299,7 +302,7 @@ TRANSFERS: dict[str, Transfer] = {
     "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": tr.convolution,
     "keep_channels_last": tr.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
     "recurrent": tr.recurrent,
-    "encoder": _encoder, "multihead_attention": tr.multihead_attention,
+    "encoder": _encoder, "multihead_attention": shapes.multihead_attention,
     "topk": tr.tuple_of(_fresh_copy), "stft": st.stft, "not_tensor": tr.not_tensor,
     "fft": st.fft, "resolve": _resolve,
 }

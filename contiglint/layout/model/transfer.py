@@ -303,6 +303,12 @@ def convolution(call: Call) -> Value:
     weight = call.arg(0, "weight")
     if isinstance(weight, Tensor) and weight.channels_last:
         return channels_last(fresh_same_rank(call), kept_origin(weight, call))
+    tensor = call.tensor
+    if tensor.geometry is not None and tensor.kind is not Kind.UNKNOWN and \
+            not tensor.channels_last and tensor.rank in (2, 3) + (4,) * (weight is None):
+        # measured: a conv1d input of any layout, and a conv2d module's input that is not
+        # channels_last (transposed, permuted, sliced), give a contiguous result
+        return fresh_same_rank(call)
     return keep_channels_last(call)
 
 
@@ -341,9 +347,3 @@ def recurrent(call: Call) -> Value:
     state = Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None, outer[0 if first else 1], None]))
     lstm = call.name.rsplit(".", 1)[-1] == "LSTM"
     return Seq((output, Seq((state, state)) if lstm else state))
-
-
-def multihead_attention(call: Call) -> Value:
-    """nn.MultiheadAttention: `(output, weights)`; batch_first=True returns a transposed output."""
-    output = recurrent(call).items[0]
-    return Seq((output, CONTIGUOUS))

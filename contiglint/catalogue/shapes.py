@@ -1,0 +1,93 @@
+"""Where the code states shapes: the constructor arguments of nn modules that size their
+outputs, the shape annotations of jaxtyping and torchtyping, and the result shapes of library
+functions (matrix products, attention, embeddings, unfold, pad_packed_sequence).
+
+Every fact here was measured on torch 2.13 (CPU) and is run against torch on generated sizes by
+tests/test_shape_sources.py; the layout model's transfers that apply them are in
+`contiglint/layout/model/shape_transfers.py` and `contiglint/layout/flow/nn_modules.py`.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+# --- nn module constructors --------------------------------------------------------------------
+# the constructor arguments (position, keyword) that size a module's output, by class name:
+# `width` is the output's last dim (Linear: out_features; Embedding: embedding_dim;
+# MultiheadAttention: embed_dim) or its channels (Conv: out_channels); `heads` is
+# MultiheadAttention's num_heads (its per-head weights are (N, heads, L, S)); a Conv's kernel,
+# stride, padding and dilation give each spatial output size (CONV_SIZE)
+_CONV = ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")
+MODULE_SIZES: dict[str, dict[str, tuple[int, str]]] = {
+    "Linear": {"width": (1, "out_features")},
+    "LazyLinear": {"width": (0, "out_features")},
+    "Embedding": {"width": (1, "embedding_dim")},
+    "MultiheadAttention": {"width": (0, "embed_dim"), "heads": (1, "num_heads")},
+    **{name: {"width": (1, "out_channels"), "kernel": (2, "kernel_size"), "stride": (3, "stride"),
+              "padding": (4, "padding"), "dilation": (5, "dilation")} for name in _CONV},
+    **{"Lazy" + name: {"width": (0, "out_channels")} for name in _CONV},
+}
+# the rank a Conv module's batched input and output have (the unbatched input one less)
+CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
+CONV_DEFAULTS = {"stride": 1, "padding": 0, "dilation": 1}
+
+
+def conv_size(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
+    """A Conv's spatial output size (torch.nn.Conv2d's documented formula)."""
+    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
+
+
+def conv_keeps_size(kernel: int, stride: int, padding: int, dilation: int) -> bool:
+    """Whether every input size gives the same output size (`Conv2d(c, d, 3, padding=1)`)."""
+    return stride == 1 and 2 * padding == dilation * (kernel - 1)
+
+
+def module_argument(name: str, role: str, args: list, kwargs: dict):
+    """The constructor argument of module class `name` (its last component) that plays
+    `role` ("width", "heads"), or None."""
+    where = MODULE_SIZES.get(name, {}).get(role)
+    if where is None:
+        return None
+    position, keyword = where
+    return kwargs.get(keyword, args[position] if position < len(args) else None)
+
+
+# --- torch.matmul and its family: the argument that is the second operand, by name ------------
+# shapes (torch.matmul's documented rule, measured): 1-D . 1-D -> (); 2-D . 2-D (n, k)(k, m) ->
+# (n, m); 1-D . 2-D -> (m,); 2-D . 1-D -> (n,); with a batch, the batch dims broadcast and
+# (..., n, m) follows, a 1-D operand dropping its dim; the result is contiguous.
+MATMUL = {"matmul": "other", "mm": "mat2", "bmm": "mat2", "mv": "vec", "dot": "tensor",
+          "__matmul__": "other"}
+
+# --- library functions -------------------------------------------------------------------------
+# F.scaled_dot_product_attention(q, k, v): q.shape[:-1] + v.shape[-1:]. Contiguous for a
+# contiguous q, and for a q whose last dim is not innermost; otherwise backend-dependent (the
+# fused kernels return q's dense layout: measured on CPU for 4-D inputs with equal head dims and
+# no dropout; the math path returns contiguous).
+ATTENTION = "torch.nn.functional.scaled_dot_product_attention"
+# F.embedding / nn.Embedding: index.shape + (embedding_dim,), contiguous for any index layout.
+EMBEDDING = ("torch.nn.functional.embedding", "torch.nn.Embedding")
+# F.unfold / nn.Unfold: (N, C * prod(kernel), L) contiguous for contiguous, channels_last and
+# transposed inputs.
+UNFOLD = ("torch.nn.functional.unfold", "torch.nn.Unfold")
+# pad_packed_sequence: the (T, B, *) buffer, contiguous; batch_first=True: its transpose (B, T, *)
+# with strides (H, B * H, 1) for (B, T, H).
+PAD_PACKED = "torch.nn.utils.rnn.pad_packed_sequence"
+# nn.MultiheadAttention: (L, N, E) contiguous, or batch_first (N, L, E) transposed from (L, N, E)
+# except on the eval-mode fast path of self-attention (contiguous); weights (N, L, S), per head
+# (N, H, L, S), None with need_weights=False; unbatched (L, E) and (L, S).
+MULTIHEAD = "torch.nn.MultiheadAttention"
+
+# --- jaxtyping / torchtyping annotations --------------------------------------------------------
+# jaxtyping's dtype wrappers `Float[Tensor, "b n c"]`, and the dtype the exact ones state
+JAXTYPING_DTYPES: dict[str, Optional[str]] = {
+    **dict.fromkeys(("Shaped", "Float", "Int", "Integer", "UInt", "Num", "Real", "Inexact",
+                     "Complex", "Key"), None),
+    "Bool": "bool", "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32",
+    "Float64": "float64",
+    "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64", "UInt8": "uint8",
+    "Complex64": "complex64", "Complex128": "complex128",
+}
+JAXTYPING = "jaxtyping"
+TORCHTYPING = "torchtyping.TensorType"
+# the array types jaxtyping's wrappers take that are torch tensors
+TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter"})
