@@ -19,8 +19,10 @@ or flagged (harmless) when the mutated file has a finding the original does not 
 mutated line or on the line of the sink the edit reaches. Printed per rule and overall: recall
 of bug mutants and harmless mutants flagged, both modes side by side.
 
-`--draw N` draws N sites per package (seed `--seed`) of the chosen corpus and adds those not
-yet stored to mutants.json as `unlabelled`, for a person to label by writing their repro case.
+`--draw N` draws N sites per package (seed `--seed`) of the chosen corpus among those not yet
+stored, and adds them to mutants.json as `unlabelled`, for a person to label by writing their
+repro case. The stored sample is two such draws: 4 per package with the default seed, then 4
+more with seed 20261204.
 Corpora: the tuning set and the held-out and fresh lists of realcode.py, and `unseen`
 (`mutants_unseen.json`: packages in none of them, cache `$CONTIGLINT_UNSEEN_DIR` or
 `~/.cache/contiglint/unseen`). Exit status: 0 ran, 2 setup failed.
@@ -67,9 +69,10 @@ def load(path: Path = MUTANTS) -> list[dict]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
 
 
-def draw(trees: list[Path], per_package: int, seed: int) -> list[dict]:
+def draw(trees: list[Path], per_package: int, seed: int, known: set = frozenset()) -> list[dict]:
     """`per_package` sites of each package, half of each operator where it has enough, drawn by
-    a random generator seeded with the seed and the package's name (sites in key order)."""
+    a random generator seeded with the seed and the package's name, from the sites (in file
+    order) whose key is not in `known` (the mutants stored by an earlier draw)."""
     drawn = []
     for tree in trees:
         name, version = tree.name.rsplit("-", 1)
@@ -78,7 +81,8 @@ def draw(trees: list[Path], per_package: int, seed: int) -> list[dict]:
             rel = file.relative_to(tree).as_posix()
             for site in mutant_sites.sites_in(file.read_text(encoding="utf-8", errors="replace"),
                                               rel):
-                by_op[site.operator].append(site)
+                if site.key(name, version) not in known:
+                    by_op[site.operator].append(site)
         rng = random.Random(f"{seed}:{name}")
         want = {op: min(len(by_op[op]), per_package // len(mutant_sites.OPERATORS))
                 for op in mutant_sites.OPERATORS}
@@ -230,8 +234,8 @@ def print_table(results: list[dict], title: str) -> None:
 def summary(entries: list[dict]) -> str:
     counts = Counter(e["label"] for e in entries)
     reasons = Counter(e.get("reason", "") for e in entries if e["label"] == "undecided")
-    text = (f"{len(entries)} mutants drawn: " + ", ".join(f"{counts[k]} {k}" for k in LABELS
-                                                        if counts[k]))
+    text = f"{len(entries)} mutants drawn: " + ", ".join(
+        f"{counts[k]} {k}" for k in LABELS if counts[k])
     return text + "".join(f"\n  undecided ({n}): {why}" for why, n in reasons.most_common())
 
 
@@ -242,6 +246,9 @@ def run(corpus: str, cache: Path | None, jobs: int, json_out: Path | None = None
     cache = (cache or realcode.default_cache()).expanduser()
     entries = [e for e in load() if e.get("corpus", "tuning") == corpus
                and (packages is None or e["package"] in packages)]
+    if not entries:
+        print(f"\nno mutants stored for the {corpus} corpus (mutants.py --draw N adds some)")
+        return 0
     print(f"\n{summary(entries)}")
     names = sorted({e["package"] for e in entries})
     unknown = [n for n in names if n not in realcode.PINNED]
@@ -295,8 +302,8 @@ def main(argv=None) -> int:
         return 2
     stored = load()
     known = {mutant_sites.key_of(e) for e in stored}
-    added = [dict(e, corpus=args.corpus) for e in draw(trees, args.draw, args.seed)
-             if mutant_sites.key_of(e) not in known]
+    added = [dict(e, corpus=args.corpus, seed=args.seed)
+             for e in draw(trees, args.draw, args.seed, known)]
     MUTANTS.write_text(json.dumps(stored + added, indent=1) + "\n", encoding="utf-8")
     print(f"drew {len(added)} new mutants into {MUTANTS.name}")
     return 0

@@ -46,14 +46,18 @@ def cap_ig_grads(mutant, model, shape, n_steps):
     return (grad if mutant else grad.contiguous()).view(n_steps, -1)
 
 
-def cap_internal_influence(mutant, n_steps, batch):
-    # captum/attr/_core/layer/internal_influence.py: the gradients with respect to the layer's
-    # output (compute_layer_gradients_and_eval), here the patch projection of a ViT-style model
+def patch_layer_grad(n_steps, batch):
+    """The gradient with respect to a layer's output (compute_layer_gradients_and_eval), here the
+    patch projection of a ViT-style model, on captum's scaled inputs."""
     net = PatchModel(3)
-    scaled = _scaled(torch.randn(batch, 3, 16, 16), n_steps)
-    out = net.proj(scaled)
+    out = net.proj(_scaled(torch.randn(batch, 3, 16, 16), n_steps))
     logits = net.head(out.flatten(2).transpose(1, 2).mean(1))
-    (layer_grad,) = torch.autograd.grad(logits[:, 0].sum(), out)
+    return torch.autograd.grad(logits[:, 0].sum(), out)[0]
+
+
+def cap_internal_influence(mutant, n_steps, batch):
+    # captum/attr/_core/layer/internal_influence.py: layer_gradients
+    layer_grad = patch_layer_grad(n_steps, batch)
     return (layer_grad if mutant else layer_grad.contiguous()).view(n_steps, -1)
 
 
@@ -197,8 +201,8 @@ CASES = {
     "meg_mla_thd": (meg_mla_thd, [dict(t=7, heads=4, head_dim=8, path="core"),
                                   dict(t=7, heads=4, head_dim=8, path="decode")]),
     "meg_batch_invariant_mean": (meg_batch_invariant_mean, [
-        dict(shape=(4, 3, 5), dim=2, transposed=False), dict(shape=(4, 3, 5), dim=2,
-                                                              transposed=True)]),
+        dict(shape=(4, 3, 5), dim=2, transposed=False),
+        dict(shape=(4, 3, 5), dim=2, transposed=True)]),
 }
 
 if __name__ == "__main__":

@@ -38,9 +38,10 @@ def monai_cam_split(mutant, b, c, spatial):
     return torch.split(acti, 1, dim=2)
 
 
-def pyg_rgat_block(mutant, which, E, heads, out_channels, in_channels, num_blocks):
+def pyg_rgat_block(mutant, E, heads, out_channels, in_channels, num_blocks):
     # torch_geometric/nn/conv/rgat_conv.py RGATConv.message, block-diagonal decomposition:
-    # weight (num_relations, num_blocks, in/num_blocks, heads*out/num_blocks)
+    # weight (num_relations, num_blocks, in/num_blocks, heads*out/num_blocks); outi and outj
+    # are the same lines on x_i and x_j, the (E, in) features gathered per edge
     w = torch.randn(3, num_blocks, in_channels // num_blocks,
                     heads * out_channels // num_blocks)
     x = torch.randn(E, in_channels).view(-1, 1, w.size(1), w.size(2))
@@ -137,10 +138,10 @@ CASES = {
                                                     dict(size=(4, 5, 6), stride=(4, 4, 2))]),
     "monai_cam_split": (monai_cam_split, [dict(b=2, c=8, spatial=(6, 6)),
                                           dict(b=1, c=4, spatial=(4, 4, 4))]),
-    "pyg_rgat_block_outj": (lambda mutant, **kw: pyg_rgat_block(mutant, "j", **kw), [
+    "pyg_rgat_block_outj": (pyg_rgat_block, [
         dict(E=10, heads=2, out_channels=8, in_channels=16, num_blocks=4),
         dict(E=5, heads=1, out_channels=4, in_channels=4, num_blocks=2)]),
-    "pyg_rgat_block_outi": (lambda mutant, **kw: pyg_rgat_block(mutant, "i", **kw), [
+    "pyg_rgat_block_outi": (pyg_rgat_block, [
         dict(E=10, heads=2, out_channels=8, in_channels=16, num_blocks=4),
         dict(E=5, heads=1, out_channels=4, in_channels=4, num_blocks=2)]),
     "pyg_dense_gat": (pyg_dense_gat, [dict(B=2, N=5, H=2, C=8), dict(B=1, N=3, H=1, C=4)]),

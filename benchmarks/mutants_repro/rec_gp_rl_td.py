@@ -35,8 +35,9 @@ def rec_pallas_offsets(mutant, num_features, batch):
 
 
 def rec_kjt_pool_lengths(mutant, num_features, batch):
-    # torchrec/distributed/keyed_jagged_tensor_pool.py _update_preproc: the 1-D lengths of
-    # KeyedJaggedTensor.permute (a gathered, fresh tensor)
+    # torchrec/distributed/keyed_jagged_tensor_pool.py and torchrec/modules/
+    # keyed_jagged_tensor_pool.py _update_preproc: the 1-D lengths of KeyedJaggedTensor.permute
+    # (a gathered, fresh tensor)
     lengths = torch.randint(0, 5, (num_features * batch,))
     perm = torch.randperm(num_features)
     lengths = lengths.view(num_features, batch)[perm].flatten()
