@@ -220,15 +220,23 @@ def print_table(results: list[dict], title: str) -> None:
     harmless = sum(r["label"] == "harmless" for r in results)
     codes = sorted({c for mode in table.values() for c in mode} - {"all"}) + ["all"]
     print(f"\nmutant recall, {title}: {bugs} bug and {harmless} harmless mutants")
-    print(f"{'rule':<8}{'default: bugs caught':>22}{'harmless flagged':>18}"
+    print(f"{'rule / operator':<16}{'default: bugs caught':>22}{'harmless flagged':>18}"
           f"{'all rules: bugs caught':>24}{'harmless flagged':>18}")
     for code in codes:
-        row = f"{code:<8}"
-        for mode in MODES:
-            c = table[mode].get(code, Counter())
-            row += f"{_ratio(c['caught'], bugs):>{22 if mode == 'default' else 24}}"
-            row += f"{_ratio(c['flagged'], harmless):>18}"
-        print(row)
+        print(_row(code, table, code, bugs, harmless))
+    for op in mutant_sites.OPERATORS:  # the overall numbers of each operator's mutants
+        some = [r for r in results if r["operator"] == op]
+        print(_row(op, tally(some), "all", sum(r["label"] == "bug" for r in some),
+                   sum(r["label"] == "harmless" for r in some)))
+
+
+def _row(title: str, table: dict, code: str, bugs: int, harmless: int) -> str:
+    row = f"{title:<16}"
+    for mode in MODES:
+        c = table[mode].get(code, Counter())
+        row += f"{_ratio(c['caught'], bugs):>{22 if mode == 'default' else 24}}"
+        row += f"{_ratio(c['flagged'], harmless):>18}"
+    return row
 
 
 def summary(entries: list[dict]) -> str:

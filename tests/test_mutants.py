@@ -143,6 +143,19 @@ def test_caught_and_flagged_are_counted_per_rule_and_once_overall():
     assert table["all rules"]["CTG102"] == Counter(caught=2)
 
 
+def test_the_table_prints_each_rule_overall_and_per_operator(capsys):
+    results = [dict(_result("bug", [], ["CTG101"]), operator="drop-contiguous"),
+               dict(_result("bug", [], []), operator="reshape-to-view"),
+               dict(_result("harmless", [], ["CTG101"]), operator="reshape-to-view")]
+    mutants.print_table(results, "toy")
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()
+            if line and not line.startswith(("mutant", "rule"))}
+    assert rows["CTG101"] == ["0/2", "0%", "0/1", "0%", "1/2", "50%", "1/1", "100%"]
+    assert rows["all"] == rows["CTG101"]
+    assert rows["drop-contiguous"] == ["0/1", "0%", "0/0", "1/1", "100%", "0/0"]
+    assert rows["reshape-to-view"] == ["0/1", "0%", "0/1", "0%", "0/1", "0%", "1/1", "100%"]
+
+
 def test_imported_package_modules_are_found(tmp_path):
     (tmp_path / "pkg" / "sub").mkdir(parents=True)
     for rel in ("pkg/__init__.py", "pkg/util.py", "pkg/sub/__init__.py", "pkg/sub/k.py"):
