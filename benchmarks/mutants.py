@@ -272,7 +272,11 @@ def run(corpus: str, cache: Path | None, jobs: int, json_out: Path | None = None
         return 2
     print_table(results, f"{corpus} corpus")
     if json_out:
-        json_out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        try:
+            json_out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        except OSError as error:
+            print(f"mutants: cannot write --json {json_out}: {error}", file=sys.stderr)
+            return 2
     return 0
 
 
@@ -290,6 +294,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.jobs < 1:
         ap.error(f"argument -j/--jobs: must be at least 1, got {args.jobs}")
+    if args.json and not args.json.parent.is_dir():
+        ap.error(f"argument --json: no folder {args.json.parent}")
     use_corpus(args.corpus)
     packages = None
     if args.packages:

@@ -177,6 +177,8 @@ def test_bad_options_are_errors_that_name_them():
     assert bad.returncode == 2 and "not-a-package" in bad.stderr
     bad = _run("--draw", "0")
     assert bad.returncode == 2 and "--draw" in bad.stderr
+    bad = _run("--json", "/no/such/folder/out.json")
+    assert bad.returncode == 2 and "--json" in bad.stderr
     assert _run("--bogus").returncode == 2
 
 
