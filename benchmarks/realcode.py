@@ -29,6 +29,9 @@ setup or lint failed.
 on them makes them tuning data. `--corpus fresh` is a third list of the same kind
 (`fresh.json`, `fresh_judged.json`, `fresh_repro/`, cache `$CONTIGLINT_FRESH_DIR` or
 `~/.cache/contiglint/fresh`), pinned after the held-out verdicts had been tuned on.
+
+After the precision table comes the recall of the corpus's stored mutants (`mutants.py`: bugs
+written into the corpus's code, labelled by running them); `--no-mutants` skips it.
 """
 from __future__ import annotations
 
@@ -267,6 +270,8 @@ def main(argv=None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--json", type=Path, help="write every finding with its key here")
     ap.add_argument("--unjudged", action="store_true", help="list findings without a verdict")
+    ap.add_argument("--no-mutants", action="store_true",
+                    help="skip the mutant recall table (benchmarks/mutants.py)")
     ap.add_argument("--record", action="store_true",
                     help="write the per-rule verdict counts to contiglint/rules/precision.json "
                          "(default mode, every package only)")
@@ -300,6 +305,11 @@ def main(argv=None) -> int:
                       f"    {f['message']}")
     if args.json:
         args.json.write_text(json.dumps(findings, indent=1) + "\n")
+    if not args.no_mutants:
+        import mutants
+
+        if mutants.run(args.corpus, args.cache, args.jobs, packages=names):
+            return 2
     if args.record:
         if args.strict or args.packages:
             print("realcode: --record measures the default mode on every package of the corpus",
