@@ -213,19 +213,27 @@ def _case_modules():
     return sorted(p.stem for p in REPRO.glob("*.py") if p.stem != "common")
 
 
+def _case_module(name: str):
+    """A case module of mutants_repro/, imported whichever test of this worker ran first (its
+    `from common import ...` must find mutants_repro's common, not another directory's)."""
+    if str(REPRO) not in sys.path:
+        sys.path.insert(0, str(REPRO))
+    common = sys.modules.get("common")
+    if common is not None and Path(getattr(common, "__file__", "")).parent != REPRO:
+        del sys.modules["common"]
+    return importlib.import_module(name)
+
+
 def test_every_case_named_in_mutants_json_exists():
-    sys.path.insert(0, str(REPRO))
-    cases = {f"{m}:{name}" for m in _case_modules()
-             for name in importlib.import_module(m).CASES}
+    cases = {f"{m}:{name}" for m in _case_modules() for name in _case_module(m).CASES}
     named = {e["case"] for e in _stored() if e["case"]}
     assert named <= cases, named - cases
     assert cases <= named, f"cases no mutant uses: {cases - named}"
 
 
 def test_decide_labels_by_running(capsys):
-    sys.path.insert(0, str(REPRO))
     import torch
-    from common import decide
+    decide = _case_module("common").decide
 
     def case(mutant, n):
         x = torch.arange(n * 2.0).view(n, 2).t()
@@ -249,7 +257,7 @@ def test_each_case_module_runs_and_gives_the_stored_labels(module):
                           text=True, timeout=300, cwd=str(REPRO))
     assert proc.returncode == 0, proc.stderr
     outcome = dict(line.split(": ", 2)[:2] for line in proc.stdout.splitlines())
-    cases = importlib.import_module(module).CASES
+    cases = _case_module(module).CASES
     assert sorted(outcome) == sorted(cases)
     for e in _stored():
         if e["case"] and e["case"].startswith(f"{module}:"):
