@@ -82,6 +82,13 @@ def size_above_one(a, b, n):
     return None
 
 
+def asserted_width(a, w):
+    x = a.view(6, 48).split(16, dim=-1)[0]  # (6, 16) with strides (48, 1)
+    n = w.numel()
+    assert x.shape[-1] == n
+    return x.view(-1, n)  # its own shape where the assert holds
+
+
 def checked_then_other_branch(a):
     x = a.view(2, 3, 4).transpose(1, 2)
     if x.is_contiguous():
@@ -101,6 +108,7 @@ CASES = {
     "asserted_size": ((torch.randn(8), 2, 1), False),
     "size_is_not_one": ((torch.randn(8), 2, 1), False),
     "size_above_one": ((torch.randn(24), 2, 3), "view size is not compatible"),
+    "asserted_width": ((torch.randn(288), torch.randn(16)), False),
     "checked_then_other_branch": ((torch.randn(24),), "view size is not compatible"),
 }
 FLAGGED = {"size_above_one", "checked_then_other_branch"}

@@ -130,6 +130,30 @@ class BranchMixin:
         return (size[1][0], when) if size is not None and size[0] == 1 and len(size[1]) == 1 \
             else None
 
+    def size_equality(self, test: ast.expr, env: Env) -> Optional[dict]:
+        """`name == size` (either way round), where the name's size is not known and the
+        other side's is: the name's new value where the test holds (`assert x.shape[-1] ==
+        in_features` gives `in_features` the size of x's last dim), or None."""
+        if env is None or not (isinstance(test, ast.Compare) and len(test.ops) == 1 and
+                               isinstance(test.ops[0], ast.Eq)):
+            return None
+        saved, self.env = self.env, env
+        try:
+            for name, other in ((test.left, test.comparators[0]),
+                                (test.comparators[0], test.left)):
+                if not isinstance(name, ast.Name) or not _size_read(other):
+                    continue
+                current = env.get(name.id, OPAQUE)
+                if current is not OPAQUE and not (isinstance(current, IntVal) and
+                                                  current.size is None):
+                    continue
+                value = self.evaluate(other)
+                if isinstance(value, IntVal) and value.size is not None:
+                    return {name.id: value}
+        finally:
+            self.env = saved
+        return None
+
     def refine(self, test: ast.expr, env: Env) -> tuple[Env, Env]:
         """Split the environment on layout checks: `if x.is_contiguous():` / `if not ...`."""
         if env is None:
@@ -152,7 +176,11 @@ class BranchMixin:
         if not names:
             unit = self.unit_size_test(test, env)
             if unit is None:
-                return env, env
+                equal = self.size_equality(test, env)
+                if equal is None:
+                    return env, env
+                holds = dict(env, **equal)  # `n == x.shape[-1]`: n is that size there
+                return (env, holds) if negate else (holds, env)
             name, when = unit
             one, other = dict(env), env  # `n == 1` holds on one side: n is 1 there
             for key, value in env.items():
