@@ -237,7 +237,7 @@ class MethodMixin:
             if args:
                 dim = args[0]
                 if isinstance(dim, IntVal) and dim.size and not dim.size[1]:
-                    return self.dim_size(func.value, tensor, dim.size[0])
+                    return self.dim_size(func.value, tensor, dim.size[0], called=True)
                 return IntVal(None)
             return Dims(tensor.geometry.sizes if tensor.geometry else None)
         if name in ("dim", "ndimension"):

@@ -82,11 +82,13 @@ class SubscriptMixin:
             return IntVal(None)
         return container.item(at) if at is not None else container.element()
 
-    def dim_size(self, owner: ast.expr, tensor: Value, index: int) -> IntVal:
+    def dim_size(self, owner: ast.expr, tensor: Value, index: int, called: bool = False) -> IntVal:
         """`x.size(i)` / `x.shape[i]`: the known size, or a symbol that is also written back
         into `x`'s geometry, so a later `x.view(x.size(0), -1)` can be matched dim by dim."""
         geometry = tensor.geometry if isinstance(tensor, Tensor) else None
         if geometry is None or not -geometry.rank <= index < geometry.rank:
+            if geometry is None and isinstance(tensor, Tensor):
+                self.states_rank(owner, tensor, index + 1 if index >= 0 else -index, called)
             return IntVal(symbol(f"{self.program.unparse(owner)}.size({index})"))
         index %= geometry.rank
         size = geometry.axes[index].size
@@ -98,6 +100,18 @@ class SubscriptMixin:
         if key is not None and self.env is not None and self.env.get(key) == tensor:
             self.env[key] = evolve(tensor, geometry=geometry.with_axis(index, size=size))
         return IntVal(size)
+
+    def states_rank(self, owner: ast.expr, tensor: Tensor, rank: int, called: bool) -> None:
+        """`x.size(2)` raises unless x has at least 3 dims: from here on x's rank is known to
+        be at least that (the rank at which the model assumes x's dims). A `.size(i)` call
+        also says that a value of unknown type is a tensor (a numpy array's size is an int)."""
+        key = owner.id if isinstance(owner, ast.Name) else (
+            self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
+        if key is None or self.env is None or tensor.min_rank >= rank:
+            return
+        current = self.env.get(key)
+        if current == tensor or (called and current is OPAQUE):
+            self.env[key] = evolve(tensor, min_rank=rank)
 
     def named_sizes(self, owner: ast.expr, tensor: Tensor) -> Tensor:
         """Name the unknown sizes of `owner` as `owner.size(i)`, the symbols `dim_size` gives

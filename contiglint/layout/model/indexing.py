@@ -11,7 +11,7 @@ from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE, Size
 from contiglint.layout.model.transfer import CONTIGUOUS
-from contiglint.layout.model.values import Kind, Origin, Tensor
+from contiglint.layout.model.values import NONCONTIGUOUS, Kind, Origin, Tensor, classify
 from contiglint.layout.model.views import _result
 
 
@@ -29,7 +29,15 @@ class Index:
 
 def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
     if any(item.kind == "advanced" for item in items):
-        return CONTIGUOUS
+        # a new tensor, laid out by TensorIterator in the order of the input's strides: a
+        # contiguous input gives a contiguous result, a permuted one keeps (part of) its
+        # permutation (measured: x.permute(3, 2, 0, 1)[:, idx] has strides (1, 35, 70, 7))
+        if tensor.kind is Kind.CONTIGUOUS:
+            return CONTIGUOUS
+        if tensor.kind is Kind.PERMUTED:
+            return Tensor(Kind.PERMUTED, None, origin, maybe=True)  # unless the index drops
+            # or merges the permuted dims
+        return Tensor(Kind.UNKNOWN)
     if any(item.kind == "unknown" for item in items):
         return Tensor(Kind.UNKNOWN) if not tensor.noncontiguous else tensor
     consumed = sum(1 for item in items if item.kind in ("slice", "int"))
@@ -69,7 +77,8 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             step = item.step or 1
             if step > 1:
                 size = _stepped_size(axis.size, item)
-                axes.append(axis if size == axis.size else Axis(size, axis.base, "step"))
+                axes.append(axis if size is not None and size == axis.size else
+                            Axis(size, axis.base, "step"))
             elif item.bounded:
                 length = _stepped_size(axis.size, item) or item.length  # clamped: x[1:] on 2
                 full = length is not None and length == axis.size
@@ -118,7 +127,12 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
         return evolve(tensor, partial=partial or tensor.partial, assumed=assumed,
                        min_rank=max(tensor.min_rank, consumed))
     if tensor.noncontiguous:
-        return evolve(tensor, geometry=None, partial=partial or tensor.partial, assumed=assumed)
+        kind = tensor.kind
+        if tensor.assumed is not None and assumed is not None:
+            kind = classify(assumed)  # a step or cut of a permuted tensor leaves holes
+            kind = kind if kind in NONCONTIGUOUS else Kind.UNKNOWN
+        return evolve(tensor, kind=kind, geometry=None, partial=partial or tensor.partial,
+                      assumed=assumed, origin=tensor.origin if kind in NONCONTIGUOUS else None)
     return Tensor(Kind.STRIDED, None, origin, False, partial, consumed, assumed)
 
 

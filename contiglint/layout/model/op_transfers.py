@@ -197,6 +197,9 @@ def _fresh_copy(call: Call) -> Value:
         return tr.fresh_same_shape(call)
     if name in RANK_KEEPING:
         return tr.fresh_same_rank(call)
+    if name == "repeat" and call.this is not None:
+        repeats = call.sizes(0, "repeats")  # one count per dim of the result
+        return tr.fresh(call, [None] * len(repeats)) if repeats is not None else CONTIGUOUS
     reduction = call.kwargs.get("reduction")
     if isinstance(reduction, Const) and reduction.value == "none":
         if name in catalogue.TARGET_LEADS and call.args:

@@ -226,7 +226,9 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
 
     if sizes is not None and all(s == WILDCARD for s in sizes) and call.tensor.geometry is None:
         return call.tensor  # x.expand(-1, -1) keeps every size: x itself
-    result = apply_view(call, change, Kind.BROADCAST)
+    kept = [i for i, s in enumerate(sizes or ()) if s == WILDCARD]  # -1 keeps a dim x has:
+    rank = len(sizes) - kept[0] if kept else 0  # x has at least the dims from the first -1 on
+    result = apply_view(call, change, Kind.BROADCAST, rank)
     if result.kind is Kind.BROADCAST and result.kind is not call.tensor.kind and (
             call.tensor.geometry is None or all(guessed)):
         result = evolve(result, maybe=True)  # the sizes may be the ones it already has
@@ -279,9 +281,11 @@ def unfold(call: Call) -> Tensor:
             return _result(tensor, Geometry(axes, tuple(memory)), call, None)
     if size is None or step is None or step < size:
         result = apply_view(call, lambda g: None, Kind.BROADCAST)
-        return evolve(result, maybe=True) if result.kind is Kind.BROADCAST and \
-            not tensor.noncontiguous else result  # one window (size == n) does not overlap
-    return apply_view(call, lambda g: None, Kind.UNKNOWN)
+        if result.kind is Kind.BROADCAST and not tensor.noncontiguous:
+            result = evolve(result, maybe=True)  # one window (size == n) does not overlap
+    else:
+        result = apply_view(call, lambda g: None, Kind.UNKNOWN)
+    return evolve(result, min_rank=max(result.min_rank, tensor.min_rank + 1))  # a new last dim
 
 
 def count_from(geometry: Geometry):
@@ -304,12 +308,15 @@ def diagonal(call: Call) -> Tensor:
             length = literal(max(0, min(n1[0] - max(0, -offset), n2[0] - max(0, offset))))
         elif n1 is not None and n1 == n2 and offset == 0:
             length = n1  # a square of symbolic size n: n elements
+        elif offset == 0:
+            return _unknown_diagonal(call, geometry, a1, a2, d1, d2)
         else:
-            return Tensor(Kind.UNKNOWN, min_rank=geometry.rank - 1)  # maybe a single element
+            # maybe a single element
+            return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
         kept = tuple(a for i, a in enumerate(geometry.axes) if i not in (d1, d2))
         if length[1] or length[0] > 1:
             if "broadcast" in (a1.span, a2.span) or "new" in (a1.span, a2.span):
-                return Tensor(Kind.UNKNOWN, min_rank=geometry.rank - 1)
+                return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
             bases = tuple(sorted(a1.base + a2.base, key=geometry.memory.index))
             diag = Axis(length, bases, "step")
         else:
@@ -321,6 +328,18 @@ def diagonal(call: Call) -> Tensor:
     if offset != 0 and result.kind is Kind.STRIDED:
         return evolve(result, maybe=True)  # an offset diagonal may have one element
     return result
+
+
+def _unknown_diagonal(call: Call, geometry: Geometry, a1: Axis, a2: Axis, d1: int,
+                      d2: int) -> Tensor:
+    """The main diagonal of two dims of unrelated sizes has min(n1, n2) elements: stepped,
+    with holes, whenever both sizes exceed one, and a single element otherwise (so `maybe`)."""
+    if "broadcast" in (a1.span, a2.span) or "new" in (a1.span, a2.span):
+        return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
+    kept = tuple(a for i, a in enumerate(geometry.axes) if i not in (d1, d2))
+    bases = tuple(sorted(a1.base + a2.base, key=geometry.memory.index))
+    changed = Geometry(kept + (Axis(None, bases, "step"),), geometry.memory)
+    return evolve(_result(call.tensor, changed, call, call.origin), maybe=True)
 
 
 def view_as_real(call: Call) -> Tensor:

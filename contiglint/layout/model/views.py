@@ -49,10 +49,13 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             return _result(tensor, changed, call, part)
     if not tensor.noncontiguous:
         # rank unknown: work on the geometry assumed at the smallest rank the code implies
+        # (not for a cut tensor whose cut is not in the assumed geometry: it may have holes)
+        implied = max(min_rank, tensor.min_rank, 1)
         base = tensor.assumed
-        if base is None or base.rank < min_rank:
-            base = Geometry.contiguous([None] * max(min_rank, 1))
-        assumed = change(base)
+        if base is None or base.rank < implied:
+            cut = tensor.kind is Kind.UNKNOWN and tensor.partial is not None
+            base = None if cut else Geometry.contiguous([None] * implied)
+        assumed = change(base) if base is not None else None
         if assumed is not None:
             return _assumed_result(tensor, assumed, call, part or tensor.partial, min_rank)
     kind = tensor.kind if coarse is None else coarse
@@ -64,6 +67,8 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             # dim can restore contiguity (x.t().t(), x.transpose(0, 1).select(1, i))
         return Tensor(kind, None, tensor.origin if kind is not Kind.UNKNOWN else None,
                       tensor.maybe, part or tensor.partial, max(min_rank, tensor.min_rank))
+    if kind is Kind.PERMUTED and tensor.kind is Kind.UNKNOWN and tensor.partial is not None:
+        kind = Kind.UNKNOWN  # moving the dims of a cut of unknown extent: holes or not
     origin = call.origin if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST) else None
     assumed = change(Geometry.contiguous([None] * min_rank)) if origin and min_rank > 1 else None
     return Tensor(kind, None, origin, False, part or tensor.partial,
@@ -116,9 +121,9 @@ def transpose(call: Call) -> Tensor:
     # name the same dim when the rank is unknown
     min_rank = max((d + 1 if d >= 0 else -d) for d in (a or 0, b or 0))
     tensor = call.tensor
+    if a is not None and a == b:
+        return tensor  # swapping a dim with itself: the tensor itself
     if not distinct and tensor.geometry is None and not tensor.noncontiguous:
-        if a is not None and a == b:
-            return tensor  # swapping a dim with itself: the tensor itself
         return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial,
                       max(min_rank, tensor.min_rank))  # the dims may be one and the same
     return apply_view(call, change, Kind.PERMUTED if distinct else Kind.UNKNOWN, min_rank)
