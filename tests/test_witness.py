@@ -210,6 +210,26 @@ def test_a_view_on_an_assumed_rank_is_strict_only():
     assert strict[0].witness is None
 
 
+SHAPE_NAME = """import torch
+
+
+def f(x, batch, m, n):
+    new_shape = batch + (m, n)
+    return x.transpose(-1, -2).view(new_shape)
+"""
+
+
+def test_a_view_to_one_name_of_unknown_type_is_not_witnessed():
+    """`x.view(new_shape)`: one name may be a whole shape (here the transposed tensor's own,
+    which torch views without a copy), so it is no single size a witness could choose."""
+    x = torch.randn(2, 3, 4)
+    namespace: dict = {}
+    exec(SHAPE_NAME, namespace)
+    assert namespace["f"](x, (2,), 4, 3).shape == (2, 4, 3)  # torch: no error
+    default = lint_source(SHAPE_NAME, "m.py", Settings(select=("CTG101",))).findings
+    strict = lint_source(SHAPE_NAME, "m.py", Settings(select=("CTG101",), strict=True)).findings
+    assert default == [] and [f.witness for f in strict] == [None]
+
 def _cli(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "contiglint", *args], capture_output=True,
                           text=True, cwd=str(cwd))
