@@ -230,6 +230,52 @@ def test_a_view_to_one_name_of_unknown_type_is_not_witnessed():
     strict = lint_source(SHAPE_NAME, "m.py", Settings(select=("CTG101",), strict=True)).findings
     assert default == [] and [f.witness for f in strict] == [None]
 
+NAMED_DIMS = """import torch
+
+
+def f(x):
+    B = x.size(0)
+    N = x.size(1)
+    C = x.size(2)
+    D = x.size(3)
+    return x.permute(1, 2, 3, 0).view(N, -1)
+"""
+
+
+def test_a_witness_names_the_input_sizes_the_code_reads():
+    """x's geometry is only assumed, but the code reads x.size(i): the permuted tensor's dims
+    are those sizes, so the witness gives values to x's sizes (not to sizes of its own that
+    no input could give), and f raises on a tensor of exactly those sizes."""
+    [finding] = lint_source(NAMED_DIMS, "m.py", Settings(select=("CTG101",))).findings
+    values = dict(finding.witness.values)
+    assert set(values) == {f"x.size({i})" for i in range(4)}
+    namespace: dict = {}
+    exec(NAMED_DIMS, namespace)
+    x = torch.randn(*(values[f"x.size({i})"] for i in range(4)))
+    with pytest.raises(RuntimeError, match=finding.witness.error):
+        namespace["f"](x)
+
+DIAGONAL = """import torch
+
+
+def f(B, N, C, D):
+    x = torch.randn(B, N, C, D)
+    return x.diagonal(0, 3, 0).view(torch.float64)
+"""
+
+
+def test_a_diagonal_of_unrelated_sizes_is_witnessed_by_those_sizes():
+    """The diagonal of dims of sizes B and D has min(B, D) elements: the witness chooses B and
+    D (not the diagonal's length apart from them), and f raises at those sizes."""
+    [finding] = lint_source(DIAGONAL, "m.py", Settings(select=("CTG101",))).findings
+    values = dict(finding.witness.values)
+    assert set(values) <= {"B", "N", "C", "D"}
+    namespace: dict = {}
+    exec(DIAGONAL, namespace)
+    sizes = [values.get(name, 3) for name in "BNCD"]
+    with pytest.raises(RuntimeError, match="stride"):
+        namespace["f"](*sizes)
+
 def _cli(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "contiglint", *args], capture_output=True,
                           text=True, cwd=str(cwd))

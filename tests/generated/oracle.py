@@ -20,7 +20,10 @@ it is the program's own sizes):
 - `claimed non-contiguous, torch contiguous` and `wrong kind` (permuted / strided / broadcast)
   at the generic assignment;
 - `raw-memory finding, torch contiguous`: a default-mode CTG106 finding where torch's tensor
-  is contiguous for every assignment.
+  is contiguous for every assignment;
+- `wrong witness`: a default-mode finding (not already counted above) whose witness does not
+  fail when the program runs at the witness's sizes (`witness_sizes`): its ops up to the sink
+  run, and there the view must raise its layout error, the probed tensor be non-contiguous.
 An engine "unknown" is no disagreement; it counts against completeness (per op family).
 torch is asked only about the sizes tried (the generic ones, some with size-1 dims, one small
 draw): a finding that holds for other sizes only (`x[..., ::2].view(-1)` raises for odd last
@@ -29,6 +32,7 @@ dims) is counted as a false one.
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -64,6 +68,7 @@ class Verdict:
     line: int
     engine: str  # "ok", "raises", "can raise", "contiguous", a kind, or "unknown"
     finding: bool  # a default-mode finding of the sink's rule
+    witness: Optional[dict] = None  # the finding's witness values (name -> size), if any
 
 
 @dataclass(frozen=True)
@@ -148,7 +153,9 @@ def engine_verdicts(program: Program) -> list[Verdict]:
     for sink in sinks:
         if sink.kind in ("view", "raw_memory"):
             by_line.setdefault(sink.node.lineno, sink)
-    findings = {(f.code, f.line) for f in lint_source(source, "gen.py", DEFAULT).findings}
+    linted = lint_source(source, "gen.py", DEFAULT).findings
+    findings = {(f.code, f.line) for f in linted}
+    witnesses = {(f.code, f.line): dict(f.witness.values) for f in linted if f.witness}
     out = []
     for i, line in enumerate(program.lines):
         if line.kind == "op":
@@ -158,7 +165,7 @@ def engine_verdicts(program: Program) -> list[Verdict]:
         tensor = sink.tensor if sink is not None else None
         code = "CTG106" if line.kind == "probe" else "CTG101"
         out.append(Verdict(line, number, _verdict(line, sink, tensor),
-                           (code, number) in findings))
+                           (code, number) in findings, witnesses.get((code, number))))
     return out
 
 
@@ -209,7 +216,79 @@ def compare(program: Program) -> tuple[list[Verdict], list[Disagreement], bool]:
             detail = f"engine {v.engine}, finding {v.finding}; torch raised {obs.raised} " \
                      f"kinds {obs.kinds}"
             out.append(Disagreement(name, v.sink.family, program, v.line, detail))
+    flagged = {d.line for d in out}
+    for v in verdicts:  # a false finding's witness is wrong too: counted once, above
+        wrong = _wrong_witness(program, v, index[v.line]) \
+            if v.witness is not None and v.line not in flagged else None
+        if wrong:
+            out.append(Disagreement("wrong witness", v.sink.family, program, v.line, wrong))
     return verdicts, out, ran
+
+
+def _input_names(program: Program) -> list[list[str]]:
+    """The names the code gives each input size: a size parameter, or `x.size(i)` and the
+    name the prologue binds it to."""
+    if program.form == "params":
+        return [[p] for p in program.params]
+    names = [[f"x.size({i})"] for i in range(program.input_rank)]
+    for statement in program.prologue:
+        target, _, value = statement.partition(" = ")
+        if value == "x.shape":
+            for i, name in enumerate(t.strip() for t in target.split(",") if t.strip()):
+                names[i].append(name)
+        elif value.startswith("x.size(") and value[7:-1].isdigit():
+            names[int(value[7:-1])].append(target.strip())
+    return names
+
+
+TRIED = tuple(range(2, 13))  # the input sizes tried for what a witness leaves open
+
+
+def witness_sizes(program: Program, values: dict) -> list[tuple[int, ...]]:
+    """The input size assignments a witness allows: its values for the input sizes it names,
+    every size in TRIED for the others (a witness may name a size the code derives, such as
+    `v0.size(0)`, which some of these assignments give). Empty for a literal program."""
+    if program.form == "literal":
+        return []
+    choices = [[values[n]] if (n := next((n for n in group if n in values), None)) else
+               list(TRIED) for group in _input_names(program)]
+    return list(itertools.islice(itertools.product(*choices), 1500))
+
+
+def _wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
+    """Run the program's ops up to the sink at each input assignment the witness allows; at
+    one that gives every size the witness names its value, the sink must fail (the view
+    raises its layout error, the probed tensor is not contiguous). What torch did instead, or
+    None. Other sinks are skipped: one that raises does not stop this one."""
+    candidates = witness_sizes(program, v.witness)
+    if not candidates:
+        return None
+    inputs = {n for group in _input_names(program) for n in group}
+    derived = {n: value for n, value in v.witness.items() if n not in inputs}
+    reached = None
+    for sizes in candidates:
+        env = dict(NAMESPACE, **environment(program, sizes))
+        try:
+            for statement in program.prologue:
+                exec(compile(statement, "<gen>", "exec"), env)
+            for line in program.lines[:index]:
+                if line.kind == "op":
+                    exec(compile(line.text, "<gen>", "exec"), env)
+            if any(eval(name, env) != value for name, value in derived.items()):
+                continue  # not the state the witness names
+        except (RuntimeError, ValueError, IndexError, TypeError, NameError):
+            continue
+        result = _sink(program.lines[index], env)
+        if result is None:
+            reached = f"at sizes {sizes} the view raises another error"
+            continue
+        raised, kind = result
+        failed = kind != "contiguous" if v.sink.kind == "probe" else raised
+        if failed:
+            return None
+        reached = f"at sizes {sizes} the tensor is contiguous" if v.sink.kind == "probe" \
+            else f"at sizes {sizes} the view does not raise"
+    return f"witness {v.witness}: " + (reached or "no input sizes give the sizes it names")
 
 
 def _disagreement(v: Verdict, obs: Observed) -> Optional[str]:

@@ -5,6 +5,7 @@ import ast
 from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model import op_transfers
 from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import literal, symbol
@@ -87,9 +88,11 @@ class SubscriptMixin:
         into `x`'s geometry, so a later `x.view(x.size(0), -1)` can be matched dim by dim."""
         geometry = tensor.geometry if isinstance(tensor, Tensor) else None
         if geometry is None or not -geometry.rank <= index < geometry.rank:
+            size = symbol(f"{self.program.unparse(owner)}.size({index})")
             if geometry is None and isinstance(tensor, Tensor):
                 self.states_rank(owner, tensor, index + 1 if index >= 0 else -index, called)
-            return IntVal(symbol(f"{self.program.unparse(owner)}.size({index})"))
+                self.names_assumed_size(owner, tensor, index, size)
+            return IntVal(size)
         index %= geometry.rank
         size = geometry.axes[index].size
         if size is not None:
@@ -112,6 +115,27 @@ class SubscriptMixin:
         current = self.env.get(key)
         if current == tensor or (called and current is OPAQUE):
             self.env[key] = evolve(tensor, min_rank=rank)
+
+    def names_assumed_size(self, owner: ast.expr, tensor: Tensor, index: int, size) -> None:
+        """`x.size(i)` of a tensor whose geometry is only assumed: the assumed geometry's dim
+        i is that size, so that what is made of x (`x.permute(1, 0)`) keeps the name."""
+        key = owner.id if isinstance(owner, ast.Name) else (
+            self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
+        if key is None or self.env is None or index < 0 or tensor.noncontiguous:
+            return
+        current = self.env.get(key)
+        if not isinstance(current, Tensor) or current.geometry is not None:
+            return
+        assumed = current.assumed
+        rank = max(current.min_rank, index + 1)
+        if assumed is None:
+            assumed = Geometry.contiguous([None] * rank)
+        elif assumed.rank < rank and assumed == Geometry.contiguous(assumed.sizes):
+            assumed = Geometry.contiguous(list(assumed.sizes) + [None] * (rank - assumed.rank))
+        if assumed.rank <= index or assumed.axes[index].size is not None:
+            return
+        self.env[key] = evolve(current, assumed=assumed.with_axis(index, size=size),
+                               min_rank=max(current.min_rank, assumed.rank))
 
     def named_sizes(self, owner: ast.expr, tensor: Tensor) -> Tensor:
         """Name the unknown sizes of `owner` as `owner.size(i)`, the symbols `dim_size` gives

@@ -9,7 +9,7 @@ from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
-from contiglint.layout.model.sizes import ONE, WILDCARD, Size, is_one, literal
+from contiglint.layout.model.sizes import ONE, WILDCARD, Size, is_one, literal, symbol
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
     NONCONTIGUOUS,
@@ -338,8 +338,16 @@ def _unknown_diagonal(call: Call, geometry: Geometry, a1: Axis, a2: Axis, d1: in
         return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
     kept = tuple(a for i, a in enumerate(geometry.axes) if i not in (d1, d2))
     bases = tuple(sorted(a1.base + a2.base, key=geometry.memory.index))
-    changed = Geometry(kept + (Axis(None, bases, "step"),), geometry.memory)
+    length = symbol(f"min({_text(a1.size)}, {_text(a2.size)})") \
+        if a1.size is not None and a2.size is not None else None
+    changed = Geometry(kept + (Axis(length, bases, "step"),), geometry.memory)
     return evolve(_result(call.tensor, changed, call, call.origin), maybe=True)
+
+
+def _text(size: Size) -> str:
+    """A size as the expression it stands for (`2 * B * N`)."""
+    return " * ".join(([str(size[0])] if size[0] != 1 or not size[1] else []) +
+                      [f"({f})" if any(c in f for c in "+-") else f for f in size[1]])
 
 
 def view_as_real(call: Call) -> Tensor:

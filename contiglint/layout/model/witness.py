@@ -90,11 +90,19 @@ def _atoms(text: str, out: dict) -> None:
     if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
         _atoms(ast.unparse(node.left), out)
         _atoms(ast.unparse(node.right), out)
+    elif _is_min(node):
+        for arg in node.args:
+            _atoms(ast.unparse(arg), out)
     elif not (isinstance(node, ast.Constant) and isinstance(node.value, int)):
         out.setdefault(text, None)
 
 
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+
+
+def _is_min(node: Optional[ast.expr]) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+        node.func.id == "min" and len(node.args) == 2 and not node.keywords
 
 
 def _value(text: str, env: dict) -> Optional[int]:
@@ -103,6 +111,9 @@ def _value(text: str, env: dict) -> Optional[int]:
     node = _expression(text)
     if isinstance(node, ast.Constant) and isinstance(node.value, int):
         return node.value
+    if _is_min(node):  # a diagonal's length: min(n1, n2)
+        values = [_value(ast.unparse(arg), env) for arg in node.args]
+        return None if None in values else min(values)
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC)):
         return None
     left, right = _value(ast.unparse(node.left), env), _value(ast.unparse(node.right), env)
