@@ -265,15 +265,14 @@ def _wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
         return None
     inputs = {n for group in _input_names(program) for n in group}
     derived = {n: value for n, value in v.witness.items() if n not in inputs}
+    ops = [line.text for line in program.lines[:index] if line.kind == "op"]
+    steps = [compile(text, "<gen>", "exec") for text in list(program.prologue) + ops]
     reached = None
     for sizes in candidates:
         env = dict(NAMESPACE, **environment(program, sizes))
         try:
-            for statement in program.prologue:
-                exec(compile(statement, "<gen>", "exec"), env)
-            for line in program.lines[:index]:
-                if line.kind == "op":
-                    exec(compile(line.text, "<gen>", "exec"), env)
+            for step in steps:
+                exec(step, env)
             if any(eval(name, env) != value for name, value in derived.items()):
                 continue  # not the state the witness names
         except (RuntimeError, ValueError, IndexError, TypeError, NameError):

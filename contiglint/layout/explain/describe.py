@@ -13,23 +13,12 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, Size, is_one, multiply
+from contiglint.layout.model.sizes import ONE, Size, is_one, multiply, size_text
 from contiglint.layout.model.values import (
     NOT_TENSOR, Kind, Mapping, Origin, Seq, Tensor, Value,
 )
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
-
-
-def size_text(size: Size) -> str:
-    """`12`, `H`, `3*C`, `H*D`; `?` for a size the engine does not know."""
-    if size is None:
-        return "?"
-    coefficient, factors = size
-    parts = ([str(coefficient)] if coefficient != 1 or not factors else []) + \
-        [f if f.replace(".", "").isidentifier() or len(factors) == 1 and coefficient == 1
-         else f"({f})" for f in factors]
-    return "*".join(parts)
 
 
 @dataclass

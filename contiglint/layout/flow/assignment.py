@@ -103,6 +103,12 @@ class AssignMixin:
         for target in targets:
             self.assign(target, element, None)
 
+    def name_key(self, node: ast.expr) -> Optional[str]:
+        """The flow-sensitive name a name or an attribute (`x`, `self.x`) is bound to."""
+        if isinstance(node, ast.Name):
+            return node.id
+        return self.attribute_key(node) if isinstance(node, ast.Attribute) else None
+
     def attribute_key(self, node: ast.Attribute) -> Optional[str]:
         """`self.x` (or `obj.x.y`) as a flow-sensitive name, when rooted at a local name."""
         try:

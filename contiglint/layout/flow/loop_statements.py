@@ -99,8 +99,7 @@ class LoopMixin:
         if not (isinstance(value, ast.Attribute) and value.attr in ("shape", "size")):
             return
         owner = value.value
-        key = owner.id if isinstance(owner, ast.Name) else self.attribute_key(owner) \
-            if isinstance(owner, ast.Attribute) else None
+        key = self.name_key(owner)
         tensor = self.env.get(key) if key and self.env is not None else None
         if tensor is OPAQUE and whole:
             tensor = UNKNOWN_TENSOR  # what has a shape to unpack is taken for a tensor

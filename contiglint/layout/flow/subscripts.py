@@ -98,8 +98,7 @@ class SubscriptMixin:
         if size is not None:
             return IntVal(size)
         size = symbol(f"{self.program.unparse(owner)}.size({index})")
-        key = owner.id if isinstance(owner, ast.Name) else (
-            self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
+        key = self.name_key(owner)
         if key is not None and self.env is not None and self.env.get(key) == tensor:
             self.env[key] = evolve(tensor, geometry=geometry.with_axis(index, size=size))
         return IntVal(size)
@@ -108,8 +107,7 @@ class SubscriptMixin:
         """`x.size(2)` raises unless x has at least 3 dims: from here on x's rank is known to
         be at least that (the rank at which the model assumes x's dims). A `.size(i)` call
         also says that a value of unknown type is a tensor (a numpy array's size is an int)."""
-        key = owner.id if isinstance(owner, ast.Name) else (
-            self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
+        key = self.name_key(owner)
         if key is None or self.env is None or tensor.min_rank >= rank:
             return
         current = self.env.get(key)
@@ -119,8 +117,7 @@ class SubscriptMixin:
     def names_assumed_size(self, owner: ast.expr, tensor: Tensor, index: int, size) -> None:
         """`x.size(i)` of a tensor whose geometry is only assumed: the assumed geometry's dim
         i is that size, so that what is made of x (`x.permute(1, 0)`) keeps the name."""
-        key = owner.id if isinstance(owner, ast.Name) else (
-            self.attribute_key(owner) if isinstance(owner, ast.Attribute) else None)
+        key = self.name_key(owner)
         if key is None or self.env is None or index < 0 or tensor.noncontiguous:
             return
         current = self.env.get(key)

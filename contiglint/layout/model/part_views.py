@@ -9,7 +9,8 @@ from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
-from contiglint.layout.model.sizes import ONE, WILDCARD, Size, is_one, literal, symbol
+from contiglint.layout.model.sizes import (ONE, WILDCARD, Size, is_one, literal, size_text,
+                                           symbol)
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
     NONCONTIGUOUS,
@@ -296,7 +297,9 @@ def count_from(geometry: Geometry):
 def diagonal(call: Call) -> Tensor:
     """`diagonal(offset, dim1, dim2)` drops both dims and appends the diagonal, whose stride
     is the sum of theirs: a stepped dim (non-contiguous, non-dense) unless it has at most
-    one element. Computed exactly when the two dims have literal or equal sizes."""
+    one element. Computed exactly when the two dims have literal or equal sizes; the main
+    diagonal of dims of unrelated sizes has min(n1, n2) elements, stepped whenever both
+    exceed one (so only `maybe`)."""
     geometry = call.tensor.geometry
     offset = call.int_arg(0, "offset", 0)
     d1, d2 = call.dim_arg(1, "dim1", 0), call.dim_arg(2, "dim2", 1)
@@ -304,50 +307,35 @@ def diagonal(call: Call) -> Tensor:
             and max(d1, d2) < geometry.rank:
         a1, a2 = geometry.axes[d1], geometry.axes[d2]
         n1, n2 = a1.size, a2.size
+        unrelated = False
         if n1 is not None and n2 is not None and not n1[1] and not n2[1]:
             length = literal(max(0, min(n1[0] - max(0, -offset), n2[0] - max(0, offset))))
         elif n1 is not None and n1 == n2 and offset == 0:
             length = n1  # a square of symbolic size n: n elements
         elif offset == 0:
-            return _unknown_diagonal(call, geometry, a1, a2, d1, d2)
+            unrelated = True
+            length = symbol(f"min({size_text(n1)}, {size_text(n2)})") \
+                if n1 is not None and n2 is not None else None
         else:
             # maybe a single element
             return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
         kept = tuple(a for i, a in enumerate(geometry.axes) if i not in (d1, d2))
-        if length[1] or length[0] > 1:
+        if unrelated or length[1] or length[0] > 1:
             if "broadcast" in (a1.span, a2.span) or "new" in (a1.span, a2.span):
                 return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
             bases = tuple(sorted(a1.base + a2.base, key=geometry.memory.index))
             diag = Axis(length, bases, "step")
         else:
             diag = Axis(length, (), "new")  # one element: as if both dims were selected
-        gone = {b for a in (a1, a2) if is_one(a.size) and a.span == "full" for b in a.base}
+        gone = set() if unrelated else \
+            {b for a in (a1, a2) if is_one(a.size) and a.span == "full" for b in a.base}
         changed = Geometry(kept + (diag,), tuple(b for b in geometry.memory if b not in gone))
-        return _result(call.tensor, changed, call, call.origin)
+        result = _result(call.tensor, changed, call, call.origin)
+        return evolve(result, maybe=True) if unrelated else result
     result = apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
     if offset != 0 and result.kind is Kind.STRIDED:
         return evolve(result, maybe=True)  # an offset diagonal may have one element
     return result
-
-
-def _unknown_diagonal(call: Call, geometry: Geometry, a1: Axis, a2: Axis, d1: int,
-                      d2: int) -> Tensor:
-    """The main diagonal of two dims of unrelated sizes has min(n1, n2) elements: stepped,
-    with holes, whenever both sizes exceed one, and a single element otherwise (so `maybe`)."""
-    if "broadcast" in (a1.span, a2.span) or "new" in (a1.span, a2.span):
-        return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
-    kept = tuple(a for i, a in enumerate(geometry.axes) if i not in (d1, d2))
-    bases = tuple(sorted(a1.base + a2.base, key=geometry.memory.index))
-    length = symbol(f"min({_text(a1.size)}, {_text(a2.size)})") \
-        if a1.size is not None and a2.size is not None else None
-    changed = Geometry(kept + (Axis(length, bases, "step"),), geometry.memory)
-    return evolve(_result(call.tensor, changed, call, call.origin), maybe=True)
-
-
-def _text(size: Size) -> str:
-    """A size as the expression it stands for (`2 * B * N`)."""
-    return " * ".join(([str(size[0])] if size[0] != 1 or not size[1] else []) +
-                      [f"({f})" if any(c in f for c in "+-") else f for f in size[1]])
 
 
 def view_as_real(call: Call) -> Tensor:

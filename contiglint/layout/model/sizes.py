@@ -42,6 +42,17 @@ def substitute(size: Size, name: str, value: int) -> Size:
     return (size[0] * value ** size[1].count(name), tuple(f for f in size[1] if f != name))
 
 
+def size_text(size: Size) -> str:
+    """`12`, `H`, `3*C`, `H*D`, a Python expression of the size; `?` for a size not known."""
+    if size is None:
+        return "?"
+    coefficient, factors = size
+    parts = ([str(coefficient)] if coefficient != 1 or not factors else []) + \
+        [f if f.replace(".", "").isidentifier() or len(factors) == 1 and coefficient == 1
+         else f"({f})" for f in factors]
+    return "*".join(parts)
+
+
 def is_one(size: Size) -> bool:
     return size == ONE
 

@@ -47,13 +47,13 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         changed = change(geometry)
         if changed is not None:
             return _result(tensor, changed, call, part)
+    cut = tensor.kind is Kind.UNKNOWN and tensor.partial is not None  # a cut of unknown extent
     if not tensor.noncontiguous:
         # rank unknown: work on the geometry assumed at the smallest rank the code implies
         # (not for a cut tensor whose cut is not in the assumed geometry: it may have holes)
         implied = max(min_rank, tensor.min_rank, 1)
         base = tensor.assumed
         if base is None or base.rank < implied:
-            cut = tensor.kind is Kind.UNKNOWN and tensor.partial is not None
             base = None if cut else Geometry.contiguous([None] * implied)
         assumed = change(base) if base is not None else None
         if assumed is not None:
@@ -67,7 +67,7 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             # dim can restore contiguity (x.t().t(), x.transpose(0, 1).select(1, i))
         return Tensor(kind, None, tensor.origin if kind is not Kind.UNKNOWN else None,
                       tensor.maybe, part or tensor.partial, max(min_rank, tensor.min_rank))
-    if kind is Kind.PERMUTED and tensor.kind is Kind.UNKNOWN and tensor.partial is not None:
+    if kind is Kind.PERMUTED and cut:
         kind = Kind.UNKNOWN  # moving the dims of a cut of unknown extent: holes or not
     origin = call.origin if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST) else None
     assumed = change(Geometry.contiguous([None] * min_rank)) if origin and min_rank > 1 else None
