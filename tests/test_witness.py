@@ -369,3 +369,50 @@ def test_recurrent_states_are_contiguous_3d_and_their_transposed_view_is_witness
     assert [lines[f.line - 1].strip()[:30] for f in findings] == \
         ["return h.transpose(0, 1).view("] * 2
     assert all(replay(f.witness) is None for f in findings)
+
+
+HELD_OBJECT = """import math
+import torch
+from torch import nn
+from external_models import Encoder
+
+
+class Interpolated(nn.Module):
+    @classmethod
+    def from_encoder(cls, source: Encoder):
+        made = cls()
+        made.pos_embedding = source.pos_embedding
+        return made
+
+    def forward(self, x):
+        n = self.pos_embedding.shape[1] - 1
+        side = int(math.sqrt(n))
+        pos = self.pos_embedding[:, 1:]
+        dim = x.shape[-1]
+        pos = nn.functional.interpolate(
+            pos.reshape(1, side, side, dim).permute(0, 3, 1, 2), scale_factor=2, mode="bicubic")
+        return pos.permute(0, 2, 3, 1).view(1, -1, dim)
+
+
+def run(encoder, x):
+    return Interpolated.from_encoder(encoder)(x)
+"""
+
+
+def test_an_attribute_of_an_object_of_another_class_is_a_tensor_of_unknown_layout(monkeypatch):
+    """`source: Encoder` (a class from elsewhere) holds tensors: `source.pos_embedding` is a
+    tensor of unknown layout, not "not a tensor", so the interpolate of its NCHW-permuted
+    reshape keeps the permuted (channels_last) layout and the view after permuting it back
+    succeeds, as under torch. Taking the attribute for a non-tensor made the interpolate's
+    result an unknown tensor assumed contiguous, and the view a witnessed finding."""
+    encoder = type("Encoder", (), {})
+    module = type(sys)("external_models")
+    module.Encoder = encoder
+    monkeypatch.setitem(sys.modules, "external_models", module)
+    namespace: dict = {}
+    exec(HELD_OBJECT, namespace)
+    held = encoder()
+    held.pos_embedding = torch.nn.Parameter(torch.randn(1, 10, 4))
+    assert namespace["run"](held, torch.randn(2, 37, 4)).shape == (1, 36, 4)  # torch: no error
+    settings = Settings(select=("CTG101",))
+    assert lint_source(HELD_OBJECT, "m.py", settings).findings == []

@@ -39,6 +39,7 @@ from contiglint.layout.model.values import (
     Kind,
     Mapping,
     Origin,
+    Ref,
     Seq,
     Tensor,
     Value,
@@ -135,7 +136,9 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
             return stated
         qualname = self.program.names.qualname(param.annotation)
         if qualname and not _tensor_type(qualname):
-            return NOT_TENSOR
+            # an array or plain value is not a tensor, nor are its attributes; an object of
+            # another class may hold tensors (`encoder.pos_embedding`), whose layout is unknown
+            return NOT_TENSOR if _value_type(qualname) else Ref(qualname, instance=True)
         if isinstance(param.annotation, ast.Name) and param.annotation.id in (
                 "int", "float", "str", "bool", "list", "dict", "tuple"):
             return NOT_TENSOR
@@ -315,7 +318,16 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
     stmt_Pass = stmt_Import
 
 
+# modules whose classes are arrays or plain values: no attribute of theirs is a tensor
+VALUE_TYPE_MODULES = frozenset({"numpy", "np", "pandas", "pd", "builtins", "typing", "pathlib",
+                                "collections", "jax", "tensorflow", "PIL", "scipy"})
 TENSOR_SUBCLASS_MODULES = ("torch", "torchvision.tv_tensors", "torchvision.datapoints")
+
+
+def _value_type(qualname: str) -> bool:
+    """Whether an annotation names an array or value type, none of whose attributes is a
+    tensor (`np.ndarray`, `pd.DataFrame`, `pathlib.Path`, builtins)."""
+    return "." not in qualname or qualname.split(".", 1)[0] in VALUE_TYPE_MODULES
 
 
 def _tensor_type(qualname: str) -> bool:
