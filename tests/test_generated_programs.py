@@ -17,6 +17,7 @@ import torch
 from hypothesis import HealthCheck, Phase, given, settings
 
 from contiglint.catalogue.dtypes import ELEMENT_SIZE
+from tests.generated import fixes
 from tests.generated.oracle import compare
 from tests.generated.programs import Line, Program, programs
 
@@ -33,25 +34,18 @@ def program(form: str, prologue: tuple[str, ...], body: list[tuple[str, str, str
 
 OPEN = {
     "view finding, torch never raises": (
-        "a size-1 dim that an op makes on a tensor of unknown geometry (an unfold window, a "
-        "narrow or split to 1 of a symbolic dim) is taken for a generic one",
-        program("unpack", ("B, = x.shape",),
-                [("v0 = x.unfold(0, 1, 1)", "op", ""), ("v1 = v0.mT", "op", ""),
-                 ("s2 = v1.view(B)", "view", "v1")], ("x",), 1, ((4,), (1,)))),
+        "a size-1 dim that an op makes on a tensor of unknown geometry (a narrow to 1 of a dim "
+        "counted from the back) is taken for a generic one",
+        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.mean(1)", "op", ""),
+                 ("v2 = torch.transpose(v1, 1, 0)", "op", ""), ("s3 = v2.view(C)", "view", "v2")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
     "raw-memory finding, torch contiguous": (
-        "CTG106 on the same size-1 dims: the transpose of x.unfold(0, 1, 1) is called permuted",
-        program("size", ("B = x.size(0)",),
-                [("v0 = x.unfold(0, 1, 1)", "op", ""),
-                 ("v1 = torch.permute(v0, (1, 0,))", "op", ""),
-                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 1, ((4,), (1,)))),
-    "wrong kind": (
-        "the same size-1 dims: narrow(v, -1, 0, 1) of a window dim that already has one "
-        "element is called a cut, so a transpose is called strided, not permuted",
-        program("size", ("B = x.size(0)", "N = x.size(1)"),
-                [("v0 = x.unfold(1, 1, 1)", "op", ""),
-                 ("v3 = torch.narrow(v0, -1, 0, 1)", "op", ""),
-                 ("v4 = torch.transpose(v3, -2, -3)", "op", ""),
-                 ("s6 = v4.data_ptr()", "probe", "v4")], ("x",), 2, ((4, 5), (4, 1), (3, 3)))),
+        "CTG106 on the same size-1 dim: the transpose is called permuted",
+        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.mean(1)", "op", ""),
+                 ("v2 = torch.transpose(v1, 1, 0)", "op", ""),
+                 ("s3 = v2.data_ptr()", "probe", "v2")], ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
     "dtype-view ok, torch raises": (
         "the stride of a size-1 last dim: .contiguous() of a tensor that is contiguous but for "
         "it returns the tensor itself, whose last stride is not 1",
@@ -61,10 +55,10 @@ OPEN = {
                  ("s3 = v1.view(torch.float8_e5m2fnuz)", "dtype_view", "v1")],
                 ("B", "N", "C"), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (2, 1, 3)))),
     "claimed non-contiguous, torch contiguous": (
-        "indexing that leaves a 0-d tensor of an advanced-indexing result is called strided",
-        program("literal", ("x = torch.randn(3, 4)",),
-                [("v1 = x[:, [0, 0]]", "op", ""), ("v2 = v1[..., -1, -1]", "op", ""),
-                 ("s3 = v2.data_ptr()", "probe", "v2")], (), 2, literal_shape=(3, 4))),
+        "the same narrow to 1: the diagonal of it and a generic dim is called stepped",
+        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.diagonal(0, 1, 0)", "op", ""),
+                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
     "claimed contiguous, torch not": (
         "torch.stack of tensors whose only non-contiguity is in size-1 dims keeps their "
         "strides; the model calls the result contiguous",
@@ -267,3 +261,37 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
 ])
 def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts
+
+
+# --- safe fixes (tests/generated/fixes.py) ------------------------------------------------------
+EXPANDED = program("params", ("x = torch.randn(B, N)",),
+                   [("v0 = x.unsqueeze(1).expand(-1, 3, -1)", "op", ""),
+                    ("v1 = v0.contiguous()", "op", ""), ("s = v1.view(-1)", "view", "v1")],
+                   ("B", "N"), 2, SIZES2)
+
+
+def test_the_contiguous_copy_of_an_expanded_tensor_is_kept_and_the_program_agrees():
+    # the contiguous copy is needed: CTG113 must not remove it (a safe fix that did raised)
+    assert fixes.fixed_sources(EXPANDED) == {}
+    assert verdicts_of(EXPANDED) == ["ok"]
+
+
+def test_a_safe_fix_that_breaks_the_program_is_a_disagreement(monkeypatch):
+    # the check itself: were the copy removed as a "safe" fix, the view would raise
+    broken = EXPANDED.source().replace("v0.contiguous()", "v0")
+    monkeypatch.setattr(fixes, "fixed_sources", lambda p: {"default": broken})
+    assert [name for name, _ in fixes.fix_disagreements(EXPANDED)] == ["safe fix raises"]
+    changed = EXPANDED.source().replace("s = v1.view(-1)", "s = v1.view(-1) * 2")
+    monkeypatch.setattr(fixes, "fixed_sources", lambda p: {"default": changed})
+    assert [name for name, _ in fixes.fix_disagreements(EXPANDED)] == ["safe fix changes values"]
+
+
+def test_the_view_fix_keeps_the_values_of_a_view_that_runs():
+    # v.view(-1) of a transpose is reported and fixed as .reshape(-1); where the view runs
+    # (a size-1 dim), the reshape gives the same values
+    p = program("params", ("x = torch.randn(B, N)",),
+                [("v = x.t()", "op", ""), ("s = v.view(-1)", "view", "v")],
+                ("B", "N"), 2, SIZES2)
+    fixed = fixes.fixed_sources(p)
+    assert fixed and all("v.reshape(-1)" in text for text in fixed.values())
+    assert fixes.fix_disagreements(p) == []

@@ -29,7 +29,8 @@ from contiglint.layout.model.values import OPAQUE, Const, Kind, Seq, Tensor
 from contiglint.layout.model.witness import materialize
 from contiglint.settings import Settings
 from tests.explain_truth import bound_tensors, check_claims, claim_of, bindings
-from tests.op_world import ORIGIN, _base, abstract, concrete, method_step, problems, twins
+from tests.op_world import (ORIGIN, Twin, _base, abstract, concrete, method_step, problems,
+                             twins)
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
                     suppress_health_check=list(HealthCheck))
@@ -489,3 +490,60 @@ def test_conv_output_sizes_are_torchs(data):
             assert size == symbol(f"s{dim}") and real.shape[2 + dim] == sizes[dim]
         if not symbolic:
             assert size == literal(real.shape[2 + dim])
+
+
+# --- pools and norms: batch and channels kept, spatial sizes by the Conv formula ---------------
+@SETTINGS
+@given(st.data())
+def test_pool_output_sizes_and_layout_are_torchs(data):
+    kind = data.draw(st.sampled_from(["max", "avg"]))
+    spatial = data.draw(st.sampled_from([1, 2]))
+    kernel = data.draw(st.integers(1, 3))
+    x = data.draw(twins(rank=(spatial + 2, spatial + 2), known=True, min_size=kernel,
+                        max_size=6))
+    kwargs = {}
+    if data.draw(st.booleans()):
+        kwargs["stride"] = data.draw(st.integers(1, 3))
+    if data.draw(st.booleans()):
+        kwargs["padding"] = data.draw(st.integers(0, kernel // 2))
+    if kind == "max" and data.draw(st.booleans()):
+        kwargs["dilation"] = 1
+    name = f"{kind}_pool{spatial}d"
+    real = getattr(F, name)(concrete(x), kernel, **kwargs)
+    model = call(f"torch.nn.functional.{name}", x, kernel, **kwargs)
+    assert exact(model, real) == []
+    if x.model.kind is Kind.CONTIGUOUS:
+        assert known(model)
+
+
+def test_a_pool_with_a_unit_kernel_keeps_symbolic_sizes_and_ceil_mode_claims_none():
+    x = Tensor.of(Geometry.contiguous([symbol("B"), symbol("C"), symbol("H"), literal(1)]), None)
+    model = op_transfers.function("torch.nn.functional.avg_pool2d").transfer(
+        Call("torch.nn.functional.avg_pool2d", x, [abstract(1)], {}, ORIGIN))
+    assert model.geometry.sizes == (symbol("B"), symbol("C"), symbol("H"), literal(1))
+    ceil = call("torch.nn.functional.max_pool2d", next_twin((2, 3, 5, 5)), 2, ceil_mode=True)
+    assert ceil.geometry.sizes[2:] == (None, None)  # ceil mode rounds up: not the formula's
+
+
+def next_twin(shape):
+    return Twin(torch.randn(*shape), Tensor.of(Geometry.contiguous([literal(s) for s in shape]),
+                                               None))
+
+
+@pytest.mark.parametrize("index, rank", [
+    ("[:, :, [0, 0]]", 4), ("[..., [0, 2, 1]]", 4), ("[i]", 4), ("[..., [1], :]", 4),
+    ("[:, 0, [1, 2]]", None),  # an int with the list: the model claims no shape
+])
+def test_advanced_indexing_of_a_contiguous_tensor_gives_the_index_length(index, rank):
+    source = ("import torch\n\ndef f():\n    x = torch.randn(4, 1, 4, 5)\n"
+              "    i = torch.tensor([0, 1, 1, 2, 3])\n"
+              f"    y = x{index}\n    return y\n")
+    analysis = analyze(source, "index.py", Settings())
+    claim = claim_of(analysis, bindings(analysis)[(6, "y")][0])
+    real = eval(f"x{index}", {"x": torch.randn(4, 1, 4, 5), "i": torch.tensor([0, 1, 1, 2, 3])})
+    assert real.is_contiguous()
+    assert claim.contiguous == "yes"
+    if rank is None:
+        assert claim.shape is None
+    else:
+        assert claim.shape == [str(n) for n in real.shape]

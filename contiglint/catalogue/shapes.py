@@ -25,7 +25,15 @@ MODULE_SIZES: dict[str, dict[str, tuple[int, str]]] = {
     **{name: {"width": (1, "out_channels"), "kernel": (2, "kernel_size"), "stride": (3, "stride"),
               "padding": (4, "padding"), "dilation": (5, "dilation")} for name in _CONV},
     **{"Lazy" + name: {"width": (0, "out_channels")} for name in _CONV},
+    **{f"MaxPool{d}d": {"kernel": (0, "kernel_size"), "stride": (1, "stride"),
+                        "padding": (2, "padding"), "dilation": (3, "dilation")} for d in "123"},
+    **{f"AvgPool{d}d": {"kernel": (0, "kernel_size"), "stride": (1, "stride"),
+                        "padding": (2, "padding")} for d in "123"},
 }
+# max and average pools (functions and modules, by lower-case name without underscores) and
+# their spatial dims: the output size is conv_size's (floor mode; ceil_mode=True rounds up), the
+# stride the kernel's when not given, the batch and channel dims kept
+POOLS = {f"{kind}pool{d}d": int(d) for kind in ("max", "avg") for d in "123"}
 # the rank a Conv module's batched input and output have (the unbatched input one less)
 CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
 CONV_DEFAULTS = {"stride": 1, "padding": 0, "dilation": 1}

@@ -3,7 +3,8 @@
 torch: the body runs statement by statement for each size assignment; a sink records what
 torch did (the view raised its layout error or not, the tensor was contiguous or not, and of
 which kind). An assignment where an op statement fails is invalid for that program (a size the
-op does not take) and is left out. Engine: the flow pass's abstract value at each sink
+op does not take) and is left out; a sink whose view does not fit the sizes (a shape error) is
+not read for them, the other sinks are. Engine: the flow pass's abstract value at each sink
 (`analyze_module`), read through the model's own verdicts (`view_verdict`, CTG101's dtype-view
 checks), and the default-mode findings of `lint_source` (CTG101, CTG106) that a user sees.
 
@@ -23,7 +24,9 @@ it is the program's own sizes):
   is contiguous for every assignment;
 - `wrong witness`: a default-mode finding (not already counted above) whose witness does not
   fail when the program runs at the witness's sizes (`witness_sizes`): its ops up to the sink
-  run, and there the view must raise its layout error, the probed tensor be non-contiguous.
+  run, and there the view must raise its layout error, the probed tensor be non-contiguous;
+- `safe fix raises` / `safe fix changes values`: the program with the safe fixes applied
+  behaves otherwise where the original ran (tests/generated/fixes.py).
 An engine "unknown" is no disagreement; it counts against completeness (per op family).
 torch is asked only about the sizes tried (the generic ones, some with size-1 dims, one small
 draw): a finding that holds for other sizes only (`x[..., ::2].view(-1)` raises for odd last
@@ -46,6 +49,7 @@ from contiglint.rules.ctg101_view_on_noncontiguous import last_dim_unit_stride, 
 from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
+from tests.generated.fixes import fix_disagreements
 from tests.generated.programs import Line, Program, environment
 
 DEFAULT = Settings(select=("CTG101", "CTG106"))
@@ -113,9 +117,10 @@ def run_torch(program: Program) -> dict[int, Observed]:
                 results[i] = _sink(line, env)
         except (RuntimeError, ValueError, IndexError, TypeError):
             continue  # the program does not take these sizes
-        if any(r is None for r in results.values()):
-            continue
-        for i, (raised, kind) in results.items():
+        for i, result in results.items():
+            if result is None:
+                continue  # this sink's view does not fit these sizes (the others are read)
+            raised, kind = result
             obs = observed[i]
             if run == 0:
                 obs.generic = len(obs.raised)
@@ -222,6 +227,9 @@ def compare(program: Program) -> tuple[list[Verdict], list[Disagreement], bool]:
             if v.witness is not None and v.line not in flagged else None
         if wrong:
             out.append(Disagreement("wrong witness", v.sink.family, program, v.line, wrong))
+    for name, detail in fix_disagreements(program):
+        out.append(Disagreement(name, program.lines[-1].family, program, program.first_line,
+                                detail))
     return verdicts, out, ran
 
 

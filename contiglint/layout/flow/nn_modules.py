@@ -2,11 +2,10 @@
 8, 3)`) returns for a tensor, and its parameters' layouts."""
 from __future__ import annotations
 
-from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.shape_transfers import window_sizes
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue import shapes
 from contiglint.layout.model.values import (
@@ -45,39 +44,6 @@ def module_config(qualname: str, args, kwargs) -> tuple:
     return tuple(sorted(config.items()))
 
 
-def conv_spatial(config: dict, given, spatial: int) -> list:
-    """The spatial output sizes of a Conv module for input sizes `given`: computed where the
-    input size and the constructor's kernel, stride, padding and dilation are literal, the
-    input's own where the Conv keeps every size (stride 1, padding `same` or (k - 1) / 2 per
-    dilation); else unknown."""
-    def per_dim(role: str) -> Optional[list]:
-        value = config.get(role)
-        if value is None and role in shapes.CONV_DEFAULTS:
-            value = literal(shapes.CONV_DEFAULTS[role])
-        values = list(value) if isinstance(value, tuple) and value and \
-            isinstance(value[0], tuple) else [value] * spatial
-        if len(values) != spatial or any(v is None or v[1] for v in values):
-            return None
-        return [v[0] for v in values]
-    kernel, stride, dilation = per_dim("kernel"), per_dim("stride"), per_dim("dilation")
-    padding = [None] * spatial if config.get("padding") in ("same", "valid") else \
-        per_dim("padding")
-    if kernel is None or stride is None or dilation is None or padding is None:
-        return [None] * spatial
-    if config.get("padding") in ("same", "valid"):
-        if config["padding"] == "same":
-            return list(given)
-        padding = [0] * spatial
-    out = []
-    for size, k, s, p, d in zip(given, kernel, stride, padding, dilation):
-        if size is not None and not size[1]:
-            out.append(literal(shapes.conv_size(size[0], k, s, p, d)))
-        else:
-            out.append(size if size is not None and shapes.conv_keeps_size(k, s, p, d)
-                       else None)
-    return out
-
-
 def module_width(config: tuple):
     """The output width (`out_features`, `out_channels`, ...) a module's config holds."""
     return dict(config).get("width")
@@ -102,7 +68,7 @@ def module_output(qualname: str, result: Value, width, source: Value = None,
         if isinstance(source, Tensor) and source.rank == rank == result.rank and \
                 not last.startswith("ConvTranspose"):
             geometry = result.geometry
-            for dim, size in enumerate(conv_spatial(dict(config), source.geometry.sizes[2:],
+            for dim, size in enumerate(window_sizes(dict(config), source.geometry.sizes[2:],
                                                     rank - 2), start=2):
                 geometry = geometry.with_axis(dim, size=size)
             result = evolve(result, geometry=geometry)

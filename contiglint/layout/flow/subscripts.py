@@ -191,6 +191,11 @@ class SubscriptMixin:
             value = self.evaluate(element)
             if isinstance(value, IntVal):
                 items.append(Index("int"))
+            elif isinstance(value, Seq) and value.items is not None and value.items and \
+                    all(isinstance(i, IntVal) for i in value.items):
+                items.append(Index("advanced", length=literal(len(value.items)), ndim=1))
+            elif isinstance(value, Tensor) and value.rank == 1:
+                items.append(Index("advanced", length=value.geometry.sizes[0], ndim=1))
             elif isinstance(value, (Tensor, Seq)):
                 items.append(Index("advanced"))
             elif isinstance(value, Const) and isinstance(value.value, bool):

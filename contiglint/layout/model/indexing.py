@@ -25,6 +25,7 @@ class Index:
     step: Optional[int] = None
     bounded: bool = False  # the slice has a start or stop (so it may cut the dim)
     length: Size = None  # the resulting size when known
+    ndim: Optional[int] = None  # an advanced index's rank, when known
 
 
 def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
@@ -33,7 +34,7 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
         # contiguous input gives a contiguous result, a permuted one keeps (part of) its
         # permutation (measured: x.permute(3, 2, 0, 1)[:, idx] has strides (1, 35, 70, 7))
         if tensor.kind is Kind.CONTIGUOUS:
-            return CONTIGUOUS
+            return _gathered(tensor, items)
         if tensor.kind is Kind.PERMUTED:
             return Tensor(Kind.PERMUTED, None, origin, maybe=True)  # unless the index drops
             # or merges the permuted dims
@@ -48,6 +49,26 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
         if changed is not None:
             return _result(tensor, changed, _Call(origin), partial)
     return _coarse(tensor, items, origin, consumed, partial)
+
+
+def _gathered(tensor: Tensor, items: Sequence[Index]) -> Tensor:
+    """Advanced indexing of a contiguous tensor: contiguous; its shape where one 1-d index
+    and full slices (`x[:, idx]`, `x[..., [0, 2]]`) replace the indexed dim by the index's
+    length."""
+    geometry = tensor.geometry
+    advanced = [i for i, item in enumerate(items) if item.kind == "advanced"]
+    plain = all(item.kind == "ellipsis" or (item.kind == "slice" and not _cuts(item))
+                for item in items if item.kind != "advanced")
+    ellipses = sum(item.kind == "ellipsis" for item in items)
+    if geometry is None or len(advanced) != 1 or items[advanced[0]].ndim != 1 or not plain \
+            or ellipses > 1 or len(items) - ellipses > geometry.rank:
+        return CONTIGUOUS
+    where = advanced[0]
+    if ellipses and any(item.kind == "ellipsis" for item in items[:where]):
+        where = geometry.rank - (len(items) - where)  # counted from the back
+    sizes = list(geometry.sizes)
+    sizes[where] = items[advanced[0]].length
+    return Tensor.of(Geometry.contiguous(sizes), None)
 
 
 class _Call:

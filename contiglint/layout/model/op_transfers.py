@@ -29,6 +29,7 @@ from contiglint.layout.model import reduction_transfers as reductions
 from contiglint.layout.model import shape_transfers as shapes
 from contiglint.layout.model import spectral_transfers as st
 from contiglint.layout.model import transfer as tr
+from contiglint.layout.model import memory_views as mv
 from contiglint.layout.model import part_views as pv
 from contiglint.layout.model import views as vw
 from contiglint.layout.model.geometry import Geometry
@@ -284,10 +285,10 @@ def _function_factory(call: Call) -> Value:
 TRANSFERS: dict[str, Transfer] = {
     "transpose": vw.transpose, "t": vw.t, "matrix_transpose": vw.matrix_transpose,
     "permute": vw.permute, "movedim": vw.movedim, "narrow": pv.narrow, "select": pv.select,
-    "unbind": pv.unbind, "split": pv.split, "diagonal": pv.diagonal, "real_part": pv.real_part,
-    "view_as_real": pv.view_as_real, "view_as_complex": pv.view_as_complex,
+    "unbind": pv.unbind, "split": pv.split, "diagonal": mv.diagonal, "real_part": mv.real_part,
+    "view_as_real": mv.view_as_real, "view_as_complex": mv.view_as_complex,
     "sparse_part": _sparse_part, "expand": pv.expand, "expand_as": pv.expand_as,
-    "expand_tensors": jt.expand_tensors, "unfold": pv.unfold, "as_strided": lt.as_strided,
+    "expand_tensors": jt.expand_tensors, "unfold": mv.unfold, "as_strided": lt.as_strided,
     "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": _view,
     "view_as": vw.view_as, "reshape": vw.reshape,
     "reshape_as": partial(vw.view_as, copy_if_needed=True), "flatten": vw.flatten,
@@ -303,7 +304,7 @@ TRANSFERS: dict[str, Transfer] = {
     "function_factory": _function_factory, "sized_factory": tr.sized_factory,
     "vector_factory": tr.vector_factory, "matrix_factory": tr.matrix_factory,
     "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": tr.convolution,
-    "keep_channels_last": tr.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
+    "keep_channels_last": shapes.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
     "recurrent": tr.recurrent,
     "encoder": _encoder, "multihead_attention": shapes.multihead_attention,
     "topk": tr.tuple_of(_fresh_copy), "stft": st.stft, "not_tensor": tr.not_tensor,

@@ -1,19 +1,16 @@
-"""Views of part of a tensor, or of its memory read another way: narrow, select, unbind,
-split, expand, unfold, diagonal and the complex views. Each computes the exact result geometry
+"""Views of part of a tensor: narrow, select, unbind, split and expand (unfold, diagonal and
+the complex views are memory_views.py's). Each computes the exact result geometry
 when the input's rank is known and falls back to a coarse kind when it is not (views.py's
 `apply_view`)."""
 from __future__ import annotations
 
-from itertools import count
 from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
-from contiglint.layout.model.sizes import (ONE, WILDCARD, Size, is_one, literal, size_text,
-                                           symbol)
+from contiglint.layout.model.sizes import ONE, WILDCARD, Size, is_one, literal
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
-    NONCONTIGUOUS,
     OPAQUE,
     Const,
     IntVal,
@@ -21,9 +18,8 @@ from contiglint.layout.model.values import (
     Seq,
     Tensor,
     Value,
-    classify,
 )
-from contiglint.layout.model.views import GeometryChange, _norm, _result, _without, apply_view
+from contiglint.layout.model.views import _norm, _without, apply_view
 
 
 # --- selecting part of a tensor -------------------------------------------------------------
@@ -244,155 +240,3 @@ def expand_as(call: Call) -> Tensor:
         tensor = call.tensor
         return tensor if tensor.noncontiguous else Tensor(Kind.UNKNOWN, min_rank=tensor.min_rank)
     return expand(call, sizes)
-
-
-def unfold(call: Call) -> Tensor:
-    """`x.unfold(dim, size, step)`: dim d becomes `count = (n - size) // step + 1` windows
-    (stride step * s) and a new last dim of `size` (stride s). Windows overlap when
-    step < size and there is more than one; with a literal n the geometry is exact."""
-    dim, size, step = call.int_arg(0, "dimension"), call.int_arg(1, "size"), \
-        call.int_arg(2, "step")
-    tensor = call.tensor
-    geometry = tensor.geometry
-    d = _norm(dim, geometry.rank) if geometry is not None and dim is not None else None
-    if geometry is not None and geometry.rank == 0 and dim in (0, -1):
-        d = None
-    if d is not None and size is not None and step is not None and step > 0:
-        axis = geometry.axes[d]
-        n = axis.size[0] if axis.size is not None and not axis.size[1] else None
-        if n is not None and n >= size and axis.span in ("full", "cut") and axis.base:
-            count = (n - size) // step + 1
-            fresh_ids = count_from(geometry)
-            frames_id, window_id = next(fresh_ids), next(fresh_ids)
-            memory = list(geometry.memory)
-            where = memory.index(axis.base[0])
-            memory[where:where + len(axis.base)] = [frames_id, window_id]
-            if count == 1:
-                frames = Axis(ONE, (), "new")
-                memory.remove(frames_id)
-            elif step < size:
-                frames = Axis(literal(count), (), "broadcast")  # overlapping windows
-                memory.remove(frames_id)
-            else:
-                cut = axis.span == "cut" or count * step != n
-                frames = Axis(literal(count), (frames_id,), "cut" if cut else "full")
-            short = step > size if count > 1 else size < n or axis.span == "cut"  # gaps
-            window = Axis(literal(size), (window_id,), "cut" if short else "full")
-            axes = geometry.axes[:d] + (frames,) + geometry.axes[d + 1:] + (window,)
-            return _result(tensor, Geometry(axes, tuple(memory)), call, None)
-    if size is None or step is None or step < size:
-        result = apply_view(call, lambda g: None, Kind.BROADCAST)
-        if result.kind is Kind.BROADCAST and not tensor.noncontiguous:
-            result = evolve(result, maybe=True)  # one window (size == n) does not overlap
-    else:
-        result = apply_view(call, lambda g: None, Kind.UNKNOWN)
-    return evolve(result, min_rank=max(result.min_rank, tensor.min_rank + 1))  # a new last dim
-
-
-def count_from(geometry: Geometry):
-    """Fresh base-axis ids for a geometry."""
-    return count(max(geometry.memory, default=-1) + 1)
-
-
-def diagonal(call: Call) -> Tensor:
-    """`diagonal(offset, dim1, dim2)` drops both dims and appends the diagonal, whose stride
-    is the sum of theirs: a stepped dim (non-contiguous, non-dense) unless it has at most
-    one element. Computed exactly when the two dims have literal or equal sizes; the main
-    diagonal of dims of unrelated sizes has min(n1, n2) elements, stepped whenever both
-    exceed one (so only `maybe`)."""
-    geometry = call.tensor.geometry
-    offset = call.int_arg(0, "offset", 0)
-    d1, d2 = call.dim_arg(1, "dim1", 0), call.dim_arg(2, "dim2", 1)
-    if geometry is not None and None not in (offset, d1, d2) and d1 != d2 \
-            and max(d1, d2) < geometry.rank:
-        a1, a2 = geometry.axes[d1], geometry.axes[d2]
-        n1, n2 = a1.size, a2.size
-        unrelated = False
-        if n1 is not None and n2 is not None and not n1[1] and not n2[1]:
-            length = literal(max(0, min(n1[0] - max(0, -offset), n2[0] - max(0, offset))))
-        elif n1 is not None and n1 == n2 and offset == 0:
-            length = n1  # a square of symbolic size n: n elements
-        elif offset == 0:
-            unrelated = True
-            length = symbol(f"min({size_text(n1)}, {size_text(n2)})") \
-                if n1 is not None and n2 is not None else None
-        else:
-            # maybe a single element
-            return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
-        kept = tuple(a for i, a in enumerate(geometry.axes) if i not in (d1, d2))
-        if unrelated or length[1] or length[0] > 1:
-            if "broadcast" in (a1.span, a2.span) or "new" in (a1.span, a2.span):
-                return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
-            bases = tuple(sorted(a1.base + a2.base, key=geometry.memory.index))
-            diag = Axis(length, bases, "step")
-        else:
-            diag = Axis(length, (), "new")  # one element: as if both dims were selected
-        gone = set() if unrelated else \
-            {b for a in (a1, a2) if is_one(a.size) and a.span == "full" for b in a.base}
-        changed = Geometry(kept + (diag,), tuple(b for b in geometry.memory if b not in gone))
-        result = _result(call.tensor, changed, call, call.origin)
-        return evolve(result, maybe=True) if unrelated else result
-    result = apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
-    if offset != 0 and result.kind is Kind.STRIDED:
-        return evolve(result, maybe=True)  # an offset diagonal may have one element
-    return result
-
-
-def view_as_real(call: Call) -> Tensor:
-    """A complex (..., ) tensor as real (..., 2): every stride doubles and a new innermost dim
-    of 2 appears (measured: the layout is otherwise the complex tensor's)."""
-    return on_assumed(call, _with_pair) or apply_view(call, _with_pair, None)
-
-
-def _with_pair(g: Geometry) -> Geometry:
-    new = next(count_from(g))
-    return Geometry(g.axes + (Axis(literal(2), (new,), "full"),), g.memory + (new,))
-
-
-def on_assumed(call: Call, change: GeometryChange) -> Optional[Tensor]:
-    """A change that only adds or drops the innermost complex pair (view_as_real, `.real`)
-    keeps a non-contiguous tensor's assumed geometry: the dims the earlier op moved or cut stay
-    where they were, so its claims at the smallest rank still stand."""
-    tensor = call.tensor
-    if tensor.geometry is not None or tensor.assumed is None or not tensor.noncontiguous:
-        return None
-    assumed = change(tensor.assumed)
-    if assumed is None or classify(assumed) not in NONCONTIGUOUS:
-        return None
-    return Tensor(tensor.kind, None, tensor.origin, tensor.maybe, tensor.partial,
-                  max(tensor.min_rank + assumed.rank - tensor.assumed.rank, assumed.rank),
-                  assumed, tensor.dtype)
-
-
-def view_as_complex(call: Call) -> Tensor:
-    """A real (..., 2) tensor with a unit-stride last dim as complex (...): the last dim goes
-    (torch raises unless it is innermost with stride 1)."""
-    def change(g: Geometry):
-        if not g.rank:
-            return None
-        last = g.axes[-1]
-        if last.span != "full" or len(last.base) != 1 or g.memory[-1] != last.base[0]:
-            return None
-        return Geometry(g.axes[:-1], g.memory[:-1])
-    tensor = call.tensor
-    result = apply_view(call, change, None)
-    if tensor.geometry is not None and result.geometry is None:
-        return Tensor(Kind.UNKNOWN, min_rank=max(tensor.min_rank - 1, 0))
-    return result
-
-
-def real_part(call: Call) -> Tensor:
-    """`.real`/`.imag` of a complex tensor: view_as_real then the last dim selected, so every
-    stride is doubled (non-dense, yet dims that merged still merge)."""
-    tensor = call.tensor
-    if tensor.geometry is None:
-        kept = on_assumed(call, lambda g: _with_pair(g).dropped(g.rank))
-        if kept is not None:
-            return evolve(kept, kind=Kind.STRIDED, origin=kept.origin or call.origin,
-                           partial=call.origin)
-        return Tensor(Kind.STRIDED, None, call.origin, tensor.maybe, call.origin,
-                      tensor.min_rank)
-    pairs = view_as_real(call)
-    if pairs.geometry is None:
-        return Tensor(Kind.STRIDED, None, call.origin, False, call.origin, tensor.min_rank)
-    return _result(tensor, pairs.geometry.dropped(pairs.geometry.rank - 1), call, call.origin)

@@ -11,7 +11,7 @@ from contiglint.catalogue import shapes as facts
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, Size
+from contiglint.layout.model.sizes import ONE, Size, literal
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     OPAQUE,
@@ -139,11 +139,103 @@ def interpolate(call: Call) -> Value:
         (size,) * spatial if isinstance(size, IntVal) else (None,) * spatial
     if len(items) != spatial:
         items = (None,) * spatial
+    return _resized(result, list(given[:2]) + [i.size if isinstance(i, IntVal) else None
+                                               for i in items])
+
+
+def keep_channels_last(call: Call) -> Value:
+    """Pooling and normalization (tr.keep_channels_last for the layout): a norm keeps every
+    size; a max or average pool keeps batch and channels and gives each spatial dim its
+    `window_sizes` (facts.POOLS: the Conv formula, in floor mode, the stride the kernel's by
+    default)."""
+    result = tr.keep_channels_last(call)
+    given = sizes_of(call.this)
+    if not isinstance(result, Tensor) or result.geometry is None or given is None or \
+            len(given) != result.geometry.rank:
+        return result
+    name = call.name.rsplit(".", 1)[-1]
+    if "norm" in name.lower():
+        sizes = list(given)
+    else:
+        config = _pool_config(call, name)
+        spatial = facts.POOLS.get(name.lower().replace("_", ""))
+        if config is None or spatial is None or len(given) <= spatial:
+            return result
+        sizes = list(given[:-spatial]) + window_sizes(config, given[-spatial:], spatial)
+    return _resized(result, sizes)
+
+
+def _resized(result: Tensor, sizes: Sequence[Size]) -> Tensor:
+    """`result` with these sizes, its kind reclassified (a channels_last result of 1 x 1
+    spatial sizes is contiguous)."""
     geometry = result.geometry
-    for dim, size in enumerate(list(given[:2]) + [i.size if isinstance(i, IntVal) else None
-                                                  for i in items]):
+    for dim, size in enumerate(sizes):
         geometry = geometry.with_axis(dim, size=size)
-    return evolve(result, geometry=geometry)
+    if result.kind is Kind.UNKNOWN:
+        return evolve(result, geometry=geometry)
+    resized = Tensor.of(geometry, result.origin)
+    return evolve(resized, maybe=result.maybe and resized.noncontiguous, dtype=result.dtype)
+
+
+def _pool_config(call: Call, name: str) -> Optional[dict]:
+    """A max or average pool's kernel, stride, padding and dilation (as window_sizes reads
+    them), from a module's constructor (call.config) or a function's arguments; None in ceil
+    mode or where the kernel is not literal."""
+    if name != name.lower():  # a module: nn_modules.module_config read its constructor
+        config = dict(call.config)
+        ceil = config.get("ceil_mode")
+    else:
+        config = {}
+        roles = ("kernel", "stride", "padding", "dilation") if name.startswith("max") else \
+            ("kernel", "stride", "padding")
+        for index, (role, keyword) in enumerate(zip(roles, ("kernel_size", "stride",
+                                                            "padding", "dilation"))):
+            value = call.arg(index, keyword)
+            if isinstance(value, IntVal) and value.size is not None:
+                config[role] = value.size
+            elif isinstance(value, Seq) and value.items is not None and all(
+                    isinstance(i, IntVal) and i.size is not None for i in value.items):
+                config[role] = tuple(i.size for i in value.items)
+        ceil = call.arg(4 if name.startswith("max") else 3, "ceil_mode")
+        ceil = ceil.value if isinstance(ceil, Const) else ceil
+    if ceil not in (None, False) or "kernel" not in config:
+        return None
+    config.setdefault("stride", config["kernel"])  # a pool's stride is its kernel's
+    return config
+
+
+def window_sizes(config: dict, given, spatial: int) -> list:
+    """The spatial output sizes of a Conv or pool for input sizes `given` (facts.conv_size):
+    computed where the input size and the kernel, stride, padding and dilation in `config`
+    (role -> a size, or a tuple of one per dim) are literal, the input's own where every size
+    is kept (stride 1, padding `same` or (k - 1) / 2 per dilation); else unknown."""
+    def per_dim(role: str) -> Optional[list]:
+        value = config.get(role)
+        if value is None and role in facts.CONV_DEFAULTS:
+            value = literal(facts.CONV_DEFAULTS[role])
+        values = list(value) if isinstance(value, tuple) and value and \
+            isinstance(value[0], tuple) else [value] * spatial
+        if len(values) != spatial or any(v is None or v[1] for v in values):
+            return None
+        return [v[0] for v in values]
+    kernel, stride, dilation = per_dim("kernel"), per_dim("stride"), per_dim("dilation")
+    padding = [None] * spatial if config.get("padding") in ("same", "valid") else \
+        per_dim("padding")
+    if kernel is None or stride is None or dilation is None or padding is None:
+        return [None] * spatial
+    if config.get("padding") in ("same", "valid"):
+        if config["padding"] == "same":
+            return list(given)
+        padding = [0] * spatial
+    out = []
+    for size, k, s, p, d in zip(given, kernel, stride, padding, dilation):
+        if size is not None and not size[1]:
+            out.append(literal(facts.conv_size(size[0], k, s, p, d)))
+        else:
+            out.append(size if size is not None and facts.conv_keeps_size(k, s, p, d)
+                       else None)
+    return out
+
 
 
 def pad_packed(call: Call) -> Value:
