@@ -1,9 +1,10 @@
 """The layout model's exam: N random tensor programs run under torch and through the engine.
 
-    python benchmarks/generated_programs.py [N] [--seed S] [--batch 5000] [--no-shrink]
+    python benchmarks/generated_programs.py [N] [--seed S] [--batch 5000] [-j JOBS] [--no-shrink]
 
 N defaults to 200,000. Programs are drawn by the Hypothesis strategies of tests/generated/
-(in batches of `--batch`, batch k seeded with S + k), each run under torch for several size
+(in batches of `--batch`, batch k seeded with S + k, run by JOBS processes; the batches and
+so the programs are the same for any JOBS), each run under torch for several size
 assignments (size-1 dims included) and compared sink by sink with the engine's verdicts
 (tests/generated/oracle.py says what counts as a disagreement). Prints, every batch and at the
 end: programs run, disagreements by class, completeness per op family; at the end, one program
@@ -12,6 +13,7 @@ per disagreement class, shrunk by Hypothesis to a minimal one.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -24,7 +26,7 @@ from tests.generated.programs import programs  # noqa: E402
 from tests.generated.tally import Tally, shrink  # noqa: E402
 
 
-def run_batch(tally: Tally, n: int, batch_seed: int) -> None:
+def run_batch(tally: Tally, n: int, batch_seed: int) -> Tally:
     @seed(batch_seed)
     @settings(max_examples=n, database=None, deadline=None, phases=(Phase.generate,),
               suppress_health_check=list(HealthCheck))
@@ -33,6 +35,11 @@ def run_batch(tally: Tally, n: int, batch_seed: int) -> None:
         tally.add(program)
 
     batch()
+    return tally
+
+
+def _batch(job: tuple[int, int]) -> Tally:
+    return run_batch(Tally(), *job)
 
 
 def main(argv=None) -> int:
@@ -40,20 +47,22 @@ def main(argv=None) -> int:
     parser.add_argument("n", nargs="?", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=5000)
+    parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--no-shrink", action="store_true")
     args = parser.parse_args(argv)
-    if args.n < 1 or args.batch < 1:
-        parser.error("N and --batch must be positive")
+    if args.n < 1 or args.batch < 1 or args.jobs < 1:
+        parser.error("N, --batch and --jobs must be positive")
     tally = Tally()
     start = time.perf_counter()
-    k = 0
-    while tally.programs < args.n:
-        run_batch(tally, min(args.batch, args.n - tally.programs), args.seed + k)
-        k += 1
-        elapsed = time.perf_counter() - start
-        print(f"--- after {tally.programs} programs, {elapsed:.0f} s "
-              f"({1000 * elapsed / tally.programs:.1f} ms per program)\n{tally.report()}",
-              flush=True)
+    jobs = [(min(args.batch, args.n - done), args.seed + k)
+            for k, done in enumerate(range(0, args.n, args.batch))]
+    with multiprocessing.Pool(args.jobs) as pool:
+        for part in pool.imap(_batch, jobs):
+            tally.merge(part)
+            elapsed = time.perf_counter() - start
+            print(f"--- after {tally.programs} programs, {elapsed:.0f} s "
+                  f"({1000 * elapsed / tally.programs:.1f} ms per program, wall, "
+                  f"{args.jobs} jobs)\n{tally.report()}", flush=True)
     if not args.no_shrink:
         for name, example in sorted(tally.examples.items()):
             minimal = shrink(name, example.program) or example

@@ -547,3 +547,71 @@ def test_advanced_indexing_of_a_contiguous_tensor_gives_the_index_length(index, 
         assert claim.shape is None
     else:
         assert claim.shape == [str(n) for n in real.shape]
+
+
+@SETTINGS
+@given(st.data())
+def test_repeat_multiplies_each_size_by_its_count(data):
+    x = data.draw(twins(rank=(1, 3), known=True))
+    extra = data.draw(st.integers(0, 2))
+    counts = tuple(data.draw(st.lists(st.integers(1, 3), min_size=x.real.dim() + extra,
+                                      max_size=x.real.dim() + extra)))
+    real = concrete(x).repeat(*counts)
+    model = call("repeat", x, *counts)
+    assert exact(model, real) == []
+    assert known(model)
+
+
+@SETTINGS
+@given(st.data())
+def test_pad_grows_the_last_dims_by_their_pads(data):
+    x = data.draw(twins(rank=(1, 4), known=True, min_size=2))
+    pairs = data.draw(st.integers(1, x.real.dim()))
+    pad = tuple(data.draw(st.lists(st.integers(-1, 2), min_size=2 * pairs, max_size=2 * pairs)))
+    real = F.pad(concrete(x), pad)
+    model = call("torch.nn.functional.pad", x, pad)
+    assert exact(model, real) == []
+    if x.model.kind is Kind.CONTIGUOUS and real.numel():  # an emptied dim is not claimed
+        assert known(model)
+
+
+def test_pad_of_symbolic_sizes_names_them_plus_the_pads():
+    x = Tensor.of(Geometry.contiguous([symbol("B"), symbol("N")]), None)
+    model = op_transfers.function("torch.nn.functional.pad").transfer(
+        Call("torch.nn.functional.pad", x, [abstract((0, 2, 1, -1))], {}, ORIGIN))
+    assert model.geometry.sizes == (symbol("B"), symbol("N + 2"))
+    b, n = 3, 4
+    assert F.pad(torch.randn(b, n), (0, 2, 1, -1)).shape == (b, n + 2)
+
+
+def test_advanced_indexing_of_a_parameter_has_its_shape_and_no_layout_claim():
+    source = ("import torch\n\ndef f(x):\n    B, N, C, D = x.shape\n"
+              "    y = x[:, :, :, [0, 0]]\n    return y\n")
+    analysis = analyze(source, "index.py", Settings())
+    claim = claim_of(analysis, bindings(analysis)[(5, "y")][0])
+    assert claim.shape == ["B", "N", "C", "2"] and claim.contiguous == "unknown"
+    x = torch.randn(3, 4, 5, 6).permute(0, 2, 1, 3)  # a caller's layout the code does not show
+    assert x[:, :, :, [0, 0]].shape == (3, 5, 4, 2)
+    assert not x[:, :, :, [0, 0]].is_contiguous()
+
+
+@SETTINGS
+@given(st.data())
+def test_functional_conv_output_sizes_are_torchs(data):
+    spatial = data.draw(st.sampled_from([1, 2]))
+    kernel = data.draw(st.integers(1, 3))
+    x = data.draw(twins(rank=(spatial + 2, spatial + 2), known=True, min_size=kernel,
+                        max_size=6))
+    out = data.draw(st.integers(1, 3))
+    w = data.draw(twins(shape=(out, x.real.shape[1]) + (kernel,) * spatial))
+    kwargs = {}
+    if data.draw(st.booleans()):
+        kwargs["stride"] = data.draw(st.integers(1, 2))
+    if data.draw(st.booleans()):
+        kwargs["padding"] = data.draw(st.sampled_from([0, 1, "valid"]))
+    name = f"conv{spatial}d"
+    real = getattr(F, name)(concrete(x), concrete(w), **kwargs)
+    model = call(f"torch.nn.functional.{name}", x, w, **kwargs)
+    assert exact(model, real) == []
+    if x.model.kind is Kind.CONTIGUOUS and w.model.kind is Kind.CONTIGUOUS:
+        assert known(model)

@@ -34,6 +34,9 @@ MODULE_SIZES: dict[str, dict[str, tuple[int, str]]] = {
 # their spatial dims: the output size is conv_size's (floor mode; ceil_mode=True rounds up), the
 # stride the kernel's when not given, the batch and channel dims kept
 POOLS = {f"{kind}pool{d}d": int(d) for kind in ("max", "avg") for d in "123"}
+# F.pad(x, (left, right, top, bottom, ...)): the pairs pad the last dims, innermost first; each
+# grows by its two pads (negative ones cut), in every mode
+PAD = "torch.nn.functional.pad"
 # the rank a Conv module's batched input and output have (the unbatched input one less)
 CONV_RANK = {"1d": 3, "2d": 4, "3d": 5}
 CONV_DEFAULTS = {"stride": 1, "padding": 0, "dilation": 1}

@@ -42,6 +42,18 @@ class Tally:
                 self.examples[d.name] = d
         return found
 
+    def merge(self, other: "Tally") -> None:
+        """Add another tally's counts (a batch run elsewhere); keep the shorter example."""
+        self.programs += other.programs
+        self.ran += other.ran
+        self.disagreements.update(other.disagreements)
+        self.sinks.update(other.sinks)
+        self.definite.update(other.definite)
+        for name, example in other.examples.items():
+            best = self.examples.get(name)
+            if best is None or len(str(example.program)) < len(str(best.program)):
+                self.examples[name] = example
+
     def completeness(self) -> list[tuple[str, int, float]]:
         """(family, sinks, share definite), per op family over all sink kinds."""
         families: Counter = Counter()

@@ -34,7 +34,18 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
         # contiguous input gives a contiguous result, a permuted one keeps (part of) its
         # permutation (measured: x.permute(3, 2, 0, 1)[:, idx] has strides (1, 35, 70, 7))
         if tensor.kind is Kind.CONTIGUOUS:
-            return _gathered(tensor, items)
+            sizes = _gathered(tensor.geometry, items)
+            return Tensor.of(Geometry.contiguous(sizes), None) if sizes else CONTIGUOUS
+        if tensor.kind is Kind.UNKNOWN:  # its sizes; its layout follows the input's
+            if tensor.geometry is not None:
+                sizes = _gathered(tensor.geometry, items)
+                return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes)) \
+                    if sizes else Tensor(Kind.UNKNOWN)
+            if not any(item.kind == "ellipsis" for item in items):  # dims from the front
+                sizes = _gathered(tensor.assumed, items)
+                if sizes:  # the geometry assumed for x (contiguous) gathers contiguously
+                    return Tensor(Kind.UNKNOWN, min_rank=max(tensor.min_rank, len(sizes)),
+                                  assumed=Geometry.contiguous(sizes))
         if tensor.kind is Kind.PERMUTED:
             return Tensor(Kind.PERMUTED, None, origin, maybe=True)  # unless the index drops
             # or merges the permuted dims
@@ -51,24 +62,22 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
     return _coarse(tensor, items, origin, consumed, partial)
 
 
-def _gathered(tensor: Tensor, items: Sequence[Index]) -> Tensor:
-    """Advanced indexing of a contiguous tensor: contiguous; its shape where one 1-d index
-    and full slices (`x[:, idx]`, `x[..., [0, 2]]`) replace the indexed dim by the index's
-    length."""
-    geometry = tensor.geometry
+def _gathered(geometry: Optional[Geometry], items: Sequence[Index]) -> Optional[list[Size]]:
+    """The shape of advanced indexing where one 1-d index and full slices (`x[:, idx]`,
+    `x[..., [0, 2]]`) replace the indexed dim by the index's length; None for other forms."""
     advanced = [i for i, item in enumerate(items) if item.kind == "advanced"]
     plain = all(item.kind == "ellipsis" or (item.kind == "slice" and not _cuts(item))
                 for item in items if item.kind != "advanced")
     ellipses = sum(item.kind == "ellipsis" for item in items)
     if geometry is None or len(advanced) != 1 or items[advanced[0]].ndim != 1 or not plain \
             or ellipses > 1 or len(items) - ellipses > geometry.rank:
-        return CONTIGUOUS
+        return None
     where = advanced[0]
     if ellipses and any(item.kind == "ellipsis" for item in items[:where]):
         where = geometry.rank - (len(items) - where)  # counted from the back
     sizes = list(geometry.sizes)
     sizes[where] = items[advanced[0]].length
-    return Tensor.of(Geometry.contiguous(sizes), None)
+    return sizes
 
 
 class _Call:

@@ -33,7 +33,7 @@ from contiglint.layout.model import memory_views as mv
 from contiglint.layout.model import part_views as pv
 from contiglint.layout.model import views as vw
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.sizes import literal, multiply
 from contiglint.layout.model.transfer import Call, Transfer
 from contiglint.layout.model.values import (
     CONTIGUOUS,
@@ -199,8 +199,7 @@ def _fresh_copy(call: Call) -> Value:
     if name in RANK_KEEPING:
         return tr.fresh_same_rank(call)
     if name == "repeat" and call.this is not None:
-        repeats = call.sizes(0, "repeats")  # one count per dim of the result
-        return tr.fresh(call, [None] * len(repeats)) if repeats is not None else CONTIGUOUS
+        return _repeated(call)
     reduction = call.kwargs.get("reduction")
     if isinstance(reduction, Const) and reduction.value == "none":
         if name in catalogue.TARGET_LEADS and call.args:
@@ -208,6 +207,21 @@ def _fresh_copy(call: Call) -> Value:
                                                       args=[call.this] + call.args[1:]))
         return ew.elementwise(call)  # measured: mse/huber loss with reduction='none' keep x.t()
     return CONTIGUOUS
+
+
+def _repeated(call: Call) -> Value:
+    """`x.repeat(*counts)`: one dim per count, each the count times x's size (x's dims
+    aligned to the right, a missing one of size 1)."""
+    counts = call.sizes(0, "repeats")
+    if counts is None:
+        return CONTIGUOUS
+    counts = [None if c == "-1" else c for c in counts]
+    given = call.tensor.geometry.sizes if call.tensor.geometry is not None else None
+    if given is None or len(given) > len(counts):
+        return tr.fresh(call, [None] * len(counts))
+    given = [literal(1)] * (len(counts) - len(given)) + list(given)
+    return tr.fresh(call, [multiply(c, g) if c is not None and g is not None else None
+                           for c, g in zip(counts, given)])
 
 
 def _composite_norm(call: Call) -> Value:
@@ -303,7 +317,7 @@ TRANSFERS: dict[str, Transfer] = {
     "reduction": reductions.reduction, "reduction_pair": reductions.reduction_pair, "factory": tr.factory,
     "function_factory": _function_factory, "sized_factory": tr.sized_factory,
     "vector_factory": tr.vector_factory, "matrix_factory": tr.matrix_factory,
-    "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": tr.convolution,
+    "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": shapes.convolution,
     "keep_channels_last": shapes.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
     "recurrent": tr.recurrent,
     "encoder": _encoder, "multihead_attention": shapes.multihead_attention,

@@ -11,7 +11,7 @@ from contiglint.catalogue import shapes as facts
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, Size, literal
+from contiglint.layout.model.sizes import ONE, Size, literal, size_text, symbol
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     OPAQUE,
@@ -156,6 +156,10 @@ def keep_channels_last(call: Call) -> Value:
     name = call.name.rsplit(".", 1)[-1]
     if "norm" in name.lower():
         sizes = list(given)
+    elif name == "pad":
+        sizes = _padded(call, list(given))
+        if sizes is None:
+            return result
     else:
         config = _pool_config(call, name)
         spatial = facts.POOLS.get(name.lower().replace("_", ""))
@@ -175,6 +179,64 @@ def _resized(result: Tensor, sizes: Sequence[Size]) -> Tensor:
         return evolve(result, geometry=geometry)
     resized = Tensor.of(geometry, result.origin)
     return evolve(resized, maybe=result.maybe and resized.noncontiguous, dtype=result.dtype)
+
+
+def convolution(call: Call) -> Value:
+    """F.conv1d/2d/3d (tr.convolution for the layout): (N, weight.size(0), *spatial), each
+    spatial size the Conv formula's (`window_sizes`) for the weight's kernel and the literal
+    stride, padding and dilation."""
+    result = tr.convolution(call)
+    name = call.name.rsplit(".", 1)[-1]
+    weight, given = call.arg(0, "weight"), sizes_of(call.this)
+    if name not in ("conv1d", "conv2d", "conv3d") or not isinstance(result, Tensor) or \
+            result.geometry is None or given is None or not isinstance(weight, Tensor) or \
+            weight.geometry is None:
+        return result
+    k = int(name[-2])
+    if len(given) != k + 2 or weight.rank != k + 2 or result.rank != k + 2:
+        return result
+    kernel = weight.geometry.sizes[2:]
+    if any(size is None or size[1] for size in kernel):
+        return _resized(result, [given[0], weight.geometry.sizes[0]] + [None] * k)
+    config: dict = {"kernel": tuple(kernel)}
+    for index, role in ((2, "stride"), (3, "padding"), (4, "dilation")):
+        value = call.arg(index, role)
+        if value is None:
+            continue
+        if isinstance(value, Const) and value.value in ("same", "valid"):
+            config[role] = value.value
+        elif isinstance(value, IntVal) and value.size is not None:
+            config[role] = value.size
+        elif isinstance(value, Seq) and value.items is not None and all(
+                isinstance(i, IntVal) and i.size is not None for i in value.items):
+            config[role] = tuple(i.size for i in value.items)
+        else:
+            return result
+    return _resized(result, [given[0], weight.geometry.sizes[0]] +
+                    window_sizes(config, given[2:], k))
+
+
+def _padded(call: Call, given: list[Size]) -> Optional[list[Size]]:
+    """F.pad(x, (left, right, top, bottom, ...)): the last dims grow by their two pads
+    (facts.PAD), written `n + k` for a symbolic n."""
+    pad = call.arg(0, "pad")
+    if not isinstance(pad, Seq) or pad.items is None or len(pad.items) % 2 or \
+            len(pad.items) // 2 > len(given) or not all(
+                isinstance(i, IntVal) and i.size is not None and not i.size[1]
+                for i in pad.items):
+        return None
+    amounts = [i.size[0] for i in pad.items]
+    out = list(given)
+    for k in range(len(amounts) // 2):
+        grow, dim = amounts[2 * k] + amounts[2 * k + 1], len(given) - 1 - k
+        n = given[dim]
+        if n is None or grow == 0:
+            continue
+        if not n[1]:
+            out[dim] = literal(n[0] + grow) if n[0] + grow > 0 else None
+        else:
+            out[dim] = symbol(f"{size_text(n)} {'+' if grow > 0 else '-'} {abs(grow)}")
+    return out
 
 
 def _pool_config(call: Call, name: str) -> Optional[dict]:
