@@ -67,14 +67,12 @@ OPEN = {
                  ("v1 = torch.stack([v0, v0], 1)", "op", ""),
                  ("s2 = v1.data_ptr()", "probe", "v1")], (), 4, literal_shape=(2, 1, 2, 1))),
     "wrong witness": (
-        "a witness gives values to sizes the code determines but the model does not track: "
-        "repeat's result sizes (named v1.size(i) after a transpose) are chosen apart from the "
-        "input sizes they are made of; a diagonal's exact stride is modelled as a generic step",
-        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
-                [("v0 = x.unsqueeze(2).repeat(1, 1, 3, 1)", "op", ""),
-                 ("v1 = torch.transpose(v0, 0, 3)", "op", ""),
-                 ("s2 = v1.view(C * N, 3, B)", "view", "v1")],
-                ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
+        "a diagonal's stride is the sum of its two dims' strides, which the model keeps as a "
+        "generic step: at B=2, N=4, C=3 the (B, 3) diagonal has strides (12, 4), and the view "
+        "the witness says raises merges them",
+        program("params", ("x = torch.randn(B, N, C)",),
+                [("v0 = x.diagonal(0, 2, 1)", "op", ""), ("s1 = v0.view(-1)", "view", "v0")],
+                ("B", "N", "C"), 3, ((4, 5, 6), (4, 1, 6)))),
     "view ok, torch raises": (
         "the same stack: a view of it is called safe",
         program("literal", ("x = torch.randn(2, 1, 2, 1)",),

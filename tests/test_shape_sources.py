@@ -615,3 +615,16 @@ def test_functional_conv_output_sizes_are_torchs(data):
     assert exact(model, real) == []
     if x.model.kind is Kind.CONTIGUOUS and w.model.kind is Kind.CONTIGUOUS:
         assert known(model)
+
+
+@SETTINGS
+@given(st.data())
+def test_stack_inserts_a_dim_of_one_entry_per_input(data):
+    x = data.draw(twins(rank=(1, 3), known=True, layouts=("contiguous",)))
+    count = data.draw(st.integers(1, 3))
+    rank = x.real.dim() + 1
+    dim = data.draw(st.integers(-rank, rank - 1))
+    real = torch.stack([concrete(x)] * count, dim)
+    model = call("torch.stack", [x] * count, dim)
+    assert exact(model, real) == []
+    assert known(model)

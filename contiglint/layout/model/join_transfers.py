@@ -66,7 +66,24 @@ def stack(call: Call) -> Value:
             return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * 4)),
                                     tr.kept_origin(first, call))
         return Tensor(Kind.PERMUTED, None, call.origin, min_rank=5)
-    return CONTIGUOUS
+    return _stacked(items or (), call) if call.name.rsplit(".", 1)[-1] == "stack" \
+        else CONTIGUOUS
+
+
+def _stacked(items, call: Call) -> Tensor:
+    """torch.stack: the inputs' shape (torch requires them equal) with a new dim of one entry
+    per input at `dim`, where the list and a shape are known."""
+    known = [t.geometry for t in items if isinstance(t, Tensor) and t.geometry is not None]
+    if not known or len(known) != len(items) or any(g.rank != known[0].rank for g in known):
+        return CONTIGUOUS
+    rank = known[0].rank + 1
+    dim = call.dim_arg(0, "dim", 0, rank=rank)
+    if dim is None:
+        return Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * rank))
+    sizes = [next((g.sizes[i] for g in known if g.sizes[i] is not None), None)
+             for i in range(rank - 1)]
+    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes[:dim] + [literal(len(items))] +
+                                                       sizes[dim:]))
 
 
 def einsum(call: Call) -> Value:
