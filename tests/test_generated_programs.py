@@ -256,6 +256,16 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
       ("v1 = v0.unsqueeze(0).expand(3, -1, -1, -1)", "op", ""),
       ("v3 = v1.diagonal(0, 3, 0)", "op", ""), ("v4 = v3.swapdims(2, 0)", "op", ""),
       ("s = v4.data_ptr()", "probe", "v4")], ("B", "N"), 2, SIZES2, ["unknown"]),
+    # a memory format fixes the rank, so the sizes the code read (x.size(i)) are the result's:
+    # the witness names them, not sizes of the interpolate's result that no input gives
+    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+     [("v0 = x.to(memory_format=torch.channels_last)", "op", ""),
+      ("v1 = F.interpolate(v0, scale_factor=2)", "op", ""), ("v2 = v1.swapdims(0, 3)", "op", ""),
+      ("s = v2.view(-1)", "view", "v2")], ("x",), 4, SIZES4, ["raises"]),
+    # ... and so do as many repeat counts as the dims the code read: (N, 3, B) after transposing
+    ("size", ("B = x.size(0)", "N = x.size(1)"),
+     [("v0 = x.unsqueeze(1).repeat(1, 3, 1)", "op", ""), ("v2 = v0.transpose(1, 0)", "op", ""),
+      ("s = v2.view(-1)", "view", "v2")], ("x",), 2, SIZES2, ["raises"]),
 ])
 def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts

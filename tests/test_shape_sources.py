@@ -628,3 +628,18 @@ def test_stack_inserts_a_dim_of_one_entry_per_input(data):
     model = call("torch.stack", [x] * count, dim)
     assert exact(model, real) == []
     assert known(model)
+
+
+@SETTINGS
+@given(st.data())
+def test_interpolate_by_an_integer_scale_factor_multiplies_the_spatial_sizes(data):
+    # sizes > 1: an input that is contiguous and channels_last alike (size-1 dims) gets torch's
+    # suggested memory format, channels_last for (1, 2, 1, 1) with strides (2, 1, 2, 2); the
+    # model calls the result contiguous (not fixed yet; the interpolate input is rarely so)
+    x = data.draw(twins(rank=(4, 4), known=True, min_size=2))
+    factor = data.draw(st.sampled_from([2, 3, (2, 3), (1, 2)]))
+    real = F.interpolate(concrete(x), scale_factor=factor)
+    model = call("torch.nn.functional.interpolate", x, scale_factor=factor)
+    assert exact(model, real) == []
+    if model.kind is not Kind.UNKNOWN:
+        assert known(model)

@@ -216,7 +216,10 @@ def _repeated(call: Call) -> Value:
     if counts is None:
         return CONTIGUOUS
     counts = [None if c == "-1" else c for c in counts]
-    given = call.tensor.geometry.sizes if call.tensor.geometry is not None else None
+    tensor = call.tensor
+    given = tensor.geometry.sizes if tensor.geometry is not None else \
+        tensor.assumed.sizes if tensor.assumed is not None and \
+        tensor.assumed.rank == tensor.min_rank == len(counts) else None  # the rank is fixed
     if given is None or len(given) > len(counts):
         return tr.fresh(call, [None] * len(counts))
     given = [literal(1)] * (len(counts) - len(given)) + list(given)

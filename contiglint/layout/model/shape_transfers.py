@@ -11,7 +11,7 @@ from contiglint.catalogue import shapes as facts
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, Size, literal, size_text, symbol
+from contiglint.layout.model.sizes import ONE, Size, literal, multiply, size_text, symbol
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     OPAQUE,
@@ -139,8 +139,16 @@ def interpolate(call: Call) -> Value:
         (size,) * spatial if isinstance(size, IntVal) else (None,) * spatial
     if len(items) != spatial:
         items = (None,) * spatial
-    return _resized(result, list(given[:2]) + [i.size if isinstance(i, IntVal) else None
-                                               for i in items])
+    sizes = [i.size if isinstance(i, IntVal) else None for i in items]
+    if size is None:  # an integer scale_factor multiplies each spatial size
+        factor = call.config.get("scale_factor", call.arg(1, "scale_factor"))
+        factors = factor.items if isinstance(factor, Seq) and factor.items is not None else \
+            (factor,) * spatial
+        if len(factors) == spatial and all(isinstance(f, IntVal) and f.size is not None and
+                                           not f.size[1] for f in factors):
+            sizes = [multiply(f.size, n) if n is not None else None
+                     for f, n in zip(factors, given[2:])]
+    return _resized(result, list(given[:2]) + sizes)
 
 
 def keep_channels_last(call: Call) -> Value:

@@ -209,7 +209,9 @@ def channels_last(tensor: Tensor, origin: Origin, rank: int = 4) -> Tensor:
     rank = tensor.rank or rank
     if rank not in (4, 5):
         return Tensor(Kind.PERMUTED, origin=origin, min_rank=4)
-    sizes = tensor.geometry.sizes if tensor.geometry is not None else [None] * rank
+    sizes = tensor.geometry.sizes if tensor.geometry is not None else \
+        tensor.assumed.sizes if tensor.assumed is not None and tensor.assumed.rank == rank \
+        else [None] * rank  # the memory format fixes the rank: the assumed sizes are x's
     order = [0] + list(range(2, rank)) + [1]  # logical dims outermost-first in memory
     base = Geometry.contiguous([sizes[i] for i in order])
     axes = [None] * rank
