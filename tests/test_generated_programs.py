@@ -46,6 +46,21 @@ OPEN = {
                 [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.mean(1)", "op", ""),
                  ("v2 = torch.transpose(v1, 1, 0)", "op", ""),
                  ("s3 = v2.data_ptr()", "probe", "v2")], ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
+    "wrong kind": (
+        "a split to 1 of the outermost dim is a cut of size 1, which is no hole, yet the "
+        "transpose of the piece is called strided (seen 38 times in 200,000 programs)",
+        program("unpack", ("B, N, C, D = x.shape",),
+                [("v0 = F.interpolate(x, scale_factor=2)", "op", ""),
+                 ("v1 = torch.split(v0, 1, dim=-4)[0]", "op", ""),
+                 ("v3 = v1.swapdims(2, 3)", "op", ""), ("s4 = v3.data_ptr()", "probe", "v3")],
+                ("x",), 4, ((4, 5, 6, 7), (4, 5, 1, 7), (1, 3, 1, 2)))),
+    "dtype-view finding, torch never raises": (
+        "the oracle's sizes: the finding holds (last stride C), but the view fits (an even "
+        "last dim) only at sizes where C is 1 (seen 9 times in 200,000 programs)",
+        program("params", ("x = torch.randn(B, N, C)",),
+                [("v0 = x[::2, :, 0]", "op", ""),
+                 ("s1 = v0.view(torch.float64)", "dtype_view", "v0")],
+                ("B", "N", "C"), 3, ((4, 5, 6), (1, 5, 6), (1, 2, 1)))),
     "dtype-view ok, torch raises": (
         "the stride of a size-1 last dim: .contiguous() of a tensor that is contiguous but for "
         "it returns the tensor itself, whose last stride is not 1",
