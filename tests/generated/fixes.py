@@ -74,12 +74,12 @@ def fix_disagreements(program: Program) -> list[tuple[str, str]]:
     if not fixes:
         return []
     original = _runner(program.source())
+    runs = {sizes: _run(original, program, sizes) for sizes in program.assignments}
     pointers = {line.text.split(" = ", 1)[0] for line in program.lines if line.kind == "probe"}
     out = []
     for mode, source in fixes.items():
         fixed = _runner(source)
-        for sizes in program.assignments:
-            before = _run(original, program, sizes)
+        for sizes, before in runs.items():
             if before is None:
                 continue
             after = _run(fixed, program, sizes)
