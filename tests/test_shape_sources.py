@@ -643,3 +643,23 @@ def test_interpolate_by_an_integer_scale_factor_multiplies_the_spatial_sizes(dat
     assert exact(model, real) == []
     if model.kind is not Kind.UNKNOWN:
         assert known(model)
+
+
+def test_a_window_argument_given_as_a_variable_leaves_the_spatial_sizes_unknown():
+    # F.max_pool2d(x, 3, stride) with a stride the code does not show: not the kernel's
+    # default (torch: stride 1 gives 6 x 6, the default 2 x 2)
+    x = Tensor.of(Geometry.contiguous([literal(2), literal(3), literal(8), literal(8)]), None)
+    name = "torch.nn.functional.max_pool2d"
+    pooled = op_transfers.function(name).transfer(Call(name, x, [abstract(3), OPAQUE], {},
+                                                       ORIGIN))
+    assert pooled.geometry.sizes == (literal(2), literal(3), None, None)
+    default = op_transfers.function(name).transfer(Call(name, x, [abstract(3)], {}, ORIGIN))
+    assert default.geometry.sizes[2:] == (literal(2), literal(2))
+    real = torch.randn(2, 3, 8, 8)
+    assert F.max_pool2d(real, 3, 1).shape[2:] == (6, 6)
+    assert F.max_pool2d(real, 3).shape[2:] == (2, 2)
+    config = dict(module_config("torch.nn.Conv2d", [abstract(3), abstract(4), abstract(3),
+                                                    OPAQUE], {}))
+    output = Tensor.of(Geometry.contiguous([None] * 4), None)
+    assert module_output("torch.nn.Conv2d", output, module_width(tuple(config.items())),
+                         x, tuple(config.items())).geometry.sizes[2:] == (None, None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.shape_transfers import window_sizes
+from contiglint.layout.model.shape_transfers import UNREAD, window_argument, window_sizes
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue import shapes
 from contiglint.layout.model.values import (
@@ -34,13 +34,13 @@ def module_config(qualname: str, args, kwargs) -> tuple:
     if isinstance(given, (IntVal, Seq)):
         config[name] = given
     for role in ("width", "heads", "kernel", "stride", "padding", "dilation"):
-        # the sizes the catalogue says give its output's
-        size = shapes.module_argument(qualname.rsplit(".", 1)[-1], role, args, kwargs)
-        if isinstance(size, IntVal) and size.size is not None:
-            config[role] = size.size
-        elif isinstance(size, Seq) and size.items is not None and all(
-                isinstance(i, IntVal) and i.size is not None for i in size.items):
-            config[role] = tuple(i.size for i in size.items)
+        # the sizes the catalogue says give its output's (a window argument given as a
+        # variable is kept as unread, so that no default stands in for it)
+        value = window_argument(
+            shapes.module_argument(qualname.rsplit(".", 1)[-1], role, args, kwargs))
+        if value is not None and (role not in ("width", "heads") or
+                                  value not in (UNREAD, "same", "valid")):
+            config[role] = value
     return tuple(sorted(config.items()))
 
 

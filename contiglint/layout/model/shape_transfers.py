@@ -208,18 +208,11 @@ def convolution(call: Call) -> Value:
         return _resized(result, [given[0], weight.geometry.sizes[0]] + [None] * k)
     config: dict = {"kernel": tuple(kernel)}
     for index, role in ((2, "stride"), (3, "padding"), (4, "dilation")):
-        value = call.arg(index, role)
-        if value is None:
-            continue
-        if isinstance(value, Const) and value.value in ("same", "valid"):
-            config[role] = value.value
-        elif isinstance(value, IntVal) and value.size is not None:
-            config[role] = value.size
-        elif isinstance(value, Seq) and value.items is not None and all(
-                isinstance(i, IntVal) and i.size is not None for i in value.items):
-            config[role] = tuple(i.size for i in value.items)
-        else:
+        value = window_argument(call.arg(index, role))
+        if value == UNREAD:
             return result
+        if value is not None:
+            config[role] = value
     return _resized(result, [given[0], weight.geometry.sizes[0]] +
                     window_sizes(config, given[2:], k))
 
@@ -260,18 +253,34 @@ def _pool_config(call: Call, name: str) -> Optional[dict]:
             ("kernel", "stride", "padding")
         for index, (role, keyword) in enumerate(zip(roles, ("kernel_size", "stride",
                                                             "padding", "dilation"))):
-            value = call.arg(index, keyword)
-            if isinstance(value, IntVal) and value.size is not None:
-                config[role] = value.size
-            elif isinstance(value, Seq) and value.items is not None and all(
-                    isinstance(i, IntVal) and i.size is not None for i in value.items):
-                config[role] = tuple(i.size for i in value.items)
+            value = window_argument(call.arg(index, keyword))
+            if value is not None:
+                config[role] = value
         ceil = call.arg(4 if name.startswith("max") else 3, "ceil_mode")
         ceil = ceil.value if isinstance(ceil, Const) else ceil
-    if ceil not in (None, False) or "kernel" not in config:
+    if ceil not in (None, False) or config.get("kernel", UNREAD) == UNREAD:
         return None
     config.setdefault("stride", config["kernel"])  # a pool's stride is its kernel's
     return config
+
+
+UNREAD = "unread"  # a window argument the code gives but not as literal sizes
+
+
+def window_argument(value: Optional[Value]):
+    """A Conv's or pool's kernel, stride, padding or dilation argument as `window_sizes` reads
+    it: a size, a tuple of one per dim, `same`/`valid`; UNREAD for one given otherwise (a
+    variable), so that no default stands in for it; None where it is not given."""
+    if value is None or (isinstance(value, Const) and value.value is None):
+        return None
+    if isinstance(value, Const) and value.value in ("same", "valid"):
+        return value.value
+    if isinstance(value, IntVal) and value.size is not None:
+        return value.size
+    if isinstance(value, Seq) and value.items is not None and all(
+            isinstance(i, IntVal) and i.size is not None for i in value.items):
+        return tuple(i.size for i in value.items)
+    return UNREAD
 
 
 def window_sizes(config: dict, given, spatial: int) -> list:
@@ -281,6 +290,8 @@ def window_sizes(config: dict, given, spatial: int) -> list:
     is kept (stride 1, padding `same` or (k - 1) / 2 per dilation); else unknown."""
     def per_dim(role: str) -> Optional[list]:
         value = config.get(role)
+        if value == UNREAD:
+            return None
         if value is None and role in facts.CONV_DEFAULTS:
             value = literal(facts.CONV_DEFAULTS[role])
         values = list(value) if isinstance(value, tuple) and value and \
