@@ -82,12 +82,13 @@ OPEN = {
                  ("v1 = torch.stack([v0, v0], 1)", "op", ""),
                  ("s2 = v1.data_ptr()", "probe", "v1")], (), 4, literal_shape=(2, 1, 2, 1))),
     "wrong witness": (
-        "a diagonal's stride is the sum of its two dims' strides, which the model keeps as a "
-        "generic step: at B=2, N=4, C=3 the (B, 3) diagonal has strides (12, 4), and the view "
-        "the witness says raises merges them",
-        program("params", ("x = torch.randn(B, N, C)",),
-                [("v0 = x.diagonal(0, 2, 1)", "op", ""), ("s1 = v0.view(-1)", "view", "v0")],
-                ("B", "N", "C"), 3, ((4, 5, 6), (4, 1, 6)))),
+        "sizes lost where the rank is unknown: x's rank shows only at the permute, so the "
+        "stacked tensor's sizes are not known and the witness names them freely (a size 4 "
+        "for the stacked dim, which is always 2)",
+        program("size", ("B = x.size(0)", "N = x.size(1)"),
+                [("v0 = torch.stack([x, x], 0)", "op", ""),
+                 ("v1 = torch.permute(v0, (1, 2, 0,))", "op", ""),
+                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 2, ((4, 5), (1, 5), (4, 1)))),
     "view ok, torch raises": (
         "the same stack: a view of it is called safe",
         program("literal", ("x = torch.randn(2, 1, 2, 1)",),

@@ -276,6 +276,86 @@ def test_a_diagonal_of_unrelated_sizes_is_witnessed_by_those_sizes():
     with pytest.raises(RuntimeError, match="stride"):
         namespace["f"](*sizes)
 
+FLATTENED = """import torch
+
+
+def f(B, N):
+    x = torch.randn(B, N)
+    flat = x.reshape(-1)
+    wide = torch.broadcast_to(flat.unsqueeze(1), (flat.size(0), 3))
+    return wide.view(-1)
+"""
+
+
+def test_a_wildcard_of_symbolic_sizes_is_their_quotient():
+    """`(B, N).reshape(-1)` is (B*N,): the expanded tensor built from `flat.size(0)` is
+    (B*N, 3), so the witness names B and N (inputs f takes), not `flat.size(0)`, which no
+    input sets on its own, and f raises at those sizes."""
+    [finding] = lint_source(FLATTENED, "m.py", Settings(select=("CTG101",))).findings
+    values = dict(finding.witness.values)
+    assert set(values) == {"B", "N"}
+    namespace: dict = {}
+    exec(FLATTENED, namespace)
+    with pytest.raises(RuntimeError, match=finding.witness.error):
+        namespace["f"](values["B"], values["N"])
+    wide = torch.broadcast_to(torch.randn(values["B"] * values["N"], 1), (values["B"] * values["N"], 3))
+    assert tuple(finding.witness.sizes) == tuple(wide.shape)
+    assert tuple(finding.witness.strides) == wide.stride()
+
+
+DIAGONALS = [
+    ("x = torch.randn(B, N, C)", "x.diagonal(0, 2, 1).view(-1)"),
+    ("x = torch.randn(B, N, C, D)", "x.diagonal(0, 3, 2).view(B, -1)"),
+    ("x = torch.randn(B, N, C, D)", "x.diagonal(0, 1, 3).view(B * C, -1)"),
+    ("x = torch.randn(B, N, C, D)", "x.diagonal(0, 0, 1).view(-1)"),
+]
+
+
+@pytest.mark.parametrize("make, use", DIAGONALS)
+def test_a_diagonal_is_witnessed_at_its_real_strides(make, use):
+    """A diagonal's stride is the sum of the strides of the two dims it walks, so whether it
+    merges with a neighbour depends on the sizes ((B, N, C).diagonal(0, 2, 1) has strides
+    (N*C, C+1): at N=4, C=3 they merge). Every witness is the tensor torch makes at the sizes
+    it names, and the view raises there."""
+    source = f"import torch\n\n\ndef f(B, N, C, D=1):\n    {make}\n    return {use}\n"
+    findings = lint_source(source, "m.py", Settings(select=("CTG101",))).findings
+    assert findings, source
+    for finding in findings:
+        values = dict(finding.witness.values)
+        sizes = {name: values.get(name, 3) for name in "BNCD"}
+        x = torch.randn(*[sizes[n] for n in make[make.index("(") + 1:-1].split(", ")])
+        diagonal = eval(use.split(".view(")[0], {"x": x})
+        assert (tuple(diagonal.shape), diagonal.stride()) == \
+            (finding.witness.sizes, finding.witness.strides), finding.witness.describe()
+        run: dict = {}
+        exec(source, run)
+        with pytest.raises(RuntimeError, match=finding.witness.error):
+            run["f"](**sizes)
+
+
+CONCATENATED = """import torch
+
+
+def f(B, N, C):
+    x = torch.randn(B, N, C)
+    doubled = torch.cat([x, x], 0)
+    return doubled.movedim(-2, 0).data_ptr()
+"""
+
+
+def test_the_joined_dim_of_a_cat_of_equal_terms_is_their_sum():
+    """cat([x, x]) of B rows has 2*B: the raw read's witness names B, N and C (not the size
+    of the joined dim, which is never odd), and the tensor it names is the one torch makes."""
+    [finding] = lint_source(CONCATENATED, "m.py", Settings(select=("CTG106",))).findings
+    values = dict(finding.witness.values)
+    assert set(values) == {"B", "N", "C"}
+    x = torch.randn(values["B"], values["N"], values["C"])
+    moved = torch.cat([x, x], 0).movedim(-2, 0)
+    assert (tuple(moved.shape), moved.stride()) == (finding.witness.sizes,
+                                                    finding.witness.strides)
+    assert not moved.is_contiguous()
+
+
 def _cli(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "contiglint", *args], capture_output=True,
                           text=True, cwd=str(cwd))

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -249,18 +250,34 @@ def _input_names(program: Program) -> list[list[str]]:
     return names
 
 
-TRIED = tuple(range(2, 13))  # the input sizes tried for what a witness leaves open
+# the input sizes tried for what a witness leaves open: 1 too, since a size the witness names
+# may be one only inputs of size 1 give (`x.reshape(-1).size(0) == 2` at x of (2, 1, 1))
+TRIED = tuple(range(1, 13))
+CANDIDATES = 1500  # input assignments tried at most per witness
 
 
 def witness_sizes(program: Program, values: dict) -> list[tuple[int, ...]]:
     """The input size assignments a witness allows: its values for the input sizes it names,
-    every size in TRIED for the others (a witness may name a size the code derives, such as
-    `v0.size(0)`, which some of these assignments give). Empty for a literal program."""
+    sizes in TRIED for the others (a witness may name a size the code derives, such as
+    `v0.size(0)`, which some of these assignments give). Where there are more than
+    CANDIDATES, a spread of them over every input (a multiplicative walk through their
+    indices), not the first ones, which vary only the last inputs. Empty for a literal
+    program."""
     if program.form == "literal":
         return []
     choices = [[values[n]] if (n := next((n for n in group if n in values), None)) else
                list(TRIED) for group in _input_names(program)]
-    return list(itertools.islice(itertools.product(*choices), 1500))
+    total = math.prod(map(len, choices))
+    if total <= CANDIDATES:
+        return list(itertools.product(*choices))
+    picked = []
+    for i in range(CANDIDATES):
+        index, sizes = i * 7919 % total, []
+        for choice in reversed(choices):
+            index, digit = divmod(index, len(choice))
+            sizes.append(choice[digit])
+        picked.append(tuple(reversed(sizes)))
+    return picked
 
 
 def _wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:

@@ -26,6 +26,9 @@ class Axis:
     size: Size
     base: tuple[int, ...]  # base axes spanned, outer to inner; () for broadcast or new axes
     span: Span = "full"
+    # a diagonal's: the sizes of the two dims it walks, one per base axis (outer to inner);
+    # its stride is the sum of theirs, so whether it merges with a neighbour depends on sizes
+    walks: tuple[Size, ...] = ()
 
 
 @record
@@ -52,6 +55,8 @@ class Geometry:
             return True
         if outer.span == "broadcast" or inner.span == "broadcast":
             return outer.span == inner.span
+        if outer.walks or inner.walks:
+            return None  # (N, C, D).diagonal(0, 1, 2): N's stride C*D is min(C, D)*(D+1) at 5, 4
         if not outer.base or not inner.base or inner.span != "full":
             return False
         if outer.span == "step":

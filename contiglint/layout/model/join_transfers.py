@@ -52,7 +52,17 @@ def _concatenated(items, call: Call) -> Tensor:
         return Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * rank))
     sizes = [next((g.sizes[i] for g in known if g.sizes[i] is not None), None)
              if i != dim else None for i in range(rank)]
+    if len(known) == len(items):
+        sizes[dim] = _joined([g.sizes[dim] for g in known])
     return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
+
+
+def _joined(parts: list) -> Optional[tuple]:
+    """The size of the joined dim: the sum of the parts' where it is one term (`cat([x, x])`
+    of B rows has 2*B, of 2 and 3 rows 5); None where the parts differ in their names."""
+    if not parts or any(p is None for p in parts) or len({p[1] for p in parts}) != 1:
+        return None
+    return (sum(p[0] for p in parts), parts[0][1])
 
 
 def stack(call: Call) -> Value:

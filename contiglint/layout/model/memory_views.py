@@ -104,7 +104,10 @@ def diagonal(call: Call) -> Tensor:
             if "broadcast" in (a1.span, a2.span) or "new" in (a1.span, a2.span):
                 return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=geometry.rank - 1)
             bases = tuple(sorted(a1.base + a2.base, key=geometry.memory.index))
-            diag = Axis(length, bases, "step")
+            whole = a1.span == a2.span == "full" and len(a1.base) == len(a2.base) == 1
+            walks = tuple(a.size for a in sorted((a1, a2), key=lambda a: bases.index(
+                a.base[0]))) if whole else ()
+            diag = Axis(length, bases, "step", walks)
         else:
             diag = Axis(length, (), "new")  # one element: as if both dims were selected
         gone = set() if unrelated else \

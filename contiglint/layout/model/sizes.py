@@ -35,6 +35,19 @@ def product(sizes: Sequence[Size]) -> Size:
     return total
 
 
+def quotient(whole: Size, part: Size) -> Size:
+    """`whole / part` where it is a size for every value of the names (`B*N / N` is `B`,
+    `12 / 4` is 3); None where it is not (`B*N / 3`, `12 / 5`, a part of 0)."""
+    if whole is None or part is None or not part[0] or whole[0] % part[0]:
+        return None
+    left = list(whole[1])
+    for name in part[1]:
+        if name not in left:
+            return None
+        left.remove(name)
+    return (whole[0] // part[0], tuple(left))
+
+
 def substitute(size: Size, name: str, value: int) -> Size:
     """`size` where the symbol `name` is `value` (a size test the code made: `if n == 1:`)."""
     if size is None or name not in size[1]:

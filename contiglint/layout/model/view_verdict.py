@@ -3,12 +3,11 @@ view transfers (views.py) computed: a view never needs a contiguous input, it fa
 merges dims that are not adjacent in memory."""
 from __future__ import annotations
 
-import math
 from itertools import pairwise
 from typing import Optional
 
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, WILDCARD, align, is_one, literal, product
+from contiglint.layout.model.sizes import ONE, WILDCARD, align, is_one, product, quotient
 from contiglint.layout.model.values import Tensor
 
 
@@ -28,8 +27,12 @@ def view_verdict(tensor: Tensor, target: Optional[list], owner: Optional[str] = 
     groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
     if groups is None:
         return verdict_without_grouping(geometry, target)
-    return "ok" if geometry.regrouped(groups, [None if s == "-1" else s for s in target]) \
-        else "raises"
+    if geometry.regrouped(groups, [None if s == "-1" else s for s in target]):
+        return "ok"
+    joins = [geometry.joinable(a, b) for source, _ in groups
+             for a, b in pairwise(a for a in (geometry.axes[i] for i in source)
+                                  if not is_one(a.size))]
+    return "raises" if False in joins else "merge"  # None: sizes decide (a diagonal's stride)
 
 
 def verdict_without_grouping(geometry: Geometry, target: list) -> str:
@@ -146,14 +149,11 @@ def _own_shape(geometry: Geometry, target: list, owner: Optional[str]) -> bool:
 
 
 def resolve_wildcard(tensor: Tensor, target: list) -> list:
-    """`-1` in a view target is numel / (the other sizes) when every size is a literal, so
-    that `(1,).view(-1, 1)` is known to be (1, 1), contiguous."""
+    """`-1` in a view target is numel / (the other sizes) wherever that quotient is exact for
+    every value of the names: `(1,).view(-1, 1)` is (1, 1), and `(B, N).view(-1)` is (B*N,)."""
     sizes = tensor.geometry.sizes if tensor.geometry is not None else None
-    if target.count("-1") != 1 or sizes is None or any(
-            s is None or s[1] for s in sizes) or any(
-            s != "-1" and (s is None or s[1]) for s in target):
+    if target.count("-1") != 1 or sizes is None or any(s is None for s in sizes) or any(
+            s != "-1" and s is None for s in target):
         return target
-    numel = math.prod(s[0] for s in sizes)
-    rest = math.prod(s[0] for s in target if s != "-1")
-    return [literal(numel // rest) if s == "-1" and rest and numel % rest == 0 else s
-            for s in target]
+    whole = quotient(product(sizes), product([s for s in target if s != "-1"]))
+    return [whole if s == "-1" and whole is not None else s for s in target]

@@ -226,16 +226,24 @@ def _solve(env: dict, sides: tuple[tuple[int, list[str]], ...]) -> Optional[dict
 
 
 # --- a concrete tensor of a geometry ----------------------------------------------------------
-def materialize(geometry: Geometry, sizes: Sequence[int]) -> Optional[tuple[int, ...]]:
+def materialize(geometry: Geometry, sizes: Sequence[int],
+                walks: Sequence[Sequence[int]] = ()) -> Optional[tuple[int, ...]]:
     """Strides of one tensor of `geometry` with these logical sizes, or None when the geometry
-    cannot be built at them (a base axis two dims claim, sizes that contradict each other)."""
+    cannot be built at them (a base axis two dims claim, sizes that contradict each other).
+    `walks`: per axis, the sizes of the dims a diagonal walks (`Axis.walks`, evaluated)."""
     base: dict[int, int] = {}
-    for axis, n in zip(geometry.axes, sizes):
+    walked = dict(enumerate(walks))
+    for index, (axis, n) in enumerate(zip(geometry.axes, sizes)):
         if not axis.base:
             continue
         inner, outer = axis.base[-1], axis.base[:-1]
         if any(b in base for b in axis.base):
             return None
+        if walked.get(index):  # a diagonal: both dims it walks keep their extents
+            if n > min(walked[index]):
+                return None
+            base.update(zip(axis.base, walked[index]))
+            continue
         for b in outer:  # a merged dim: its extent sits in its innermost base axis
             base[b] = 1
         base[inner] = {"full": n, "cut": n + 1, "step": 2 * n - 1}.get(axis.span, n)
@@ -255,7 +263,11 @@ def materialize(geometry: Geometry, sizes: Sequence[int]) -> Optional[tuple[int,
         else:
             if axis.base[-1] not in memory_strides:
                 return None
-            strides[index] = memory_strides[axis.base[-1]] * (2 if axis.span == "step" else 1)
+            if walked.get(index):
+                strides[index] = sum(memory_strides[b] for b in axis.base)
+            else:
+                strides[index] = memory_strides[axis.base[-1]] * (2 if axis.span == "step"
+                                                                   else 1)
         following = max(strides[index], 1) * max(sizes[index], 1)
     return tuple(strides)
 
@@ -264,7 +276,10 @@ def _tensor(geometry: Geometry, names: list[str], env: dict):
     sizes = [_size(s, env, name) for s, name in zip(geometry.sizes, names)]
     if any(n is None or n < 1 for n in sizes):
         return None
-    strides = materialize(geometry, sizes)
+    walks = [[_size(w, env, "") for w in axis.walks] for axis in geometry.axes]
+    if any(n is None or n < 1 for walk in walks for n in walk):
+        return None  # a diagonal of dims whose sizes the names do not give
+    strides = materialize(geometry, sizes, walks)
     return None if strides is None else (tuple(sizes), strides)
 
 
