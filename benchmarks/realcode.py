@@ -1,7 +1,7 @@
 """How often is contiglint right on real PyTorch code? Findings and measured precision per rule.
 
     python benchmarks/realcode.py [--cache DIR] [--strict] [-j 2] [--packages timm,monai]
-                                  [--json OUT] [--unjudged] [--corpus tuning|heldout|fresh]
+                                  [--json OUT] [--unjudged] [--corpus tuning|heldout|fresh|blind]
 
 Corpus: the packages in PINNED, each downloaded by exact version with `pip download --no-deps`
 and unpacked outside the repository, into `--cache` (default `$CONTIGLINT_REALCODE_DIR`, else
@@ -28,7 +28,10 @@ setup or lint failed.
 `heldout_repro/`). Its verdicts were measured on the commit that `heldout.json` names; tuning
 on them makes them tuning data. `--corpus fresh` is a third list of the same kind
 (`fresh.json`, `fresh_judged.json`, `fresh_repro/`, cache `$CONTIGLINT_FRESH_DIR` or
-`~/.cache/contiglint/fresh`), pinned after the held-out verdicts had been tuned on.
+`~/.cache/contiglint/fresh`), pinned after the held-out verdicts had been tuned on. `--corpus
+blind` is a fourth (`blind.json`, `blind_judged.json`, `blind_repro/`, cache
+`$CONTIGLINT_BLIND_DIR` or `~/.cache/contiglint/blind`), pinned after the fresh verdicts had been
+tuned on and judged by a session that read none of contiglint's code.
 
 After the precision table comes the recall of the corpus's stored mutants (`mutants.py`: bugs
 written into the corpus's code, labelled by running them); `--no-mutants` skips it.
@@ -74,6 +77,7 @@ PINNED = {
 sys.path.insert(0, str(ROOT))  # this checkout's contiglint, installed or not
 HELDOUT = HERE / "heldout.json"
 FRESH = HERE / "fresh.json"
+BLIND = HERE / "blind.json"
 CACHE_ENV, CACHE_DIR = "CONTIGLINT_REALCODE_DIR", "realcode"
 
 
@@ -92,6 +96,8 @@ CORPORA = {
                       "heldout", "held-out"),
     "fresh": Corpus(FRESH, "fresh_judged.json", "fresh_repro", "CONTIGLINT_FRESH_DIR", "fresh",
                     "fresh"),
+    "blind": Corpus(BLIND, "blind_judged.json", "blind_repro", "CONTIGLINT_BLIND_DIR", "blind",
+                    "blind"),
 }
 
 
@@ -258,10 +264,9 @@ def print_tables(findings: list[dict], judged: dict[tuple, dict], names: list[st
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpus", choices=("tuning", *CORPORA), default="tuning",
-                    help="the tuning set pinned here (default), the held-out list of "
-                         "heldout.json or the fresh list of fresh.json (cache: "
-                         "$CONTIGLINT_HELDOUT_DIR / $CONTIGLINT_FRESH_DIR or "
-                         "~/.cache/contiglint/heldout / fresh)")
+                    help="the tuning set pinned here (default), or the list of heldout.json, "
+                         "fresh.json or blind.json (cache: $CONTIGLINT_<NAME>_DIR or "
+                         "~/.cache/contiglint/<name>)")
     ap.add_argument("--cache", type=Path, default=None,
                     help="where wheels and unpacked trees live (default: "
                          "$CONTIGLINT_REALCODE_DIR or ~/.cache/contiglint/realcode)")

@@ -1,13 +1,14 @@
 """The verdicts of every real-code corpus hold against the current linter.
 
-`python benchmarks/realcode.py [--corpus heldout|fresh]` measures three corpora of real code: the
-tuning set pinned in realcode.py (verdicts in realcode_judged.json, the code the rules were tuned
-on), the held-out list (heldout.json, heldout_judged.json) and the fresh one (fresh.json,
-fresh_judged.json), each later list disjoint from the ones before it. The later corpora's
-verdicts were MEASURED on the contiglint commit that their pins file names ("measured_on"): at
-that commit nobody had tuned on these packages. Changing rules or the engine while looking at
-them makes them tuning data; quote them as such from then on, and measure on fresh packages for
-an untuned number.
+`python benchmarks/realcode.py [--corpus heldout|fresh|blind]` measures four corpora of real
+code: the tuning set pinned in realcode.py (verdicts in realcode_judged.json, the code the rules
+were tuned on), the held-out list (heldout.json, heldout_judged.json), the fresh one (fresh.json,
+fresh_judged.json) and the blind one (blind.json, blind_judged.json, judged by a session that
+read none of contiglint's code), each later list disjoint from the ones before it. The later
+corpora's verdicts were MEASURED on the contiglint commit that their pins file names
+("measured_on"): at that commit nobody had tuned on these packages. Changing rules or the engine
+while looking at them makes them tuning data; quote them as such from then on, and measure on
+fresh packages for an untuned number.
 
 A corpus's verdicts are checked only where it is downloaded (`CONTIGLINT_REALCODE_DIR`,
 `CONTIGLINT_HELDOUT_DIR`, `CONTIGLINT_FRESH_DIR` point elsewhere than ~/.cache/contiglint/...),
@@ -50,8 +51,8 @@ def load_corpus(name: str):
     return module
 
 
-CORPORA = {name: load_corpus(name) for name in ("tuning", "heldout", "fresh")}
-LATER = ("heldout", "fresh")  # measured before anyone tuned on them, each with its pins file
+CORPORA = {name: load_corpus(name) for name in ("tuning", "heldout", "fresh", "blind")}
+LATER = ("heldout", "fresh", "blind")  # measured before anyone tuned on them, each with its pins file
 PINS = {name: json.loads(CORPORA[name].CORPORA[name].pins.read_text()) for name in LATER}
 # Rules whose finding depends on another file (CTG114 reads the callee's contract where the
 # callee is defined): a package holding such a verdict is linted whole, the others file by file.
