@@ -191,6 +191,12 @@ class SubscriptMixin:
             value = self.evaluate(element)
             if isinstance(value, IntVal):
                 items.append(Index("int"))
+            elif isinstance(value, Seq) and element is node and \
+                    not isinstance(element, (ast.List, ast.ListComp)):
+                # the whole index is a name for a tuple (`x[slices]`: one index per dim,
+                # slices or ints) or for a list (advanced): which, the value does not say.
+                # Within a tuple of indices (`x[:, perm]`) any sequence is advanced.
+                items.append(Index("unknown"))
             elif isinstance(value, Seq) and value.items is not None and value.items and \
                     all(isinstance(i, IntVal) for i in value.items):
                 items.append(Index("advanced", length=literal(len(value.items)), ndim=1))

@@ -46,7 +46,11 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     if geometry is not None:
         changed = change(geometry)
         if changed is not None:
-            return _result(tensor, changed, call, part)
+            result = _result(tensor, changed, call, part)
+            if tensor.maybe and not result.noncontiguous and \
+                    not _keeps_contiguous(change, geometry):
+                return Tensor(Kind.UNKNOWN, changed, None, False, result.partial, changed.rank)
+            return result
     cut = tensor.kind is Kind.UNKNOWN and tensor.partial is not None  # a cut of unknown extent
     if not tensor.noncontiguous:
         # rank unknown: work on the geometry assumed at the smallest rank the code implies
@@ -73,6 +77,17 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     assumed = change(Geometry.contiguous([None] * min_rank)) if origin and min_rank > 1 else None
     return Tensor(kind, None, origin, False, part or tensor.partial,
                   max(min_rank, tensor.min_rank), assumed)
+
+
+def _keeps_contiguous(change: GeometryChange, geometry: Geometry) -> bool:
+    """Does the op keep a contiguous tensor of these sizes contiguous? A tensor non-contiguous
+    on some paths holds another tensor on the others: contiguous (a fused attention's output
+    is laid out (B, L, H, D) and `attn.permute(0, 2, 1, 3)` makes it contiguous, while the math
+    path's contiguous output, permuted, is not) or whatever a caller passed. Where the op
+    makes this path's tensor contiguous and does not keep a contiguous one so, contiguity on
+    some paths proves nothing about the others."""
+    changed = change(Geometry.contiguous(geometry.sizes))
+    return changed is not None and classify(changed) is Kind.CONTIGUOUS
 
 
 def _assumed_result(tensor: Tensor, assumed: Geometry, call: Call, partial, min_rank: int):
