@@ -356,6 +356,43 @@ def test_the_joined_dim_of_a_cat_of_equal_terms_is_their_sum():
     assert not moved.is_contiguous()
 
 
+CUT = """import torch
+
+
+def f(B, N, C):
+    x = torch.randn(B, N, C)
+    return x[:, 1:].view(B * (N - 1), C)
+
+
+def g(B, N, C):
+    x = torch.randn(B, N, C)
+    return x[::2, :-1].transpose(0, 1).data_ptr()
+"""
+
+
+def test_a_cut_of_a_symbolic_dim_is_sized_as_the_code_spells_it():
+    """x[:, 1:] of N rows has N - 1, x[::2] of B has (B + 1) // 2: the view into
+    B * (N - 1) rows is matched against them (it merges the cut dim and raises), and both
+    witnesses name the inputs B, N, C only. Each replays under torch: the view raises, the raw
+    read's tensor is the one torch makes and is not contiguous."""
+    found = {f.code: f for f in lint_source(CUT, "m.py",
+                                             Settings(select=("CTG101", "CTG106"))).findings}
+    assert set(found) == {"CTG101", "CTG106"}
+    namespace: dict = {}
+    exec(CUT, namespace)
+    view = dict(found["CTG101"].witness.values)
+    assert set(view) <= {"B", "N", "C"}
+    with pytest.raises(RuntimeError, match=found["CTG101"].witness.error):
+        namespace["f"](*(view.get(n, 3) for n in "BNC"))
+    raw = found["CTG106"].witness
+    values = dict(raw.values)
+    assert set(values) <= {"B", "N", "C"}
+    x = torch.randn(*(values.get(n, 3) for n in "BNC"))
+    made = x[::2, :-1].transpose(0, 1)
+    assert (tuple(made.shape), made.stride()) == (raw.sizes, raw.strides)
+    assert not made.is_contiguous()
+
+
 def _cli(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "contiglint", *args], capture_output=True,
                           text=True, cwd=str(cwd))

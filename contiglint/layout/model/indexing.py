@@ -9,7 +9,7 @@ from typing import Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Axis, Geometry
-from contiglint.layout.model.sizes import ONE, Size
+from contiglint.layout.model.sizes import ONE, Size, size_text, symbol
 from contiglint.layout.model.transfer import CONTIGUOUS
 from contiglint.layout.model.values import NONCONTIGUOUS, Kind, Origin, Tensor, classify
 from contiglint.layout.model.views import _result
@@ -121,15 +121,29 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
 
 
 def _stepped_size(size: Size, item: Index) -> Size:
-    """`x[a:b:s]` on a dim of literal size n: ceil((min(b, n) - a) / s) elements (measured: a
-    stepped slice that keeps one element, `arange(2)[::2]`, is contiguous)."""
-    n = size[0] if size is not None and not size[1] else None
-    lower, upper = item.lower or 0, item.upper
-    unreadable = item.bounded and item.lower is None and item.upper is None  # `x[k::2]`
-    if n is None or unreadable or lower < 0 or (upper is not None and upper < 0):
+    """`x[a:b:s]` on a dim of size n: ceil((min(b, n) - a) / s) elements (measured: a stepped
+    slice that keeps one element, `arange(2)[::2]`, is contiguous). A negative stop counts
+    from n. On a symbolic n, the count where it does not depend on how n compares with the
+    bounds (no stop, or a negative one), as the expression of n a view target would spell:
+    `x[:, 1:]` of N is `N - 1`, `x[::2]` of N is `(N + 1) // 2`."""
+    if size is None or (item.bounded and item.lower is None and item.upper is None):
+        return None  # `x[k::2]`: bounds the code does not show
+    lower, upper, step = item.lower or 0, item.upper, item.step
+    if lower < 0 or not step or step < 1:
         return None
-    stop = n if upper is None else min(upper, n)
-    return (max(0, -(-(stop - min(lower, n)) // item.step)), ())
+    if not size[1]:
+        n = size[0]
+        stop = n if upper is None else min(upper, n) if upper >= 0 else n + upper
+        return (max(0, -(-(stop - min(lower, n)) // step)), ())
+    if upper is not None and upper >= 0:
+        return None  # min(b, n): which one, the sizes decide
+    drop = lower - (upper or 0)
+    text = size_text(size)
+    if step == 1:
+        return size if not drop else symbol(f"{text} - {drop}")
+    extra = step - 1 - drop
+    offset = f" + {extra}" if extra > 0 else f" - {-extra}" if extra < 0 else ""
+    return symbol(f"({text}{offset}) // {step}")
 
 
 def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: int,
