@@ -127,11 +127,4 @@ def _smaller(small: Size, big: Size) -> bool:
         return False
     if not small[1] and not big[1]:
         return 0 < small[0] < big[0]
-    if small[0] <= 0 or big[0] % small[0] != 0:
-        return False
-    rest = list(big[1])
-    for factor in small[1]:
-        if factor not in rest:
-            return False
-        rest.remove(factor)
-    return True
+    return small[0] > 0 and quotient(big, small) is not None
