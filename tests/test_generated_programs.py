@@ -82,13 +82,14 @@ OPEN = {
                  ("v1 = torch.stack([v0, v0], 1)", "op", ""),
                  ("s2 = v1.data_ptr()", "probe", "v1")], (), 4, literal_shape=(2, 1, 2, 1))),
     "wrong witness": (
-        "sizes lost where the rank is unknown: x's rank shows only at the permute, so the "
-        "stacked tensor's sizes are not known and the witness names them freely (a size 4 "
-        "for the stacked dim, which is always 2)",
-        program("size", ("B = x.size(0)", "N = x.size(1)"),
-                [("v0 = torch.stack([x, x], 0)", "op", ""),
-                 ("v1 = torch.permute(v0, (1, 2, 0,))", "op", ""),
-                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 2, ((4, 5), (1, 5), (4, 1)))),
+        "sizes lost where the rank is unknown: x's rank shows only at the permute, and "
+        "swapaxes(x, -4, 3) places its dims by a rank it does not know, so the witness names "
+        "the permuted tensor's sizes freely (no input gives them)",
+        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+                [("v0 = torch.swapaxes(x, -4, 3)", "op", ""),
+                 ("v1 = torch.permute(v0, (0, 3, 1, 2,))", "op", ""),
+                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 4,
+                ((4, 5, 6, 7), (1, 5, 6, 7), (1, 2, 1, 2)))),
     "view ok, torch raises": (
         "the same stack: a view of it is called safe",
         program("literal", ("x = torch.randn(2, 1, 2, 1)",),

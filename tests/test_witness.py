@@ -393,6 +393,39 @@ def test_a_cut_of_a_symbolic_dim_is_sized_as_the_code_spells_it():
     assert not made.is_contiguous()
 
 
+UNSHOWN_RANK = """import torch
+
+
+def product(x):
+    B = x.size(0)
+    N = x.size(1)
+    return (x @ x.mT).permute(1, 0).data_ptr()
+
+
+def stacked(x):
+    B = x.size(0)
+    N = x.size(1)
+    return torch.permute(torch.stack([x, x], 0), (1, 2, 0)).data_ptr()
+"""
+
+
+def test_a_product_or_stack_of_tensors_of_unshown_rank_has_the_shape_of_the_least_rank():
+    """x is read as (B, N) and its rank is not shown, but the permute after the product (or
+    the stack) shows it: a 2-D product has 2-D operands, so it is (B, B) there, and the stack
+    is (2, B, N). Each witness names x's sizes only, and the tensor it names is torch's."""
+    findings = lint_source(UNSHOWN_RANK, "m.py", Settings(select=("CTG106",))).findings
+    assert [f.line for f in findings] == [7, 13]
+    for finding, make in zip(findings, (lambda x: (x @ x.mT).permute(1, 0),
+                                        lambda x: torch.stack([x, x], 0).permute(1, 2, 0))):
+        values = dict(finding.witness.values)
+        assert set(values) <= {"x.size(0)", "x.size(1)"}, values
+        x = torch.randn(values.get("x.size(0)", 3), values.get("x.size(1)", 3))
+        made = make(x)
+        assert (tuple(made.shape), made.stride()) == (finding.witness.sizes,
+                                                      finding.witness.strides)
+        assert not made.is_contiguous()
+
+
 def _cli(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "contiglint", *args], capture_output=True,
                           text=True, cwd=str(cwd))

@@ -8,6 +8,7 @@ from contiglint.layout.model import part_views as pv
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model import views as vw
 from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.shape_transfers import least_shape
 from contiglint.layout.model.sizes import ONE, literal
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
@@ -85,7 +86,7 @@ def _stacked(items, call: Call) -> Tensor:
     per input at `dim`, where the list and a shape are known."""
     known = [t.geometry for t in items if isinstance(t, Tensor) and t.geometry is not None]
     if not known or len(known) != len(items) or any(g.rank != known[0].rank for g in known):
-        return CONTIGUOUS
+        return _assumed_stack(items, call)
     rank = known[0].rank + 1
     dim = call.dim_arg(0, "dim", 0, rank=rank)
     if dim is None:
@@ -94,6 +95,21 @@ def _stacked(items, call: Call) -> Tensor:
              for i in range(rank - 1)]
     return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes[:dim] + [literal(len(items))] +
                                                        sizes[dim:]))
+
+
+def _assumed_stack(items, call: Call) -> Tensor:
+    """torch.stack of tensors of unknown rank: contiguous, with the shape it has where the
+    inputs have their least rank, as `assumed` (see shape_transfers.least_shape)."""
+    shapes = [least_shape(t) for t in items]
+    if not shapes or None in shapes or len({len(s) for s in shapes}) != 1 or not shapes[0]:
+        return CONTIGUOUS
+    rank = len(shapes[0]) + 1
+    dim = call.dim_arg(0, "dim", 0, rank=rank)
+    if dim is None:
+        return CONTIGUOUS
+    sizes = [next((s[i] for s in shapes if s[i] is not None), None) for i in range(rank - 1)]
+    return Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=Geometry.contiguous(
+        sizes[:dim] + [literal(len(items))] + sizes[dim:]))
 
 
 def einsum(call: Call) -> Value:

@@ -65,10 +65,34 @@ def matmul(call: Call) -> Value:
     name = call.name.rsplit(".", 1)[-1]
     if name not in facts.MATMUL:
         return CONTIGUOUS
-    a, b = sizes_of(call.this), sizes_of(call.arg(0, facts.MATMUL[name]))
+    left, right = call.this, call.arg(0, facts.MATMUL[name])
+    a, b = sizes_of(left), sizes_of(right)
     if a is None or b is None:
-        return CONTIGUOUS
+        return _assumed_product(left, right)
     return _fresh(matmul_shape(a, b))
+
+
+def least_shape(value: Optional[Value]) -> Optional[tuple[Size, ...]]:
+    """A tensor's shape, or where its rank is unknown its shape at the least rank the code
+    shows (`Tensor.assumed`); None where neither is known."""
+    if not isinstance(value, Tensor):
+        return None
+    if value.geometry is not None:
+        return value.geometry.sizes
+    assumed = value.assumed
+    return assumed.sizes if assumed is not None and assumed.rank == value.min_rank else None
+
+
+def _assumed_product(left: Optional[Value], right: Optional[Value]) -> Value:
+    """A product of tensors of unknown rank: contiguous, with the shape it has where each
+    operand has its least rank, as `assumed`, which an op that later fixes the rank to that
+    one reads (`(x @ x.mT).permute(1, 0)` of x read as (B, N) is (B, B) there: a 2-D product
+    has 2-D operands)."""
+    shapes = [least_shape(left), least_shape(right)]
+    if None in shapes or min(map(len, shapes)) < 2:
+        return CONTIGUOUS
+    shape = matmul_shape(*shapes)
+    return Tensor(Kind.CONTIGUOUS, min_rank=len(shape), assumed=Geometry.contiguous(shape))
 
 
 def attention(call: Call) -> Value:
