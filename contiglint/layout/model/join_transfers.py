@@ -83,33 +83,23 @@ def stack(call: Call) -> Value:
 
 def _stacked(items, call: Call) -> Tensor:
     """torch.stack: the inputs' shape (torch requires them equal) with a new dim of one entry
-    per input at `dim`, where the list and a shape are known."""
-    known = [t.geometry for t in items if isinstance(t, Tensor) and t.geometry is not None]
-    if not known or len(known) != len(items) or any(g.rank != known[0].rank for g in known):
-        return _assumed_stack(items, call)
-    rank = known[0].rank + 1
-    dim = call.dim_arg(0, "dim", 0, rank=rank)
-    if dim is None:
-        return Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * rank))
-    sizes = [next((g.sizes[i] for g in known if g.sizes[i] is not None), None)
-             for i in range(rank - 1)]
-    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes[:dim] + [literal(len(items))] +
-                                                       sizes[dim:]))
-
-
-def _assumed_stack(items, call: Call) -> Tensor:
-    """torch.stack of tensors of unknown rank: contiguous, with the shape it has where the
-    inputs have their least rank, as `assumed` (see shape_transfers.least_shape)."""
+    per input at `dim`, where the list and a shape are known. Where the inputs' rank is
+    unknown, the shape at their least rank, as `assumed` (see shape_transfers.least_shape)."""
     shapes = [least_shape(t) for t in items]
-    if not shapes or None in shapes or len({len(s) for s in shapes}) != 1 or not shapes[0]:
+    if not shapes or None in shapes or len({len(s) for s in shapes}) != 1:
+        return CONTIGUOUS
+    known = all(t.geometry is not None for t in items)  # a shape: a Tensor
+    if not known and not shapes[0]:
         return CONTIGUOUS
     rank = len(shapes[0]) + 1
     dim = call.dim_arg(0, "dim", 0, rank=rank)
     if dim is None:
-        return CONTIGUOUS
+        return Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * rank)) if known \
+            else CONTIGUOUS
     sizes = [next((s[i] for s in shapes if s[i] is not None), None) for i in range(rank - 1)]
-    return Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=Geometry.contiguous(
-        sizes[:dim] + [literal(len(items))] + sizes[dim:]))
+    stacked = Geometry.contiguous(sizes[:dim] + [literal(len(items))] + sizes[dim:])
+    return Tensor(Kind.CONTIGUOUS, stacked) if known else \
+        Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=stacked)
 
 
 def einsum(call: Call) -> Value:

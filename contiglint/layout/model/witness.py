@@ -276,7 +276,8 @@ def _tensor(geometry: Geometry, names: list[str], env: dict):
     sizes = [_size(s, env, name) for s, name in zip(geometry.sizes, names)]
     if any(n is None or n < 1 for n in sizes):
         return None
-    walks = [[_size(w, env, "") for w in axis.walks] for axis in geometry.axes]
+    walks = [[_size(w, env, "") for w in axis.walks] for axis in geometry.axes] \
+        if any(axis.walks for axis in geometry.axes) else ()
     if any(n is None or n < 1 for walk in walks for n in walk):
         return None  # a diagonal of dims whose sizes the names do not give
     strides = materialize(geometry, sizes, walks)
