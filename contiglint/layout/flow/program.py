@@ -31,6 +31,7 @@ from contiglint.layout.flow.classes import ClassInfo, constructor_arguments
 from contiglint.layout.flow.dependencies import UNMEMOISED, Dependencies, Round
 
 MAX_DEPTH = 6
+NAME_LIMIT = 200  # characters of code that `short_text` names
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -347,6 +348,18 @@ class Program:
         except KeyError:
             text = self.texts[node] = ast.unparse(node)
             return text
+
+    def short_text(self, node: ast.expr) -> Optional[str]:
+        """`unparse(node)` where the code spells `node` in at most `NAME_LIMIT` characters,
+        else None. A size named by the text of its tensor (`owner.size(0)`) matches only code
+        that spells the same expression again; naming every link of a long chain by its text
+        would cost the square of the chain's length."""
+        if getattr(node, "end_lineno", None) is None:
+            return None
+        starts = self.source.starts  # columns count bytes: a bound, not a length
+        span = starts[node.end_lineno - 1] + node.end_col_offset - \
+            starts[node.lineno - 1] - node.col_offset
+        return self.unparse(node) if span <= NAME_LIMIT else None
 
     def emit(self, sink: Sink) -> None:
         if self.recording:

@@ -140,7 +140,9 @@ class SubscriptMixin:
         geometry = tensor.geometry
         if geometry is None or all(a.size is not None for a in geometry.axes):
             return tensor
-        text = self.program.unparse(owner)
+        text = self.program.short_text(owner)
+        if text is None:
+            return tensor
         for index, axis in enumerate(geometry.axes):
             if axis.size is None:
                 geometry = geometry.with_axis(index, size=symbol(f"{text}.size({index})"))
