@@ -21,6 +21,11 @@ BAD = "import torch\n\nx = torch.randn(2, 3, 4)\ny = x.transpose(1, 2).view(2, 1
 BAD_LINE = 4
 FIXED = "import torch\n\nx = torch.randn(2, 3, 4)\ny = x.transpose(1, 2).reshape(2, 12)\n"
 CLEAN = "import torch\n\nx = torch.randn(2, 3, 4)\ny = x.view(2, 12)\n"
+# A finding of a preview rule (CTG108: an in-place write into an expanded tensor raises), for
+# the tests of what the preview switch runs
+PREVIEW_CODE = "CTG108"
+PREVIEW_BAD = "import torch\n\nwide = torch.zeros(1, 3).expand(4, 3)\nwide.add_(1)\n"
+PREVIEW_LINE = 4
 
 
 def environment() -> dict[str, str]:
@@ -32,9 +37,9 @@ def environment() -> dict[str, str]:
     return env
 
 
-# The examples above trigger CTG101, and the contract, raw-memory and in-place tests CTG114,
-# CTG106 and CTG108: preview rules, opt-in because their measured precision on real code is
-# below the policy of contiglint/rules/precision.py. The CLI tests exercise the machinery
+# The contract, raw-memory and in-place tests trigger CTG114, CTG106 and CTG108: preview rules,
+# opt-in because their measured precision on real code is below the policy of
+# contiglint/rules/precision.py (the examples above trigger CTG101, which runs by default). The CLI tests exercise the machinery
 # around a finding (formats, fixes, cache, exit codes, projects), so a lint run selects them
 # as a user's `extend-select` would, unless the test passes its own selection or
 # `defaults=True` (the tests of what runs by default).

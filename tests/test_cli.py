@@ -6,7 +6,7 @@ import json
 import pytest
 
 from tests.clitools import BAD, BAD_LINE, CLEAN, FIXED, VIEW_BUG, codes_by_line, contiglint, \
-    EXAMPLE_NOT_RUN, findings_json, write
+    EXAMPLE_NOT_RUN, PREVIEW_BAD, PREVIEW_CODE, findings_json, write
 
 
 def test_view_after_transpose_is_reported_on_its_line(tmp_path):
@@ -95,7 +95,7 @@ def test_diff_reports_errors_on_stderr_whatever_the_format(tmp_path):
 @pytest.mark.parametrize("flags, reported", [
     ([], True),
     (["--select", "CTG101"], True),
-    (["--select", "CTG1"], False),  # a preview rule: without --preview, only its full code
+    (["--select", "CTG1"], True),
     (["--ignore", "CTG101"], False),
     (["--ignore", "ctg1"], False),
     (["--select", "CTG1", "--ignore", "CTG101"], False),
@@ -112,18 +112,18 @@ def test_select_and_ignore_flags(tmp_path, flags, reported):
     ([], False),
     (["--select", "CTG"], False),
     (["--select", "CTG1"], False),
-    (["--select", "CTG101"], True),
-    (["--extend-select", "CTG101"], True),
-    (["--extend-select", "CTG101", "--ignore", "CTG101"], False),
+    (["--select", PREVIEW_CODE], True),
+    (["--extend-select", PREVIEW_CODE], True),
+    (["--extend-select", PREVIEW_CODE, "--ignore", PREVIEW_CODE], False),
 ])
 def test_preview_rules_run_only_when_selected_by_full_code(tmp_path, flags, reported):
-    """CTG101's measured precision on real code is below the policy: without --preview it
-    does not run by default, nor through a prefix, only when its own code is selected
-    (tests/test_preview.py: with it)."""
-    write(tmp_path, "bad.py", BAD)
+    """A preview rule's measured precision on real code is below the policy: without
+    --preview it does not run by default, nor through a prefix, only when its own code is
+    selected (tests/test_preview.py: with it)."""
+    write(tmp_path, "bad.py", PREVIEW_BAD)
     process = contiglint("--format", "json", "--no-cache", *flags, "bad.py", cwd=tmp_path,
                          defaults=True)
-    assert any(f["code"] == "CTG101" for f in json.loads(process.stdout)) == reported
+    assert any(f["code"] == PREVIEW_CODE for f in json.loads(process.stdout)) == reported
 
 
 def test_noqa_comments_suppress_only_their_codes(tmp_path):

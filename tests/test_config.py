@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from tests.clitools import BAD, contiglint, findings_json, write
+from tests.clitools import BAD, PREVIEW_BAD, PREVIEW_CODE, contiglint, findings_json, write
 from contiglint.config import ConfigError, Overrides, find_pyproject, load_config, resolve
 from contiglint.rules import rule_by_code
 from contiglint.rules.base import Option
@@ -153,8 +153,9 @@ def test_cli_per_file_ignores_and_extend_exclude(tmp_path):
 
 
 def test_cli_config_flag_points_at_a_file(tmp_path):
-    write(tmp_path, "bad.py", BAD)
-    write(tmp_path, "conf/pyproject.toml", "[tool.contiglint]\nextend-select = ['CTG101']\n")
+    write(tmp_path, "bad.py", PREVIEW_BAD)
+    write(tmp_path, "conf/pyproject.toml",
+          f"[tool.contiglint]\nextend-select = ['{PREVIEW_CODE}']\n")
     assert contiglint("--config", "conf/pyproject.toml", "bad.py", cwd=tmp_path,
                       defaults=True).returncode == 1
     assert contiglint("bad.py", cwd=tmp_path, defaults=True).returncode == 0

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.clitools import (
-    BAD, BAD_LINE, EXAMPLE_SELECT, ROOT, environment, findings_json, write,
+    BAD, BAD_LINE, CLEAN, EXAMPLE_SELECT, PREVIEW_BAD, PREVIEW_CODE, PREVIEW_LINE, ROOT,
+    environment, findings_json, write,
 )
 from contiglint.flake8_plugin import ContiglintChecker
 
@@ -79,14 +80,14 @@ def test_flake8_and_cli_agree_on_non_ascii_bom_and_crlf_lines(tmp_path):
 
 
 def test_preview_rule_runs_only_when_flake8_names_its_code(tmp_path):
-    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "bad.py", PREVIEW_BAD)
     config = flake8_config(tmp_path)
     process = subprocess.run(
         [sys.executable, "-m", "flake8", "--config", str(config), "--select", "CTG",
          "--format", FORMAT, "bad.py"], cwd=tmp_path, capture_output=True, text=True,
         env=environment(), timeout=300)
     assert process.returncode == 0 and process.stdout == "", process.stdout + process.stderr
-    assert {code for *_, code in flake8_findings(["bad.py"], tmp_path, config)} == {"CTG101"}
+    assert {code for *_, code in flake8_findings(["bad.py"], tmp_path, config)} == {PREVIEW_CODE}
 
 
 @pytest.mark.parametrize("flag, config, reported", [
@@ -97,7 +98,7 @@ def test_preview_rule_runs_only_when_flake8_names_its_code(tmp_path):
 ])
 def test_preview_reaches_the_plugin_from_its_option_or_the_project(tmp_path, flag, config,
                                                                    reported):
-    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "bad.py", PREVIEW_BAD)
     if config:
         write(tmp_path, "pyproject.toml", config)
     process = subprocess.run(
@@ -105,7 +106,7 @@ def test_preview_reaches_the_plugin_from_its_option_or_the_project(tmp_path, fla
          "CTG", "--format", FORMAT, *flag, "bad.py"], cwd=tmp_path, capture_output=True,
         text=True, env=environment(), timeout=300)
     assert process.returncode == (1 if reported else 0), process.stderr
-    assert process.stdout == (f"bad.py|{BAD_LINE}|{process.stdout.split('|')[2]}|CTG101\n"
+    assert process.stdout == (f"bad.py|{PREVIEW_LINE}|{process.stdout.split('|')[2]}|{PREVIEW_CODE}\n"
                               if reported else "")
 
 
@@ -204,7 +205,7 @@ def test_bad_rule_option_is_the_clis_one_line_message(tmp_path, jobs):
     follows flake8's one-line header for a plugin's execution error (exit 1)."""
     (tmp_path / "pyproject.toml").write_text('[tool.contiglint.CTG107]\nbackend = "ncll"\n')
     for name in ("a.py", "b.py", "c.py"):
-        write(tmp_path, name, BAD)
+        write(tmp_path, name, CLEAN)
 
     def cli_message(path):
         process = subprocess.run([sys.executable, "-m", "contiglint", path], cwd=tmp_path,
@@ -228,7 +229,7 @@ def test_bad_rule_option_is_the_clis_one_line_message(tmp_path, jobs):
     (tmp_path / "pyproject.toml").unlink()
     write(tmp_path, "inner/pyproject.toml", '[tool.contiglint]\nselect = ["CTG999"]\n')
     for name in ("d.py", "e.py"):
-        write(tmp_path, f"inner/{name}", BAD)
+        write(tmp_path, f"inner/{name}", CLEAN)
     message = cli_message("inner/d.py")
     assert "'CTG999'" in message
     process = flake8("a.py", "inner")  # named: read before checking

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from tests.clitools import BAD, BAD_LINE, CLEAN, contiglint, write
+from tests.clitools import (BAD, CLEAN, PREVIEW_BAD, PREVIEW_CODE, PREVIEW_LINE, contiglint,
+                            write)
 from contiglint.rules import all_rules, registry
 
 PREVIEW = tuple(rule.code for rule in all_rules() if registry.is_preview(rule))
@@ -31,14 +32,14 @@ def codes(*flags: str, cwd) -> set[str]:
     (["--select", "ALL", "--preview"], True),
     (["--select", "ALL"], False),  # ALL selects the preview rules only with preview, as in ruff
     (["--select", "CTG11", "--preview"], False),  # a prefix that does not name it
-    (["--preview", "--ignore", "CTG101"], False),
+    (["--preview", "--ignore", PREVIEW_CODE], False),
     (["--preview", "--no-preview"], False),  # the last of the two wins, as in ruff
     (["--no-preview", "--preview"], True),
 ])
 def test_preview_runs_the_preview_rules_the_selection_names(tmp_path, flags, reported):
-    write(tmp_path, "bad.py", BAD)
-    assert "CTG101" in PREVIEW  # the cases read CTG101 as the preview rule
-    assert ("CTG101" in codes(*flags, cwd=tmp_path)) == reported
+    write(tmp_path, "bad.py", PREVIEW_BAD)
+    assert PREVIEW_CODE in PREVIEW and PREVIEW_CODE.startswith("CTG10")  # as the cases read it
+    assert (PREVIEW_CODE in codes(*flags, cwd=tmp_path)) == reported
 
 
 def test_select_all_selects_every_rule_opt_in_ones_too(tmp_path):
@@ -68,7 +69,7 @@ def not_run(codes: tuple[str, ...]) -> str:
     (["--select", "CTG1"], PREVIEW),
     (["--select", "ALL"], PREVIEW),
     (["--select", "CTG10"], tuple(code for code in PREVIEW if code.startswith("CTG10"))),
-    (["--extend-select", "CTG101"], tuple(code for code in PREVIEW if code != "CTG101")),
+    (["--extend-select", PREVIEW_CODE], tuple(code for code in PREVIEW if code != PREVIEW_CODE)),
 ])
 def test_the_summary_names_the_selected_preview_rules_that_did_not_run(tmp_path, flags,
                                                                        skipped):
@@ -82,26 +83,26 @@ def test_the_summary_names_the_selected_preview_rules_that_did_not_run(tmp_path,
 def test_no_such_line_when_every_selected_rule_ran_or_quiet(tmp_path):
     write(tmp_path, "clean.py", CLEAN)
     outputs = {}
-    for flags in ([], ["--preview"], ["--select", "CTG105"], ["--select", "CTG101"], ["-q"]):
+    for flags in ([], ["--preview"], ["--select", "CTG105"], ["--select", PREVIEW_CODE], ["-q"]):
         process = contiglint("--no-cache", *flags, "clean.py", cwd=tmp_path, defaults=True)
         assert process.returncode == 0, process.stderr
         outputs[" ".join(flags)] = "not run" in process.stdout + process.stderr
     assert outputs == {"": True, "--preview": False, "--select CTG105": False,
-                       "--select CTG101": False, "-q": False}
+                       f"--select {PREVIEW_CODE}": False, "-q": False}
 
 
 def test_after_findings_too_and_in_the_full_format(tmp_path):
     write(tmp_path, "bad.py", BAD)
-    process = contiglint("--no-cache", "--format", "full", "--extend-select", "CTG101",
+    process = contiglint("--no-cache", "--format", "full", "--extend-select", PREVIEW_CODE,
                          "bad.py", cwd=tmp_path, defaults=True)
     assert process.returncode == 1
     assert process.stdout.endswith("Found 1 problem (1 fixable with --fix).\n" + not_run(
-        tuple(code for code in PREVIEW if code != "CTG101")))
+        tuple(code for code in PREVIEW if code != PREVIEW_CODE)))
 
 
 @pytest.mark.parametrize("format", ["json", "sarif", "github"])
 def test_machine_formats_say_it_on_stderr_never_in_the_data(tmp_path, format):
-    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "bad.py", PREVIEW_BAD)
     process = contiglint("--no-cache", "--format", format, "bad.py", cwd=tmp_path,
                          defaults=True)
     assert process.returncode == 0
@@ -112,28 +113,28 @@ def test_machine_formats_say_it_on_stderr_never_in_the_data(tmp_path, format):
 
 
 def test_diff_says_it_on_stderr(tmp_path):
-    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "bad.py", PREVIEW_BAD)
     process = contiglint("--no-cache", "--diff", "bad.py", cwd=tmp_path, defaults=True)
     assert process.returncode == 0 and process.stdout == ""
     assert process.stderr.endswith(not_run(PREVIEW))
 
 
 def test_preview_in_the_configuration_and_no_preview_over_it(tmp_path):
-    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "bad.py", PREVIEW_BAD)
     write(tmp_path, "pyproject.toml", "[tool.contiglint]\npreview = true\n")
-    assert "CTG101" in codes(cwd=tmp_path)
-    assert "CTG101" not in codes("--no-preview", cwd=tmp_path)
+    assert PREVIEW_CODE in codes(cwd=tmp_path)
+    assert PREVIEW_CODE not in codes("--no-preview", cwd=tmp_path)
     process = contiglint("--no-cache", "--no-preview", "bad.py", cwd=tmp_path, defaults=True)
     assert process.stdout.endswith(not_run(PREVIEW))
 
 
 def test_the_cache_tells_preview_runs_apart(tmp_path):
-    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "bad.py", PREVIEW_BAD)
     first = contiglint("--format", "json", "bad.py", cwd=tmp_path, defaults=True)
     second = contiglint("--format", "json", "--preview", "bad.py", cwd=tmp_path,
                         defaults=True)
     assert json.loads(first.stdout) == []
-    assert [f["code"] for f in json.loads(second.stdout)] == ["CTG101"]
+    assert [f["code"] for f in json.loads(second.stdout)] == [PREVIEW_CODE]
 
 
 @pytest.mark.parametrize("preview", [True, False])
@@ -142,29 +143,29 @@ def test_the_language_server_reads_preview_from_the_project(tmp_path, preview):
     from contiglint.server import lint_buffer
 
     write(tmp_path, "pyproject.toml", f"[tool.contiglint]\npreview = {str(preview).lower()}\n")
-    linted = lint_buffer(str(tmp_path / "bad.py"), BAD, 1)
+    linted = lint_buffer(str(tmp_path / "bad.py"), PREVIEW_BAD, 1)
     assert linted.result.errors == []
-    assert [f.code for f in linted.result.findings] == (["CTG101"] if preview else [])
+    assert [f.code for f in linted.result.findings] == ([PREVIEW_CODE] if preview else [])
 
 
 def test_the_fixit_pack_reads_preview_from_the_project(tmp_path):
     pytest.importorskip("fixit")
     from tests.test_fixit import fixit
 
-    write(tmp_path, "bad.py", BAD)
+    write(tmp_path, "bad.py", PREVIEW_BAD)
     write(tmp_path, "pyproject.toml", '[tool.fixit]\nenable = ["contiglint.fixit"]\n'
           'disable = ["fixit.rules"]\n\n[tool.contiglint]\npreview = true\n')
     process = fixit("-o", "custom", "--output-template", "{rule_name}", "lint", "bad.py",
                     cwd=tmp_path)
     assert "Traceback" not in process.stderr, process.stderr
-    assert process.stdout.split() == ["CTG101"]
+    assert process.stdout.split() == [PREVIEW_CODE]
 
 
 def test_explain_takes_preview_as_the_check_does(tmp_path):
-    write(tmp_path, "bad.py", BAD)
-    plain = contiglint("explain", f"bad.py:{BAD_LINE}", cwd=tmp_path, defaults=True)
-    preview = contiglint("explain", "--preview", f"bad.py:{BAD_LINE}", cwd=tmp_path,
+    write(tmp_path, "bad.py", PREVIEW_BAD)
+    plain = contiglint("explain", f"bad.py:{PREVIEW_LINE}", cwd=tmp_path, defaults=True)
+    preview = contiglint("explain", "--preview", f"bad.py:{PREVIEW_LINE}", cwd=tmp_path,
                          defaults=True)
     assert plain.returncode == 0 and preview.returncode == 0, preview.stderr
-    assert " CTG101 " not in plain.stdout and f"bad.py:{BAD_LINE}:" in preview.stdout
-    assert " CTG101 " in preview.stdout
+    assert f" {PREVIEW_CODE} " not in plain.stdout and f"bad.py:{PREVIEW_LINE}:" in preview.stdout
+    assert f" {PREVIEW_CODE} " in preview.stdout

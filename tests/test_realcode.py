@@ -4,6 +4,8 @@ those numbers are checked against the linter in tests/test_corpus_verdicts.py.
 """
 from __future__ import annotations
 
+import pytest
+
 from contiglint.rules import precision
 
 
@@ -17,10 +19,23 @@ def test_recorded_precision_matches_the_policy():
             assert rule.opt_in, rule.code
             assert not m.judged or "Opt-in by design" in rule.documentation(), rule.code
             continue
-        below = m.judged > 0 and (m.true / m.judged < precision.THRESHOLD or m.judged < m.findings)
+        below = m.judged > 0 and (m.upper_bound < precision.THRESHOLD or m.judged < m.findings)
         assert entry.preview == below, rule.code
         if entry.preview:
             assert entry.opt_in and "preview rule" in rule.documentation()
+
+
+@pytest.mark.parametrize("true, judged", [(5, 6), (0, 5), (1, 1), (49, 50), (2, 62), (3, 7)])
+def test_the_upper_bound_is_the_wilson_interval_end(true, judged):
+    """The bound is the larger root of Wilson's equation (p - u)^2 = z^2 u (1 - u) / n, and
+    one failure in a handful of findings does not push it below the threshold."""
+    upper, p, z = precision.wilson_upper(true, judged), true / judged, precision.Z
+    assert p <= upper <= 1
+    assert (p - upper) ** 2 == pytest.approx(z * z * upper * (1 - upper) / judged, abs=1e-12)
+    if judged < 10 and judged - true <= 1:
+        assert upper >= precision.THRESHOLD
+    if true / judged < 0.5:
+        assert upper < precision.THRESHOLD
 
 
 def test_rule_command_shows_the_measured_precision_and_date(tmp_path):
