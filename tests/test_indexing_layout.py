@@ -42,3 +42,28 @@ def test_indexing_a_contiguous_tensor_of_unknown_rank(subscript):
         results[rank] = eval(f"x[{subscript.replace('L', str(L))}]").is_contiguous()
     model = index(CONTIGUOUS, items, Origin("x[...]", 1, 0))
     assert model.noncontiguous == (not all(results.values())), (subscript, results, model)
+
+
+GATHER_OF_EXPANDED = """import torch
+
+
+def f(B, N):
+    x = torch.randn(B, N)
+    wide = x[[0, 0]].unsqueeze(0).expand(3, 2, N)
+    picked = wide[[0, 0]]
+    return picked.permute(0, 2, 1).view(-1)
+"""
+
+
+def test_a_gather_keeps_the_shape_of_a_tensor_whose_layout_it_does_not_model():
+    """Advanced indexing of an expanded tensor makes a tensor of a known shape: the view of
+    its permute is witnessed by the sizes the function takes, and raises there."""
+    from contiglint.engine import lint_source
+
+    [finding] = lint_source(GATHER_OF_EXPANDED, "gather.py").findings
+    values = dict(finding.witness.values)
+    assert finding.code == "CTG101" and set(values) <= {"B", "N"}, finding.witness
+    namespace = {}
+    exec(compile(GATHER_OF_EXPANDED, "gather.py", "exec"), namespace)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        namespace["f"](values.get("B", 3), values.get("N", 3))

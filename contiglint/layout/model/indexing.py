@@ -36,11 +36,7 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
         if tensor.kind is Kind.CONTIGUOUS:
             sizes = _gathered(tensor.geometry, items)
             return Tensor.of(Geometry.contiguous(sizes), None) if sizes else CONTIGUOUS
-        if tensor.kind is Kind.UNKNOWN:  # its sizes; its layout follows the input's
-            if tensor.geometry is not None:
-                sizes = _gathered(tensor.geometry, items)
-                return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes)) \
-                    if sizes else Tensor(Kind.UNKNOWN)
+        if tensor.kind is Kind.UNKNOWN and tensor.geometry is None:
             if not any(item.kind == "ellipsis" for item in items):  # dims from the front
                 sizes = _gathered(tensor.assumed, items)
                 if sizes:  # the geometry assumed for x (contiguous) gathers contiguously
@@ -49,7 +45,10 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
         if tensor.kind is Kind.PERMUTED:
             return Tensor(Kind.PERMUTED, None, origin, maybe=True)  # unless the index drops
             # or merges the permuted dims
-        return Tensor(Kind.UNKNOWN)
+        # its sizes; its layout follows the input's strides, which this does not model
+        sizes = _gathered(tensor.geometry, items)
+        return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes)) \
+            if sizes else Tensor(Kind.UNKNOWN)
     if any(item.kind == "unknown" for item in items):
         return Tensor(Kind.UNKNOWN) if not tensor.noncontiguous else tensor
     consumed = sum(1 for item in items if item.kind in ("slice", "int"))
