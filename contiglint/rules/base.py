@@ -16,7 +16,6 @@ from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.syntax.names import ImportMap
 from contiglint.layout.model.values import Kind
 from contiglint.layout.model.witness import Witness, noncontiguous_witness
-from contiglint.rules.witness_inputs import chosen_by_inputs
 from contiglint.rules import precision
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
@@ -213,17 +212,15 @@ class RuleContext:
         return tensor is not None and (tensor.noncontiguous or
                                        (self.strict and tensor.kind is Kind.UNKNOWN))
 
-    def proven(self, tensor, sink, rows: bool = False) -> tuple[bool, Optional[Witness]]:
-        """Whether to report a tensor that `sink` needs contiguous (with `rows`: unit-stride
+    def proven(self, tensor, rows: bool = False) -> tuple[bool, Optional[Witness]]:
+        """Whether to report a tensor that a sink needs contiguous (with `rows`: unit-stride
         rows), and the witness: concrete sizes, from its geometry or at the least rank the ops
-        before it need, under which it is not, which the function's inputs choose
-        (witness_inputs.py). Without a witness, only in strict mode."""
+        before it need, under which it is not. Without a witness, only in strict mode."""
         if not self.reportable(tensor):
             return False, None
         geometry = tensor.geometry if tensor.geometry is not None else tensor.assumed
         witness = noncontiguous_witness(geometry, rows) \
-            if geometry is not None and tensor.noncontiguous and \
-            chosen_by_inputs(sink.function, geometry) else None
+            if geometry is not None and tensor.noncontiguous else None
         return witness is not None or self.strict, witness
 
     def same_site(self, sink) -> list:

@@ -10,7 +10,6 @@ from contiglint.findings import Edit, Fix
 from contiglint.layout.model.values import Tensor
 from contiglint.layout.model.view_verdict import view_verdict
 from contiglint.layout.model.witness import dtype_view_witness, view_witness
-from contiglint.rules.witness_inputs import chosen_by_inputs
 from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -80,8 +79,7 @@ class ViewOnNonContiguous(Rule):
         geometry = tensor.geometry if tensor.geometry is not None else \
             tensor.assumed if verdict == "raises" else None
         witness = view_witness(geometry, sink.sizes) \
-            if verdict in ("raises", "merge") and geometry is not None and \
-            chosen_by_inputs(sink.function, geometry, sink.sizes or ()) else None
+            if verdict in ("raises", "merge") and geometry is not None else None
         if witness is None and not ctx.strict:
             return  # no concrete sizes shown by the code fail: strict-mode only
         call = sink.node
@@ -99,8 +97,7 @@ class ViewOnNonContiguous(Rule):
         known = source is not None and new is not None  # else the sizes may be equal
         tensor = sink.tensor
         witness = dtype_view_witness(tensor.geometry, source, new) \
-            if known and tensor.geometry is not None and \
-            chosen_by_inputs(sink.function, tensor.geometry) else None
+            if known and tensor.geometry is not None else None
         if witness is None and not ctx.strict:
             return  # the element sizes or the layout are not shown: strict-mode only
         message = (f".view({sink.dtype}) on a tensor {made_by(tensor)} whose last dim is "

@@ -87,7 +87,7 @@ class CollectiveOnNonContiguous(Rule):
         if isinstance(value, Seq):
             broken, witness = next(((v, proof[1]) for v in ((value.items or ()) + (value.each,))
                                     if isinstance(v, Tensor)
-                                    for proof in [ctx.proven(v, sink)] if proof[0]), (None, None))
+                                    for proof in [ctx.proven(v)] if proof[0]), (None, None))
             if broken is not None:
                 condition = "" if broken.noncontiguous else " if it is not contiguous"
                 message = (f"dist.{op}() gets a list holding a tensor {self.describe(broken)}"
@@ -97,7 +97,7 @@ class CollectiveOnNonContiguous(Rule):
             return
         if not isinstance(value, Tensor):
             return
-        proven, witness = ctx.proven(value, sink)
+        proven, witness = ctx.proven(value)
         if not proven:
             return
         condition = "" if value.noncontiguous else " if it is not contiguous"
