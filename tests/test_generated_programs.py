@@ -54,13 +54,6 @@ OPEN = {
                  ("v1 = torch.split(v0, 1, dim=-4)[0]", "op", ""),
                  ("v3 = v1.swapdims(2, 3)", "op", ""), ("s4 = v3.data_ptr()", "probe", "v3")],
                 ("x",), 4, ((4, 5, 6, 7), (4, 5, 1, 7), (1, 3, 1, 2)))),
-    "dtype-view finding, torch never raises": (
-        "the oracle's sizes: the finding holds (last stride C), but the view fits (an even "
-        "last dim) only at sizes where C is 1 (seen 9 times in 200,000 programs)",
-        program("params", ("x = torch.randn(B, N, C)",),
-                [("v0 = x[::2, :, 0]", "op", ""),
-                 ("s1 = v0.view(torch.float64)", "dtype_view", "v0")],
-                ("B", "N", "C"), 3, ((4, 5, 6), (1, 5, 6), (1, 2, 1)))),
     "dtype-view ok, torch raises": (
         "the stride of a size-1 last dim: .contiguous() of a tensor that is contiguous but for "
         "it returns the tensor itself, whose last stride is not 1",
@@ -320,3 +313,50 @@ def test_the_view_fix_keeps_the_values_of_a_view_that_runs():
     fixed = fixes.fixed_sources(p)
     assert fixed and all("v.reshape(-1)" in text for text in fixed.values())
     assert fixes.fix_disagreements(p) == []
+
+
+def test_an_int_index_drops_a_size_one_dim_without_a_hole():
+    """`x[:, :, 0]` of a (1, 2, 1) tensor drops a dim of one element: the rest stays
+    contiguous, and its dtype view succeeds."""
+    p = program("literal", ("x = torch.randn(1, 2, 1)",),
+                [("v0 = x[:, :, 0]", "op", ""), ("s1 = v0.data_ptr()", "probe", "v0"),
+                 ("s2 = v0.view(torch.float64)", "dtype_view", "v0")], (), 3,
+                literal_shape=(1, 2, 1))
+    assert verdicts_of(p) == ["contiguous", "ok"]
+
+
+def test_sizes_named_on_a_tensor_whose_layout_was_lost_assume_no_layout():
+    """The diagonal of a moved tensor of unknown rank has a layout the model does not know;
+    naming its size (`v1.size(1)`) must not make it contiguous by assumption, else moving
+    its dims back reads as a permute whose view to its own shape raises."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = torch.movedim(x, -2, -3)", "op", ""),
+                 ("v1 = v0.diagonal(0, 1, 0)", "op", ""),
+                 ("s1 = v1.view(C, v1.size(1), 1)", "view", "v1"),
+                 ("v2 = v1.movedim(1, 0)", "op", ""),
+                 ("s2 = v2.view(v1.size(1), C)", "view", "v2")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (1, 1, 3)))
+    assert verdicts_of(p) == ["unknown", "unknown"]
+
+
+def test_leading_ints_may_drop_the_dims_a_permute_moved():
+    """`x.movedim(-2, -3)[-1, -1, -1]`: at the least rank the ints drop every dim, so the
+    result is not known to be permuted."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = torch.movedim(x, -2, -3)", "op", ""), ("v1 = v0[-1, -1, -1]", "op", ""),
+                 ("s1 = v1.data_ptr()", "probe", "v1")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6)))
+    assert verdicts_of(p) == ["unknown"]
+
+
+def test_a_finding_true_only_at_other_sizes_is_proven_by_its_witness():
+    """`x.chunk(2)[0][::2]` keeps one element for an x of 4 or 1 (the sizes tried), two of
+    them, strided, for an x of 8: the finding's witness names such sizes and torch agrees
+    there, so it is no false finding; at the tried sizes alone it would read as one."""
+    p = program("params", ("x = torch.randn(B)",),
+                [("v0 = x.chunk(2, -1)[0]", "op", ""), ("v1 = v0[::2]", "op", ""),
+                 ("s1 = v1.data_ptr()", "probe", "v1")], ("B",), 1, ((4,), (1,)))
+    verdicts, found, _ = compare(p)
+    assert verdicts[0].finding and verdicts[0].witness and not found, found
+    x = torch.randn(8).chunk(2, -1)[0][::2]
+    assert not x.is_contiguous() and torch.randn(4).chunk(2, -1)[0][::2].is_contiguous()

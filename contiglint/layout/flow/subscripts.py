@@ -11,6 +11,7 @@ from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.values import (
     NOT_TENSOR,
+    Kind,
     OPAQUE,
     Const,
     Dims,
@@ -123,6 +124,9 @@ class SubscriptMixin:
         current = self.env.get(key)
         if not isinstance(current, Tensor) or current.geometry is not None:
             return
+        if current.assumed is None and current.kind is Kind.UNKNOWN and \
+                current.partial is not None:
+            return  # a cut of unknown extent: not assumed contiguous (as `apply_view`)
         assumed = current.assumed
         rank = max(current.min_rank, index + 1)
         if assumed is None:

@@ -9,7 +9,7 @@ from typing import Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Axis, Geometry
-from contiglint.layout.model.sizes import ONE, Size, size_text, symbol
+from contiglint.layout.model.sizes import ONE, Size, is_one, size_text, symbol
 from contiglint.layout.model.transfer import CONTIGUOUS
 from contiglint.layout.model.values import NONCONTIGUOUS, Kind, Origin, Tensor, classify
 from contiglint.layout.model.views import _result
@@ -90,6 +90,7 @@ def _cuts(item: Index) -> bool:
 
 def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optional[Geometry]:
     axes: list[Axis] = []
+    gone: set[int] = set()  # base axes of size-1 dims an int drops: they have no extent
     dim = 0
     for item in items:
         if item.kind == "ellipsis":
@@ -99,6 +100,9 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
         elif item.kind == "none":
             axes.append(Axis(ONE, (), "new"))
         elif item.kind == "int":
+            axis = geometry.axes[dim]
+            if is_one(axis.size) and axis.span == "full":
+                gone.update(axis.base)  # as select drops it (`x[:, :, 0]` of (1, 2, 1))
             dim += 1
         else:
             axis = geometry.axes[dim]
@@ -116,7 +120,7 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             else:
                 axes.append(axis)
     axes.extend(geometry.axes[dim:])
-    return Geometry(tuple(axes), geometry.memory)
+    return Geometry(tuple(axes), tuple(b for b in geometry.memory if b not in gone))
 
 
 def _stepped_size(size: Size, item: Index) -> Size:
@@ -167,8 +171,14 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
             breaks = True
     assumed = _assumed(tensor, items, consumed)
     if not breaks:
-        return evolve(tensor, partial=partial or tensor.partial, assumed=assumed,
-                       min_rank=max(tensor.min_rank, consumed))
+        result = evolve(tensor, partial=partial or tensor.partial, assumed=assumed,
+                        min_rank=max(tensor.min_rank, consumed))
+        if tensor.noncontiguous and tensor.assumed is not None and assumed is not None and \
+                classify(assumed) not in NONCONTIGUOUS:
+            # the leading dims it drops or cuts may be the ones that made it non-contiguous
+            # (`x.movedim(1, 0)[-1, -1]`): at the least rank they are
+            return evolve(result, kind=Kind.UNKNOWN, origin=None)
+        return result
     if tensor.noncontiguous:
         kind = tensor.kind
         if tensor.assumed is not None and assumed is not None:

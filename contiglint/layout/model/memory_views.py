@@ -116,6 +116,8 @@ def diagonal(call: Call) -> Tensor:
         result = _result(call.tensor, changed, call, call.origin)
         return evolve(result, maybe=True) if unrelated else result
     result = apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
+    if result.geometry is None and result.min_rank:  # two dims become one
+        result = evolve(result, min_rank=max(call.tensor.min_rank - 1, 1))
     if offset != 0 and result.kind is Kind.STRIDED:
         return evolve(result, maybe=True)  # an offset diagonal may have one element
     return result
