@@ -89,6 +89,38 @@ def asserted_width(a, w):
     return x.view(-1, n)  # its own shape where the assert holds
 
 
+BINARY, MULTILABEL = "binary", "multilabel"
+
+
+def exclusive_named_modes(a, mode):
+    x = a.view(2, 3, 4)
+    if mode == BINARY:
+        x = x.transpose(1, 2)
+    if mode == MULTILABEL:
+        return x.view(2, -1)  # never the transposed x: the mode is not both
+    return None
+
+
+def exclusive_literal_modes(a, mode):
+    x = a.view(2, 3, 4)
+    if mode != "binary":
+        pass
+    else:
+        x = x.transpose(1, 2)
+    if mode == "multilabel":
+        return x.view(2, -1)
+    return None
+
+
+def literal_and_named_mode(a, mode):
+    x = a.view(2, 3, 4)
+    if mode == "binary":
+        x = x.transpose(1, 2)
+    if mode == BINARY:
+        return x.view(2, -1)  # raises: the literal is the constant's value
+    return None
+
+
 def checked_then_other_branch(a):
     x = a.view(2, 3, 4).transpose(1, 2)
     if x.is_contiguous():
@@ -110,8 +142,11 @@ CASES = {
     "size_above_one": ((torch.randn(24), 2, 3), "view size is not compatible"),
     "asserted_width": ((torch.randn(288), torch.randn(16)), False),
     "checked_then_other_branch": ((torch.randn(24),), "view size is not compatible"),
+    "exclusive_named_modes": ((torch.randn(24), "multilabel"), False),
+    "exclusive_literal_modes": ((torch.randn(24), "multilabel"), False),
+    "literal_and_named_mode": ((torch.randn(24), "binary"), "view size is not compatible"),
 }
-FLAGGED = {"size_above_one", "checked_then_other_branch"}
+FLAGGED = {"size_above_one", "checked_then_other_branch", "literal_and_named_mode"}
 
 
 def flagged_functions(strict: bool) -> set[str]:

@@ -44,6 +44,18 @@ class BranchMixin:
                 yes, no = dict(yes), dict(no)
                 conditions.restore(condition, split, yes, True, self.assigned)
                 conditions.restore(condition, split, no, False, self.assigned)
+        if condition is not None and split is None and truth is None:
+            # an earlier `if` on a value this test excludes: where this one holds, it did not
+            held = yes if condition.positive else no
+            for key, earlier in self.splits.items():
+                if conditions.excludes(condition.key, key) and \
+                        conditions.valid(earlier, self.assigned) and held is not None:
+                    held = dict(held)
+                    conditions.restore_excluded(earlier, held, self.assigned)
+            if condition.positive:
+                yes = held
+            else:
+                no = held
         before = [self.assigned.get(n, 0) for n in condition.names] if condition else None
         after_yes = self.branch(node.body, yes) if truth is not False else None
         after_no = self.branch(node.orelse, no) if truth is not True else None

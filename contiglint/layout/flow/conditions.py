@@ -18,8 +18,10 @@ keeps the sides apart; elsewhere, the names unchanged since the first `if` get t
 values back.
 
 Simple conditions: a name or an attribute chain rooted at a name (`flag`, `self.cfg.causal`),
-its `is None` / `is not None`, and `==` / `!=` against a literal, each under any number of
-`not`. The record holds only while the condition's names are not assigned again (any
+its `is None` / `is not None`, and `==` / `!=` against a literal or a named constant, each under
+any number of `not`. Two equality tests of one subject against different literals, or against
+differently named constants, exclude each other (`if self.mode == BINARY: ...` then `if
+self.mode == MULTILABEL: ...`): where the later holds, the earlier `if` took its other side. The record holds only while the condition's names are not assigned again (any
 assignment, on any path, counts) and only for names whose value is still the joined one; what
 is recorded inside a branch or a loop body is dropped when it ends. Calls that may change an
 attribute behind the analysis' back (`self.reset()`) are not seen: the analysis treats
@@ -46,21 +48,38 @@ def condition_of(test: ast.expr) -> Optional[Condition]:
     positive = True
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         positive, test = not positive, test.operand
-    subject, key = test, "truth"
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and \
-            isinstance(test.comparators[0], ast.Constant):
-        op, constant = test.ops[0], test.comparators[0].value
-        if isinstance(op, (ast.Is, ast.IsNot)) and constant is None:
+    subject, key, named = test, "truth", ()
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        op, other = test.ops[0], test.comparators[0]
+        constant = other.value if isinstance(other, ast.Constant) else None
+        if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(other, ast.Constant) and \
+                constant is None:
             key, positive = "None", positive != isinstance(op, ast.IsNot)
-        elif isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(constant, (bool, int, str)):
+        elif isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(other, ast.Constant) and \
+                isinstance(constant, (bool, int, str)):
             key, positive = f"=={constant!r}", positive != isinstance(op, ast.NotEq)
+        elif isinstance(op, (ast.Eq, ast.NotEq)) and (named := _chain(other) or ()):
+            # a named constant: `self.mode == MULTICLASS_MODE`, `kind == Mode.A`
+            key, positive = f"==@{named[-1]}", positive != isinstance(op, ast.NotEq)
         else:
             return None
         subject = test.left
     names = _chain(subject)
     if names is None:
         return None
-    return Condition(f"{key}:{names[-1]}", positive, names)
+    return Condition(f"{key}:{names[-1]}", positive, names + tuple(named))
+
+
+def excludes(key: str, other: str) -> bool:
+    """Can the subject of two equality keys not equal both values at once? Two different
+    literals (`== "a"`, `== "b"`), or two different named constants (`== BINARY_MODE`,
+    `== MULTILABEL_MODE`): a mode the code dispatches on, whose constants the code gives
+    different names. A literal and a name may be one value: no."""
+    if not (key.startswith("==") and other.startswith("==")) or key == other:
+        return False
+    value, _, subject = key[2:].rpartition(":")
+    value2, _, subject2 = other[2:].rpartition(":")
+    return subject == subject2 and value.startswith("@") == value2.startswith("@")
 
 
 def _chain(node: ast.expr) -> Optional[tuple[str, ...]]:
@@ -136,6 +155,17 @@ def restore(condition: Condition, split: Split, env, test_holds: bool, assigned)
     if side is None:
         return
     for name, value in side.items():
+        if assigned.get(name, 0) == split.counts[name] and name in env and \
+                _same(env[name], split.joined[name]):
+            env[name] = value
+
+
+def restore_excluded(split: Split, env, assigned) -> None:
+    """Where a test holds that excludes an earlier `if`'s (`excludes`), that `if` took its
+    other side: the names it changed get back their values from there."""
+    if env is None or split.when_false is None:
+        return
+    for name, value in split.when_false.items():
         if assigned.get(name, 0) == split.counts[name] and name in env and \
                 _same(env[name], split.joined[name]):
             env[name] = value
