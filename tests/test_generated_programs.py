@@ -360,3 +360,13 @@ def test_a_finding_true_only_at_other_sizes_is_proven_by_its_witness():
     assert verdicts[0].finding and verdicts[0].witness and not found, found
     x = torch.randn(8).chunk(2, -1)[0][::2]
     assert not x.is_contiguous() and torch.randn(4).chunk(2, -1)[0][::2].is_contiguous()
+
+
+@pytest.mark.parametrize("last, verdict", [(6, "ok"), (5, "raises")])
+def test_a_step_that_divides_its_dim_still_merges_with_the_dim_outside(last, verdict):
+    """`x[:, :, ::2]` keeps 3 of 6 elements with stride 2: the next dim out has stride 6, 3
+    times 2, so `.view(90)` merges all three dims; of 5 elements it keeps 3 and does not."""
+    p = program("literal", (f"x = torch.randn(6, 5, {last})",),
+                [("v0 = x[:, :, ::2]", "op", ""), ("s1 = v0.view(-1)", "view", "v0"),
+                 ("s2 = v0.data_ptr()", "probe", "v0")], (), 3, literal_shape=(6, 5, last))
+    assert verdicts_of(p) == [verdict, "strided"]

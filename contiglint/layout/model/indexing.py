@@ -5,6 +5,7 @@ indexing (tensors, lists, masks) always copies into a fresh contiguous tensor.
 """
 from __future__ import annotations
 
+from itertools import count
 from typing import Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve, record
@@ -91,6 +92,8 @@ def _cuts(item: Index) -> bool:
 def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optional[Geometry]:
     axes: list[Axis] = []
     gone: set[int] = set()  # base axes of size-1 dims an int drops: they have no extent
+    split: dict[int, tuple[int, int]] = {}  # base axis -> the two it becomes (`_exact`)
+    fresh = count(max(geometry.memory, default=-1) + 1)
     dim = 0
     for item in items:
         if item.kind == "ellipsis":
@@ -110,6 +113,14 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             step = item.step or 1
             if step > 1:
                 size = _stepped_size(axis.size, item)
+                if _exact(axis, size, step):
+                    # m of n elements, m * step == n: as if the base axis were split into
+                    # (m, step) and the inner part dropped; the outer neighbour still merges
+                    # (`randn(6, 5, 6)[:, :, ::2].view(90)` views, with stride 2)
+                    outer, inner = next(fresh), next(fresh)
+                    split[axis.base[0]] = (outer, inner)
+                    axes.append(Axis(size, (outer,)))
+                    continue
                 axes.append(axis if size is not None and size == axis.size else
                             Axis(size, axis.base, "step"))
             elif item.bounded:
@@ -120,7 +131,16 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             else:
                 axes.append(axis)
     axes.extend(geometry.axes[dim:])
-    return Geometry(tuple(axes), tuple(b for b in geometry.memory if b not in gone))
+    memory = [part for b in geometry.memory if b not in gone for part in split.get(b, (b,))]
+    return Geometry(tuple(axes), tuple(memory))
+
+
+def _exact(axis: Axis, size: Size, step: int) -> bool:
+    """Does a step keep a dim of known size n as m elements with m * step == n? Then the
+    stride of the next dim out is still m times its own, as for a dim of m whole elements."""
+    return axis.span == "full" and len(axis.base) == 1 and not axis.walks and \
+        size is not None and not size[1] and axis.size is not None and not axis.size[1] and \
+        size[0] > 1 and size[0] * step == axis.size[0]
 
 
 def _stepped_size(size: Size, item: Index) -> Size:
