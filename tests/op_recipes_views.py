@@ -275,7 +275,41 @@ def resolve(draw, form, name):
     return Case(form, name, x)
 
 
+def rearrange(draw, form, name):
+    """A random `einops.rearrange` pattern for the input's rank: some dims split into two
+    axes (`(a0 a1)`, the first given as a length), the axes permuted, neighbours grouped on
+    the output side, a new size-1 dim, and leading dims spelt as an ellipsis."""
+    x = draw(twins(rank=(1, 4), max_size=6))
+    shape = tuple(x.real.shape)
+    left, lengths, axes = [], {}, []
+    for i, n in enumerate(shape):
+        factors = [f for f in range(2, n) if n % f == 0]
+        if factors and draw(st.booleans()):
+            lengths[f"d{i}a"] = draw(st.sampled_from(factors))
+            left.append(f"(d{i}a d{i}b)")
+            axes += [f"d{i}a", f"d{i}b"]
+        else:
+            left.append(f"d{i}")
+            axes.append(f"d{i}")
+    order = draw(st.permutations(axes))
+    right, at = [], 0
+    while at < len(order):
+        k = draw(st.integers(1, min(3, len(order) - at)))
+        part = order[at:at + k]
+        right.append(part[0] if k == 1 else "(" + " ".join(part) + ")")
+        at += k
+    if draw(st.booleans()):
+        right.insert(draw(st.integers(0, len(right))), "1")
+    lead = 0  # leading dims kept in place on both sides may be spelt `...`
+    while lead < min(len(left), len(right)) and left[lead] == right[lead] == f"d{lead}":
+        lead += 1
+    if lead and draw(st.booleans()):
+        left, right = ["..."] + left[lead:], ["..."] + right[lead:]
+    return Case(form, name, x, (" ".join(left) + " -> " + " ".join(right),), lengths)
+
+
 RECIPES = {
+    "einops.rearrange": rearrange,
     "transpose": simple(args=_two_dims),
     "t": simple(rank=(1, 2)),
     "T": simple(),

@@ -7,6 +7,7 @@ preparation step is checked against torch before the op under test runs.
 """
 from __future__ import annotations
 
+import importlib
 import operator
 from dataclasses import dataclass
 from typing import Any
@@ -63,6 +64,11 @@ def concrete(value: Any):
 
 
 def torch_function(qualname: str):
+    """The function a qualified name names: in torch, or in the library that owns it
+    (`einops.rearrange`)."""
+    if not qualname.startswith("torch."):
+        owner, _, name = qualname.rpartition(".")
+        return getattr(importlib.import_module(owner), name)
     return operator.attrgetter(qualname.removeprefix("torch."))(torch)
 
 

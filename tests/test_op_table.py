@@ -9,7 +9,6 @@ counted. An entry no recipe can run must say why in its `untested` field.
 """
 from __future__ import annotations
 
-import operator
 
 import pytest
 import torch
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 
 from contiglint.layout.model import op_transfers
 from tests.op_cases import ENTRIES_RUN, STATS, compare, run
+from tests.op_world import torch_function
 from tests.op_recipes_compute import RECIPES as COMPUTE
 from tests.op_recipes_nn import RECIPES as NN
 from tests.op_recipes_views import RECIPES as VIEWS
@@ -64,7 +64,7 @@ def test_every_spelling_exists_in_torch():
         absent += [m for m in op.methods if not hasattr(torch.Tensor, m)]
         for name in op.functions + op.modules:
             try:
-                operator.attrgetter(name.removeprefix("torch."))(torch)
+                torch_function(name)
             except AttributeError:
                 absent.append(name)
     assert not absent, f"names the table lists that torch {torch.__version__} lacks: {absent}"

@@ -144,6 +144,8 @@ TABLE: tuple[Entry, ...] = (
     Entry((), _fn("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like",
                   "randint_like"), "preserves", "preserve"),
     Entry((), _f("scaled_dot_product_attention"), "depends", "attention"),  # shapes.py
+    # einops: a reshape, a permute and a reshape, as its torch backend runs them
+    Entry((), ("einops.rearrange",), "depends", "rearrange"),  # einops_transfers.py
     Entry((), _fn("einsum"), "depends", "einsum"),
     # --- always contiguous: copies and fresh allocations -------------------------------------
     Entry(("contiguous",), (), "restores", "contiguous"),

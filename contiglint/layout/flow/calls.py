@@ -257,6 +257,10 @@ class CallMixin(CallSinkMixin):
         op = op_transfers.function(qualname)
         if op is not None and catalogue.function(qualname).transfer == "function_factory":
             args = self.named_size_arguments(node, args)  # torch.randn(B, N, C)
+        if op is not None and catalogue.function(qualname).transfer == "rearrange":
+            kwargs = {k.arg: IntVal(self.named_size(k.value)) if kwargs[k.arg] is OPAQUE and
+                      isinstance(k.value, (ast.Name, ast.Attribute, ast.BinOp))
+                      else kwargs[k.arg] for k in node.keywords if k.arg}  # `h=heads`
         if op is not None:
             this = args[0] if args else OPAQUE
             if qualname == "torch.einsum":

@@ -20,6 +20,7 @@ from typing import Literal, Optional
 from contiglint.layout.model.frozen import evolve
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
+from contiglint.layout.model import einops_transfers
 from contiglint.layout.model import dtype_views
 from contiglint.layout.model import elementwise as ew
 from contiglint.layout.model import indexing
@@ -325,7 +326,7 @@ TRANSFERS: dict[str, Transfer] = {
     "recurrent": tr.recurrent,
     "encoder": _encoder, "multihead_attention": shapes.multihead_attention,
     "topk": tr.tuple_of(_fresh_copy), "stft": st.stft, "not_tensor": tr.not_tensor,
-    "fft": st.fft, "resolve": _resolve,
+    "fft": st.fft, "resolve": _resolve, "rearrange": einops_transfers.rearrange,
 }
 
 
