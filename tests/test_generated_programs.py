@@ -47,13 +47,12 @@ OPEN = {
                  ("v2 = torch.transpose(v1, 1, 0)", "op", ""),
                  ("s3 = v2.data_ptr()", "probe", "v2")], ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
     "wrong kind": (
-        "a split to 1 of the outermost dim is a cut of size 1, which is no hole, yet the "
-        "transpose of the piece is called strided (seen 38 times in 200,000 programs)",
-        program("unpack", ("B, N, C, D = x.shape",),
-                [("v0 = F.interpolate(x, scale_factor=2)", "op", ""),
-                 ("v1 = torch.split(v0, 1, dim=-4)[0]", "op", ""),
-                 ("v3 = v1.swapdims(2, 3)", "op", ""), ("s4 = v3.data_ptr()", "probe", "v3")],
-                ("x",), 4, ((4, 5, 6, 7), (4, 5, 1, 7), (1, 3, 1, 2)))),
+        "einsum's transpose of a diagonal (stride 3) next to a size-1 dim made by unfold is "
+        "called permuted; torch's is strided, the diagonal's stride leaves holes",
+        program("literal", ("x = torch.randn(3, 2)",),
+                [("v0 = x.diagonal(0, 1, 0)", "op", ""), ("v1 = v0.unfold(-1, 1, 1)", "op", ""),
+                 ("v3 = torch.einsum('ab->ba', v1)", "op", ""),
+                 ("s6 = v3.data_ptr()", "probe", "v3")], (), 2, literal_shape=(3, 2))),
     "dtype-view ok, torch raises": (
         "the stride of a size-1 last dim: .contiguous() of a tensor that is contiguous but for "
         "it returns the tensor itself, whose last stride is not 1",
@@ -75,14 +74,13 @@ OPEN = {
                  ("v1 = torch.stack([v0, v0], 1)", "op", ""),
                  ("s2 = v1.data_ptr()", "probe", "v1")], (), 4, literal_shape=(2, 1, 2, 1))),
     "wrong witness": (
-        "sizes lost where the rank is unknown: x's rank shows only at the permute, and "
-        "swapaxes(x, -4, 3) places its dims by a rank it does not know, so the witness names "
-        "the permuted tensor's sizes freely (no input gives them)",
-        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
-                [("v0 = torch.swapaxes(x, -4, 3)", "op", ""),
-                 ("v1 = torch.permute(v0, (0, 3, 1, 2,))", "op", ""),
-                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 4,
-                ((4, 5, 6, 7), (1, 5, 6, 7), (1, 2, 1, 2)))),
+        "sizes lost where an ellipsis leaves the rank open: after `x[..., :, 0]` the model "
+        "does not know which of x's sizes the gather and the permute keep, so the witness "
+        "sets the permuted tensor's sizes freely (v2.size(0) = 2 where it is x's N)",
+        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = x[..., :, 0]", "op", ""), ("v1 = v0[[0, 0]]", "op", ""),
+                 ("v2 = v1.permute(1, 0)", "op", ""), ("s5 = v2.view(N * 2)", "view", "v2")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (1, 1, 1)))),
     "view ok, torch raises": (
         "the same stack: a view of it is called safe",
         program("literal", ("x = torch.randn(2, 1, 2, 1)",),
@@ -370,3 +368,52 @@ def test_a_step_that_divides_its_dim_still_merges_with_the_dim_outside(last, ver
                 [("v0 = x[:, :, ::2]", "op", ""), ("s1 = v0.view(-1)", "view", "v0"),
                  ("s2 = v0.data_ptr()", "probe", "v0")], (), 3, literal_shape=(6, 5, last))
     assert verdicts_of(p) == [verdict, "strided"]
+
+
+@pytest.mark.parametrize("ops, sink", [
+    # flatten of one dim is the tensor itself: its sizes are still x's
+    (("v0 = x.flatten(0, 0)", "v1 = v0.permute(1, 0)"), ("s1 = v1.view(N * B)", "view")),
+    # a concatenation of x with itself has 2 * B rows, whatever x's rank
+    (("v0 = torch.cat([x, x], 0)", "v1 = v0.transpose(0, 1)"), ("s1 = v1.data_ptr()", "probe")),
+])
+def test_sizes_kept_where_the_rank_is_unknown_give_witnesses_inputs_reach(ops, sink):
+    """A witness names sizes; where the model loses how an op's sizes follow from x's, the
+    sizes it names freely may be ones no input gives (2 * B = 3)."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)"),
+                [(op, "op", "") for op in ops] + [(sink[0], sink[1], "v1")], ("x",), 2,
+                ((4, 5), (1, 5), (1, 1)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert verdicts[0].finding and verdicts[0].witness, verdicts
+
+
+def test_a_convolution_of_an_input_of_known_rank_keeps_its_sizes():
+    """F.conv2d of x (layout unknown, rank 4 from its unpacked shape) with a 1x1 kernel has
+    x's batch and spatial sizes: the permute of it is witnessed at sizes x can have."""
+    p = program("unpack", ("B, N, C, D = x.shape",),
+                [("v0 = F.conv2d(x, torch.randn(3, x.size(1), 1, 1))", "op", ""),
+                 ("v1 = torch.permute(v0, (3, 2, 0, 1,))", "op", ""),
+                 ("s1 = v1.data_ptr()", "probe", "v1")], ("x",), 4,
+                ((4, 5, 6, 7), (4, 5, 6, 1), (2, 1, 4, 3)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert verdicts[0].finding and set(verdicts[0].witness) <= {"B", "C", "D"}, verdicts
+
+
+SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (2, 4, 3, 4))
+
+
+@pytest.mark.parametrize("prologue, ops, sink, sizes", [
+    # at rank 2, -2 is 0: the transpose may swap a dim with itself, so its layout is lost
+    (("B = x.size(0)", "N = x.size(1)"), ("v0 = x.transpose(0, -2)", "v1 = v0.permute(1, 0)"),
+     ("s1 = v1.view(N * B)", "view"), ((4, 5), (1, 5), (1, 1))),
+    # a reduction over a dim counted from the front keeps x's other sizes at any rank
+    (("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+     ("v0 = x.sum(0, keepdim=True)", "v1 = torch.permute(v0, (3, 1, 0, 2,))"),
+     ("s1 = v1.data_ptr()", "probe"), SIZES4),
+])
+def test_no_witness_is_made_of_sizes_an_op_lost(prologue, ops, sink, sizes):
+    p = program("size", prologue, [(op, "op", "") for op in ops] + [(*sink, "v1")], ("x",),
+                len(prologue), sizes)
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]

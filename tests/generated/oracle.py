@@ -228,8 +228,9 @@ def compare(program: Program) -> tuple[list[Verdict], list[Disagreement], bool]:
             out.append(Disagreement(name, v.sink.family, program, v.line, detail))
     flagged = {d.line for d in out}
     for v in verdicts:  # a false finding's witness is wrong too: counted once, above
+        ran_here = bool(observed[index[v.line]].raised)  # else no size runs the ops before
         wrong = _wrong_witness(program, v, index[v.line]) \
-            if v.witness is not None and v.line not in flagged else None
+            if v.witness is not None and v.line not in flagged and ran_here else None
         if wrong:
             out.append(Disagreement("wrong witness", v.sink.family, program, v.line, wrong))
     for name, detail in fix_disagreements(program):
@@ -260,17 +261,24 @@ TRIED = tuple(range(1, 13))
 CANDIDATES = 1500  # input assignments tried at most per witness
 
 
-def witness_sizes(program: Program, values: dict) -> list[tuple[int, ...]]:
+def witness_sizes(program: Program, values: dict, index: Optional[int] = None) \
+        -> list[tuple[int, ...]]:
     """The input size assignments a witness allows: its values for the input sizes it names,
-    sizes in TRIED for the others (a witness may name a size the code derives, such as
-    `v0.size(0)`, which some of these assignments give). Where there are more than
-    CANDIDATES, a spread of them over every input (a multiplicative walk through their
+    and for those that a size it names only moves (`_moved_inputs`, with the ops before line
+    `index`); sizes in TRIED for the others (a witness may name a size the code derives, such
+    as `v0.size(0)` of a reshape, which some of these assignments give). Where there are more
+    than CANDIDATES, a spread of them over every input (a multiplicative walk through their
     indices), not the first ones, which vary only the last inputs. Empty for a literal
     program."""
     if program.form == "literal":
         return []
+    groups = _input_names(program)
+    fixed = {}
+    if index is not None:
+        for name, position in _moved_inputs(program, index, values).items():
+            fixed.setdefault(position, values[name])
     choices = [[values[n]] if (n := next((n for n in group if n in values), None)) else
-               list(TRIED) for group in _input_names(program)]
+               [fixed[i]] if i in fixed else list(TRIED) for i, group in enumerate(groups)]
     total = math.prod(map(len, choices))
     if total <= CANDIDATES:
         return list(itertools.product(*choices))
@@ -291,8 +299,41 @@ FALSE_FINDINGS = ("view finding, torch never raises", "dtype-view finding, torch
 def _witness_holds(program: Program, v: Verdict, index: int) -> bool:
     """Does torch fail where the finding's witness says, at input sizes that give every size
     it names? A finding so shown is true, whatever the sizes tried by `run_torch` showed."""
-    return bool(witness_sizes(program, v.witness)) and \
+    return bool(witness_sizes(program, v.witness, index)) and \
         _wrong_witness(program, v, index) is None
+
+
+PROBES = ((2, 3, 5, 7, 11, 13), (13, 11, 7, 5, 3, 2))  # input sizes, all different
+
+
+def _moved_inputs(program: Program, index: int, values: dict) -> dict[str, int]:
+    """The names of a witness that are an input's size moved by the ops before line `index`
+    (`v1.size(0)` of `x.transpose(0, -1)` is x's last size), each with that input's position:
+    at two assignments of sizes all different, the name's value is the same input's size."""
+    groups = _input_names(program)
+    inputs = {n for group in groups for n in group}
+    derived = [n for n in values if n not in inputs]
+    ops = [line.text for line in program.lines[:index] if line.kind == "op"]
+    found: Optional[dict[str, int]] = None
+    for probe in PROBES:
+        sizes = probe[:len(groups)]
+        env = dict(NAMESPACE, **environment(program, sizes))
+        try:
+            for text in list(program.prologue) + ops:
+                exec(compile(text, "<gen>", "exec"), env)
+        except (RuntimeError, ValueError, IndexError, TypeError):
+            return {}
+        seen = {}
+        for name in derived:
+            try:
+                value = eval(name, env)
+            except (RuntimeError, ValueError, IndexError, TypeError, NameError, AttributeError):
+                continue
+            hits = [i for i, size in enumerate(sizes) if size == value]
+            if len(hits) == 1:
+                seen[name] = hits[0]
+        found = seen if found is None else {n: i for n, i in seen.items() if found.get(n) == i}
+    return found or {}
 
 
 def _wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
@@ -300,7 +341,7 @@ def _wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
     one that gives every size the witness names its value, the sink must fail (the view
     raises its layout error, the probed tensor is not contiguous). What torch did instead, or
     None. Other sinks are skipped: one that raises does not stop this one."""
-    candidates = witness_sizes(program, v.witness)
+    candidates = witness_sizes(program, v.witness, index)
     if not candidates:
         return None
     inputs = {n for group in _input_names(program) for n in group}

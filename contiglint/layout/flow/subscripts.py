@@ -125,8 +125,8 @@ class SubscriptMixin:
         if not isinstance(current, Tensor) or current.geometry is not None:
             return
         if current.assumed is None and current.kind is Kind.UNKNOWN and \
-                current.partial is not None:
-            return  # a cut of unknown extent: not assumed contiguous (as `apply_view`)
+                (current.partial is not None or current.lost):
+            return  # a cut of unknown extent, a lost layout: not assumed (as `apply_view`)
         assumed = current.assumed
         rank = max(current.min_rank, index + 1)
         if assumed is None:

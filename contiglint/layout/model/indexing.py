@@ -214,7 +214,7 @@ def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int) -> Optional[
     `pred.t()[:1]` is known to have a size-1 dim and `codes[..., ::2]` a stepped last dim."""
     base = tensor.assumed
     if base is None or base.rank < consumed:
-        if tensor.noncontiguous and base is None:
+        if (tensor.noncontiguous or tensor.lost) and base is None:
             return None
         base = Geometry.contiguous([None] * max(consumed, 1))
     return _apply(base, items, consumed)

@@ -44,18 +44,40 @@ def _concatenated(items, call: Call) -> Tensor:
     known = [t.geometry for t in items if isinstance(t, Tensor) and t.geometry is not None
              and t.geometry.rank > 0]
     if not known:
-        return CONTIGUOUS
+        return _assumed_concatenation(items, call)
     rank = known[0].rank
     dim = call.dim_arg(0, "dim", 0, rank=rank)
     if any(g.rank != rank for g in known):
         return CONTIGUOUS  # torch.cat also accepts empty 1-D tensors among n-D ones
     if dim is None:
         return Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * rank))
-    sizes = [next((g.sizes[i] for g in known if g.sizes[i] is not None), None)
-             if i != dim else None for i in range(rank)]
-    if len(known) == len(items):
-        sizes[dim] = _joined([g.sizes[dim] for g in known])
-    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
+    return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(_joined_sizes(known, dim, len(items))))
+
+
+def _joined_sizes(geometries: list[Geometry], dim: int, count: int) -> list:
+    """The sizes of the concatenation: each dim's from an input that knows it, the joined
+    dim's the sum of all `count` inputs' (`_joined`), where every input's is known."""
+    sizes = [next((g.sizes[i] for g in geometries if g.sizes[i] is not None), None)
+             if i != dim else None for i in range(geometries[0].rank)]
+    if len(geometries) == count:
+        sizes[dim] = _joined([g.sizes[dim] for g in geometries])
+    return sizes
+
+
+def _assumed_concatenation(items, call: Call) -> Tensor:
+    """Inputs of unknown rank whose sizes the code named at their least rank (`x.size(0)`):
+    joined on a dim counted from the front, the result keeps those sizes at that rank, so a
+    later op that fixes the rank (`.permute(1, 0)`) has them (`cat([x, x])` has 2*B rows)."""
+    tensors = [t for t in items if isinstance(t, Tensor)]
+    assumed = [t.assumed for t in tensors if t.geometry is None and t.assumed is not None]
+    dim = call.int_arg(0, "dim", 0)
+    if not assumed or len(assumed) != len(items) or dim is None or dim < 0 or \
+            any(g.rank != assumed[0].rank for g in assumed) or dim >= assumed[0].rank:
+        return CONTIGUOUS
+    rank = max(t.min_rank for t in tensors)
+    sizes = _joined_sizes(assumed, dim, len(items))
+    return Tensor(Kind.CONTIGUOUS, min_rank=max(rank, len(sizes)),
+                  assumed=Geometry.contiguous(sizes))
 
 
 def _joined(parts: list) -> Optional[tuple]:

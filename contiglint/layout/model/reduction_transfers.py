@@ -17,7 +17,14 @@ def reduction(call: Call) -> Value:
     if call.tensor.channels_last and _truthy(call.kwargs.get("keepdim")):
         return _kept_dims(call)
     sizes = _reduced_sizes(call)
-    return fresh(call, sizes) if sizes is not None else CONTIGUOUS
+    if sizes is not None:
+        return fresh(call, sizes)
+    assumed = _reduced_assumed(call)
+    if assumed is not None:
+        return Tensor(Kind.CONTIGUOUS, min_rank=max(call.tensor.min_rank - (
+            len(call.tensor.assumed.sizes) - len(assumed)), len(assumed)),
+            assumed=Geometry.contiguous(assumed))
+    return CONTIGUOUS
 
 
 _SHAPED_REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "prod", "logsumexp", "nansum",
@@ -37,6 +44,20 @@ def _reduced_sizes(call: Call) -> Optional[list]:
         return None if "keepdim" in call.kwargs or len(call.args) > 1 else \
             _kept_or_dropped(geometry, given, False)
     return _kept_or_dropped(geometry, given, keepdim.value)
+
+
+def _reduced_assumed(call: Call) -> Optional[list]:
+    """Rank unknown: the sizes at the least rank, where the code named them (`x.size(0)`)
+    and the reduced dims count from the front, so they are the same dims at any rank
+    (`x.sum(0, keepdim=True)` keeps x's other sizes, with 1 first)."""
+    tensor = call.tensor
+    given = call.arg(0, "dim")
+    items = given.items if isinstance(given, Seq) else (given,)
+    if tensor.geometry is not None or tensor.assumed is None or given is None or \
+            any((_literal_dim(item) or 0) < 0 for item in items or ()):
+        return None
+    return _reduced_sizes(Call(call.name, Tensor(Kind.CONTIGUOUS, tensor.assumed), call.args,
+                               call.kwargs, call.origin))
 
 
 def _kept_or_dropped(geometry: Geometry, given, keep: bool) -> Optional[list]:

@@ -242,6 +242,11 @@ def keep_channels_last(call: Call) -> Value:
             return Tensor(Kind.UNKNOWN, min_rank=4)  # c / r**2 channels: one is contiguous
         return channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)),
                              kept_origin(tensor, call))
+    if tensor.kind is Kind.UNKNOWN and tensor.geometry is not None:
+        # the layout follows the input's, which is not known; the rank is (the shape
+        # transfers give the sizes), so a later permute of it moves known dims
+        return Tensor(Kind.UNKNOWN, Geometry.contiguous([None] * tensor.rank),
+                      min_rank=tensor.rank)
     if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5, None)):
         # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides, MaxPool3d
         # keeps channels_last_3d (so a non-contiguous input of unknown rank may be either)

@@ -52,6 +52,9 @@ class Tensor:
     assumed: Optional[Geometry] = None  # the geometry at rank `min_rank`, when that is unknown
     dtype: Optional[str] = None  # "float32", ... where the code shows it
     kept_by: Optional[Origin] = None  # a `.to()`/`.cuda()`/`.cpu()` copy that kept the layout
+    # UNKNOWN because an op's effect was not known (`x.transpose(0, -2)` at an unknown rank
+    # may swap a dim with itself), not because the tensor came in: never assumed contiguous
+    lost: bool = False
 
     @staticmethod
     def of(geometry: Optional[Geometry], origin: Optional[Origin], *, kind: Optional[Kind] = None,

@@ -33,7 +33,8 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     """Apply a geometry change; `coarse` is the kind when the geometry is unknown (None: keep)."""
     tensor = call.tensor
     geometry = tensor.geometry
-    if geometry is None and rank is not None and tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS):
+    if geometry is None and rank is not None and not tensor.lost and \
+            tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS):
         # the op fixes the rank: the geometry assumed at that rank (a cut of unknown extent
         # keeps its cut), else a contiguous one
         assumed = tensor.assumed
@@ -51,7 +52,8 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
                     not _keeps_contiguous(change, geometry):
                 return Tensor(Kind.UNKNOWN, changed, None, False, result.partial, changed.rank)
             return result
-    cut = tensor.kind is Kind.UNKNOWN and tensor.partial is not None  # a cut of unknown extent
+    # a cut of unknown extent, or a layout an earlier op lost: not assumed contiguous
+    cut = tensor.kind is Kind.UNKNOWN and (tensor.partial is not None or tensor.lost)
     if not tensor.noncontiguous:
         # rank unknown: work on the geometry assumed at the smallest rank the code implies
         # (not for a cut tensor whose cut is not in the assumed geometry: it may have holes)
@@ -76,7 +78,8 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     origin = call.origin if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST) else None
     assumed = change(Geometry.contiguous([None] * min_rank)) if origin and min_rank > 1 else None
     return Tensor(kind, None, origin, False, part or tensor.partial,
-                  max(min_rank, tensor.min_rank), assumed)
+                  max(min_rank, tensor.min_rank), assumed,
+                  lost=kind is Kind.UNKNOWN and tensor.lost)
 
 
 def _keeps_contiguous(change: GeometryChange, geometry: Geometry) -> bool:
@@ -140,7 +143,8 @@ def transpose(call: Call) -> Tensor:
         return tensor  # swapping a dim with itself: the tensor itself
     if not distinct and tensor.geometry is None and not tensor.noncontiguous:
         return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial,
-                      max(min_rank, tensor.min_rank))  # the dims may be one and the same
+                      max(min_rank, tensor.min_rank),
+                      lost=True)  # the dims may be one and the same: swapped or not
     return apply_view(call, change, Kind.PERMUTED if distinct else Kind.UNKNOWN, min_rank)
 
 
@@ -284,6 +288,9 @@ def flatten(call: Call) -> Value:
         return Tensor(kind, min_rank=1)
     start, end = call.int_arg(0, "start_dim", 0), call.int_arg(1, "end_dim", -1)
     geometry = call.tensor.geometry
+    rank = geometry.rank if geometry is not None else call.tensor.min_rank
+    if start is not None and start == end and rank >= 1:
+        return call.this  # one dim flattened: the tensor itself (torch returns it)
     if geometry is None or start is None or end is None:
         if call.tensor.noncontiguous and call.tensor.min_rank > (start or 0) + 1:
             return Tensor(Kind.UNKNOWN, min_rank=1)
