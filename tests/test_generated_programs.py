@@ -46,13 +46,6 @@ OPEN = {
                 [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.mean(1)", "op", ""),
                  ("v2 = torch.transpose(v1, 1, 0)", "op", ""),
                  ("s3 = v2.data_ptr()", "probe", "v2")], ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
-    "wrong kind": (
-        "einsum's transpose of a diagonal (stride 3) next to a size-1 dim made by unfold is "
-        "called permuted; torch's is strided, the diagonal's stride leaves holes",
-        program("literal", ("x = torch.randn(3, 2)",),
-                [("v0 = x.diagonal(0, 1, 0)", "op", ""), ("v1 = v0.unfold(-1, 1, 1)", "op", ""),
-                 ("v3 = torch.einsum('ab->ba', v1)", "op", ""),
-                 ("s6 = v3.data_ptr()", "probe", "v3")], (), 2, literal_shape=(3, 2))),
     "dtype-view ok, torch raises": (
         "the stride of a size-1 last dim: .contiguous() of a tensor that is contiguous but for "
         "it returns the tensor itself, whose last stride is not 1",
@@ -415,5 +408,22 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (2, 4, 3, 4))
 def test_no_witness_is_made_of_sizes_an_op_lost(prologue, ops, sink, sizes):
     p = program("size", prologue, [(op, "op", "") for op in ops] + [(*sink, "v1")], ("x",),
                 len(prologue), sizes)
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+
+
+@pytest.mark.parametrize("ops, view", [
+    # two ints among four items: the result has two dims fewer than x, the view is its shape
+    (("v1 = x[1:, 0, 1:, -1]",), "s1 = v1.view(B - 1, C - 1)"),
+    # a permute that fixes the rank at the one the earlier transpose assumed: exact again
+    (("v0 = x.transpose(0, 1)", "v2 = torch.permute(v0, (0, 1, 2, 3))",
+      "v1 = v2.permute(1, 0, 2, 3)"), "s1 = v1.view(B * N, C, D)"),
+    # a move the model cannot place at an unknown rank loses the layout: not assumed after
+    (("v0 = x.mT", "v2 = v0.moveaxis(0, 3)", "v1 = v2.permute(0, 2, 1, 3)"),
+     "s1 = v1.view(-1, B)"),
+])
+def test_no_view_is_reported_where_the_rank_decides_against_it(ops, view):
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+                [(op, "op", "") for op in ops] + [(view, "view", "v1")], ("x",), 4, SIZES4)
     verdicts, found, _ = compare(p)
     assert not found, [d.detail for d in found]

@@ -190,9 +190,13 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
         if item.kind == "slice" and _cuts(item) and (not leading or (item.step or 1) != 1):
             breaks = True
     assumed = _assumed(tensor, items, consumed)
+    # the least rank after: ints drop a dim each, None adds one (`x[1:, 0, 1:, -1]` of at
+    # least 4 dims has at least 2)
+    rank = max(tensor.min_rank, consumed) - sum(item.kind == "int" for item in items) + \
+        sum(item.kind == "none" for item in items)
     if not breaks:
         result = evolve(tensor, partial=partial or tensor.partial, assumed=assumed,
-                        min_rank=max(tensor.min_rank, consumed))
+                        min_rank=rank)
         if tensor.noncontiguous and tensor.assumed is not None and assumed is not None and \
                 classify(assumed) not in NONCONTIGUOUS:
             # the leading dims it drops or cuts may be the ones that made it non-contiguous
@@ -205,8 +209,9 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
             kind = classify(assumed)  # a step or cut of a permuted tensor leaves holes
             kind = kind if kind in NONCONTIGUOUS else Kind.UNKNOWN
         return evolve(tensor, kind=kind, geometry=None, partial=partial or tensor.partial,
-                      assumed=assumed, origin=tensor.origin if kind in NONCONTIGUOUS else None)
-    return Tensor(Kind.STRIDED, None, origin, False, partial, consumed, assumed)
+                      assumed=assumed, origin=tensor.origin if kind in NONCONTIGUOUS else None,
+                      min_rank=rank)
+    return Tensor(Kind.STRIDED, None, origin, False, partial, rank, assumed)
 
 
 def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int) -> Optional[Geometry]:

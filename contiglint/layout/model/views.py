@@ -40,6 +40,9 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         assumed = tensor.assumed
         geometry = assumed if assumed is not None and assumed.rank == rank else \
             Geometry.contiguous([None] * rank)
+    elif geometry is None and rank is not None and tensor.noncontiguous and \
+            tensor.assumed is not None and tensor.assumed.rank == rank:
+        geometry = tensor.assumed  # the op fixes the rank at the one the geometry assumed
     part = call.origin if partial else None
     if geometry is not None and rank is not None and geometry.rank != rank \
             and not tensor.noncontiguous:
@@ -72,7 +75,8 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             kind = Kind.UNKNOWN  # dims unknown: a second transpose or a select of the moved
             # dim can restore contiguity (x.t().t(), x.transpose(0, 1).select(1, i))
         return Tensor(kind, None, tensor.origin if kind is not Kind.UNKNOWN else None,
-                      tensor.maybe, part or tensor.partial, max(min_rank, tensor.min_rank))
+                      tensor.maybe, part or tensor.partial, max(min_rank, tensor.min_rank),
+                      lost=kind is Kind.UNKNOWN)  # not assumed contiguous after this
     if kind is Kind.PERMUTED and cut:
         kind = Kind.UNKNOWN  # moving the dims of a cut of unknown extent: holes or not
     origin = call.origin if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST) else None
