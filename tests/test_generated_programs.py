@@ -439,3 +439,16 @@ def test_no_view_is_reported_where_the_rank_decides_against_it(ops, view):
                 [(op, "op", "") for op in ops] + [(view, "view", "v1")], ("x",), 4, SIZES4)
     verdicts, found, _ = compare(p)
     assert not found, [d.detail for d in found]
+
+
+def test_a_cut_whose_rank_a_later_op_fixes_otherwise_is_not_assumed_generic():
+    """`narrow(x, -3, B - 1, 1)` is a cut of the leading dim at rank 3 (one element left) and a
+    cut inside at rank 4: a permute that fixes the rank at 3 must not give the cut dim a
+    generic size, else swapping it reads as a permute whose view raises."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = torch.narrow(x, -3, B - 1, 1)", "op", ""),
+                 ("v2 = torch.permute(v0, (0, 1, 2,))", "op", ""),
+                 ("v1 = v2.swapdims(0, -2)", "op", ""), ("s1 = v1.view(-1)", "view", "v1")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (2, 1, 3)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]

@@ -33,7 +33,9 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     """Apply a geometry change; `coarse` is the kind when the geometry is unknown (None: keep)."""
     tensor = call.tensor
     geometry = tensor.geometry
-    if geometry is None and rank is not None and not tensor.lost and \
+    uncut = tensor.kind is not Kind.UNKNOWN or tensor.partial is None or (
+        tensor.assumed is not None and tensor.assumed.rank == rank)  # a cut kept at this rank
+    if geometry is None and rank is not None and not tensor.lost and uncut and \
             tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS):
         # the op fixes the rank: the geometry assumed at that rank (a cut of unknown extent
         # keeps its cut), else a contiguous one
