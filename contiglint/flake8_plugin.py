@@ -4,13 +4,14 @@ It calls the same `lint_source` as the CLI (with flake8's already parsed tree) w
 settings: `[tool.contiglint]` of the nearest pyproject.toml above the file (select, ignore,
 per-file-ignores, strict, preview, rule options), as the CLI reads it, so it reports exactly the
 same findings; flake8 adds 1 to the column it is given, so it gets `column - 1`. flake8's own
-`# noqa` and `--select`/`--ignore` apply on top of contiglint's. A bad configuration raises
-configuration ends the run with the CLI's one-line message (`contiglint: error: FILE: key: ...`):
-the configurations of the paths named on the command line are read while flake8 parses its
-options, in its own process, so a bad one exits 2 before any file is checked (with `-j` too);
-a bad one met later (a nested project's pyproject.toml) stops the run through flake8's
-`ExecutionError`, which flake8 prints after its own one-line header and which crosses `-j`
-workers as one.
+`# noqa` and `--select`/`--ignore` apply on top of contiglint's. A bad configuration ends the
+run with the CLI's one-line message (`contiglint: error: FILE: key: ...`) and exit 2, before any
+file is checked: while flake8 parses its options, in its own process, the plugin reads the
+configuration of every file flake8 will check (listed as flake8 lists them, with its
+`--exclude` and `--filename`), nested projects' pyproject.toml files included. Raising from a
+`-j` worker instead would leave flake8 in `multiprocessing.Pool.terminate()`, which can hang
+when a worker dies while the pool feeds it. A configuration that turns bad during the run
+still stops it, through flake8's `ExecutionError`.
 An opt-in rule (a preview rule too) runs when flake8's `--select` or `--extend-select`
 names its full code; `--contiglint-preview` (`contiglint-preview = true` in `[flake8]`) turns
 preview on, as `--preview` does for the CLI: the preview rules the selection names run.
@@ -74,9 +75,7 @@ class ContiglintChecker:
                  for code in (getattr(options, option, None) or ())}
         cls.extend_select = tuple(entry.code for entry in registry.entries()
                                   if entry.opt_in and entry.code in named)
-        for path in args or ["."]:
-            directory = os.getcwd() if path in ("-", "stdin") else os.path.abspath(path) \
-                if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+        for directory in _directories(options, args):
             try:
                 _config(_nearest(directory), cls.strict, cls.preview)
             except ConfigError as error:
@@ -101,6 +100,25 @@ class ContiglintChecker:
         for finding in result.findings:
             yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", \
                 type(self)
+
+
+def _directories(options, args: Sequence[str]) -> list[str]:
+    """The directories of the files flake8 will check, each once, in the order met."""
+    named = list(args or ["."])
+    paths = list(named)
+    try:
+        from flake8.discover_files import expand_paths
+
+        paths += expand_paths(
+            paths=named, stdin_display_name=getattr(options, "stdin_display_name", "stdin"),
+            filename_patterns=getattr(options, "filename", None) or ["*.py"],
+            exclude=[*(getattr(options, "exclude", None) or ()),
+                     *(getattr(options, "extend_exclude", None) or ())])
+    except ImportError:  # an older flake8: the named paths only, the rest while checking
+        pass
+    return list(dict.fromkeys(
+        os.getcwd() if path in ("-", "stdin") else os.path.abspath(path)
+        if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)) for path in paths))
 
 
 def _pyproject(filename: str):
