@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, WILDCARD, align, is_one, product
+from contiglint.layout.model.sizes import ONE, WILDCARD, align, is_one, product, quotient
 from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.model.view_verdict import (
     resolve_wildcard, verdict_without_grouping, view_verdict,
@@ -35,13 +35,22 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     geometry = tensor.geometry
     uncut = tensor.kind is not Kind.UNKNOWN or tensor.partial is None or (
         tensor.assumed is not None and tensor.assumed.rank == rank)  # a cut kept at this rank
+    if geometry is None and rank is not None and rank < tensor.min_rank:
+        # the op names fewer dims than the tensor has: torch raises here
+        return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial, rank, lost=True)
     if geometry is None and rank is not None and not tensor.lost and uncut and \
             tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS):
         # the op fixes the rank: the geometry assumed at that rank (a cut of unknown extent
-        # keeps its cut), else a contiguous one
+        # keeps its cut), else a contiguous one of free sizes, unless the geometry assumed at
+        # another rank says more than that (a size-1 dim, a named size, a cut): its dims are
+        # not free at this rank, and where they sit is not known
         assumed = tensor.assumed
-        geometry = assumed if assumed is not None and assumed.rank == rank else \
-            Geometry.contiguous([None] * rank)
+        if assumed is not None and assumed.rank == rank:
+            geometry = assumed
+        elif assumed is None or assumed == Geometry.contiguous([None] * assumed.rank):
+            geometry = Geometry.contiguous([None] * rank)
+        else:
+            return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial, rank, lost=True)
     elif geometry is None and rank is not None and tensor.noncontiguous and \
             tensor.assumed is not None and tensor.assumed.rank == rank:
         geometry = tensor.assumed  # the op fixes the rank at the one the geometry assumed
@@ -320,6 +329,10 @@ def unflatten(call: Call) -> Value:
     dim = call.int_arg(0, "dim")
     geometry = call.tensor.geometry
     parts = call.sizes(1, "sizes")
+    if geometry is None and dim is not None and parts is not None and parts.count("-1") <= 1:
+        # rank unknown: split dim `dim` of the geometry assumed at the least rank it needs
+        return apply_view(call, lambda g: _split(g, dim, parts), None,
+                          min_rank=dim + 1 if dim >= 0 else -dim)
     if geometry is None or dim is None or parts is None:
         return UNKNOWN_TENSOR if not call.tensor.noncontiguous else call.tensor
     d = _norm(dim, geometry.rank)
@@ -327,3 +340,20 @@ def unflatten(call: Call) -> Value:
         return UNKNOWN_TENSOR
     sizes = list(geometry.sizes)
     return view(call, sizes[:d] + parts + sizes[d + 1:])
+
+
+def _split(geometry: Geometry, dim: int, parts: list) -> Optional[Geometry]:
+    """`geometry` with dim `dim` split into `parts` (sizes, one "-1" at most)."""
+    d = _norm(dim, geometry.rank)
+    if d is None:
+        return None
+    whole = geometry.axes[d].size
+    known = [p for p in parts if p != "-1"]
+    rest = quotient(whole, product(known)) if whole is not None and None not in known else None
+    sizes = [rest if p == "-1" else p for p in parts]
+    n = len(parts)
+    groups = [(range(i, i + 1), range(i, i + 1)) for i in range(d)] + \
+        [(range(d, d + 1), range(d, d + n))] + \
+        [(range(i, i + 1), range(i + n - 1, i + n)) for i in range(d + 1, geometry.rank)]
+    all_sizes = list(geometry.sizes[:d]) + sizes + list(geometry.sizes[d + 1:])
+    return geometry.regrouped(groups, all_sizes)
