@@ -393,6 +393,35 @@ def test_a_cut_of_a_symbolic_dim_is_sized_as_the_code_spells_it():
     assert not made.is_contiguous()
 
 
+STEPPED = """import torch
+
+
+def f(B, N, C):
+    x = torch.randn(B, N, C)
+    v = x[..., ::2]
+    return v.view(1, B, N * v.size(2))
+"""
+
+
+def test_a_stepped_dim_is_built_from_the_extent_and_step_its_size_names():
+    """x[..., ::2] of C has (C + 1) // 2 elements at stride 2: an even C keeps every other
+    element of whole rows, so N and the stepped dim still merge and the view works; the
+    witness builds its tensor from C itself (not from 2n - 1 elements), so it names an odd C,
+    and the tensor it shows is the one torch makes."""
+    [finding] = lint_source(STEPPED, "m.py", Settings(select=("CTG101",))).findings
+    witness = finding.witness
+    values = dict(witness.values)
+    assert set(values) <= {"B", "N", "C"} and values.get("C", 3) % 2 == 1
+    args = [values.get(n, 3) for n in "BNC"]
+    made = torch.randn(*args)[..., ::2]
+    assert (tuple(made.shape), made.stride()) == (witness.sizes, witness.strides)
+    namespace: dict = {}
+    exec(STEPPED, namespace)
+    with pytest.raises(RuntimeError, match=witness.error):
+        namespace["f"](*args)
+    namespace["f"](args[0], args[1], 4)  # an even C: the view works
+
+
 UNSHOWN_RANK = """import torch
 
 

@@ -227,12 +227,16 @@ def _solve(env: dict, sides: tuple[tuple[int, list[str]], ...]) -> Optional[dict
 
 # --- a concrete tensor of a geometry ----------------------------------------------------------
 def materialize(geometry: Geometry, sizes: Sequence[int],
-                walks: Sequence[Sequence[int]] = ()) -> Optional[tuple[int, ...]]:
+                walks: Sequence[Sequence[int]] = (),
+                steps: Sequence[Optional[tuple[int, int]]] = ()) -> Optional[tuple[int, ...]]:
     """Strides of one tensor of `geometry` with these logical sizes, or None when the geometry
     cannot be built at them (a base axis two dims claim, sizes that contradict each other).
-    `walks`: per axis, the sizes of the dims a diagonal walks (`Axis.walks`, evaluated)."""
+    `walks`: per axis, the sizes of the dims a diagonal walks (`Axis.walks`, evaluated).
+    `steps`: per stepped axis, the extent of the dim it steps through and the step, where its
+    size names them (`(C + 1) // 2`: C and 2); else a step of 2 through 2n - 1 elements."""
     base: dict[int, int] = {}
     walked = dict(enumerate(walks))
+    stepped = {i: step for i, step in enumerate(steps) if step is not None}
     for index, (axis, n) in enumerate(zip(geometry.axes, sizes)):
         if not axis.base:
             continue
@@ -246,7 +250,8 @@ def materialize(geometry: Geometry, sizes: Sequence[int],
             continue
         for b in outer:  # a merged dim: its extent sits in its innermost base axis
             base[b] = 1
-        base[inner] = {"full": n, "cut": n + 1, "step": 2 * n - 1}.get(axis.span, n)
+        base[inner] = stepped[index][0] if index in stepped else \
+            {"full": n, "cut": n + 1, "step": 2 * n - 1}.get(axis.span, n)
     memory_strides: dict[int, int] = {}
     stride = 1
     for b in reversed(geometry.memory):
@@ -266,8 +271,9 @@ def materialize(geometry: Geometry, sizes: Sequence[int],
             if walked.get(index):
                 strides[index] = sum(memory_strides[b] for b in axis.base)
             else:
-                strides[index] = memory_strides[axis.base[-1]] * (2 if axis.span == "step"
-                                                                   else 1)
+                step = stepped[index][1] if index in stepped else 2
+                strides[index] = memory_strides[axis.base[-1]] * (step if axis.span == "step"
+                                                                  else 1)
         following = max(strides[index], 1) * max(sizes[index], 1)
     return tuple(strides)
 
@@ -280,8 +286,32 @@ def _tensor(geometry: Geometry, names: list[str], env: dict):
         if any(axis.walks for axis in geometry.axes) else ()
     if any(n is None or n < 1 for walk in walks for n in walk):
         return None  # a diagonal of dims whose sizes the names do not give
-    strides = materialize(geometry, sizes, walks)
+    steps = [_step(axis, n, env) for axis, n in zip(geometry.axes, sizes)]
+    if any(step == () for step in steps):
+        return None  # a stepped dim longer than the dim it steps through allows
+    strides = materialize(geometry, sizes, walks, steps)
     return None if strides is None else (tuple(sizes), strides)
+
+
+def _step(axis, n: int, env: dict):
+    """The extent a stepped axis walks through and its step, where its size names them as
+    indexing spells it (`(C + 1) // 2` of `x[..., ::2]` steps by 2 through C); () where
+    those values do not give n elements; None where the size does not name them."""
+    if axis.span != "step" or axis.size is None or axis.size[0] != 1 or len(axis.size[1]) != 1:
+        return None
+    node = _expression(axis.size[1][0])
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)
+            and isinstance(node.right, ast.Constant) and isinstance(node.right.value, int)
+            and node.right.value >= 2):
+        return None
+    step, body = node.right.value, node.left
+    if isinstance(body, ast.BinOp) and isinstance(body.op, (ast.Add, ast.Sub)) and \
+            isinstance(body.right, ast.Constant):
+        body = body.left
+    extent = _value(ast.unparse(body), env)
+    if extent is None:
+        return None
+    return (extent, step) if (n - 1) * step < extent else ()
 
 
 def _shown(env: dict) -> tuple[tuple[str, int], ...]:
