@@ -125,6 +125,29 @@ def verdicts_of(p: Program) -> list[str]:
 SIZES3 = ((2, 3, 4), (1, 3, 4), (2, 1, 4), (2, 3, 1))
 
 
+def test_unflatten_at_an_unknown_rank_keeps_its_size_1_dim():
+    """`x.unflatten(1, (1, -1))` of a tensor whose rank the code leaves open splits dim 1 of
+    the geometry assumed at the least rank: the new dim is 1, not a free size, so the permute
+    that fixes the rank keeps x's named sizes, and the witness names x's sizes alone (it
+    used to set the permuted tensor's sizes freely, which no input gives)."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = torch.narrow(x, -2, 0, 1)", "op", ""),
+                 ("v1 = v0.unflatten(1, (1, -1))", "op", ""),
+                 ("v2 = v1.permute(0, 3, 2, 1)", "op", ""), ("s3 = v2.view(-1)", "view", "v2")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6)))
+    assert verdicts_of(p) == ["raises"]
+
+
+def test_a_view_after_a_step_is_witnessed_at_a_dim_the_step_does_not_divide():
+    """x[..., ::2] of an even C keeps whole rows at stride 2 (the view works); of an odd C
+    it does not (the view raises). The witness names an odd C."""
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v0 = x[..., ::2]", "op", ""),
+                 ("s1 = v0.view(1, B, N * v0.size(2))", "view", "v0")],
+                ("B", "N", "C"), 3, ((4, 5, 6), (4, 5, 7), (1, 5, 6)))
+    assert verdicts_of(p) == ["raises"]
+
+
 @pytest.mark.parametrize("view, verdict", [
     ("v.view(C, B * N)", "ok"),  # B and N still neighbours in memory after the movedim
     ("v.view(C * B, N)", "raises"),
