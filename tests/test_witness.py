@@ -422,6 +422,55 @@ def test_a_stepped_dim_is_built_from_the_extent_and_step_its_size_names():
     namespace["f"](args[0], args[1], 4)  # an even C: the view works
 
 
+OWN_SIZE = """import torch
+
+
+def f(x):
+    B = x.size(0)
+    N = x.size(1)
+    C = x.size(2)
+    v = torch.movedim(x.narrow(0, 0, 1), -1, -2)
+    return v.view(v.size(0), -1)
+"""
+
+
+def test_a_view_to_the_tensors_own_size_reads_it_from_the_geometry():
+    """`v.view(v.size(0), -1)` where the code leaves v's rank open: at the least rank the
+    witness is built at, v.size(0) is v's dim 0 (narrowed to 1), not a value of its own; the
+    witness names x's sizes alone, and x of those sizes makes the view raise."""
+    [finding] = lint_source(OWN_SIZE, "m.py", Settings(select=("CTG101",))).findings
+    values = dict(finding.witness.values)
+    assert set(values) <= {"x.size(0)", "x.size(1)", "x.size(2)"}
+    namespace: dict = {}
+    exec(OWN_SIZE, namespace)
+    with pytest.raises(RuntimeError, match=finding.witness.error):
+        namespace["f"](torch.randn(*(values.get(f"x.size({i})", 3) for i in range(3))))
+
+
+LISTED = """import torch
+
+
+def f(B, N):
+    x = torch.randn(B, N)
+    y = torch.matmul(x, x.mT).clone()
+    return y.split_with_sizes([1, B - 1], 1)[-1].data_ptr()
+"""
+
+
+def test_a_listed_piece_size_is_the_size_the_code_names():
+    """split_with_sizes([1, B - 1]) of a (B, B) tensor: the last piece has B - 1 columns, not
+    a size of its own, so the raw read's witness is the piece torch makes for that B."""
+    [finding] = lint_source(LISTED, "m.py", Settings(select=("CTG106",))).findings
+    values = dict(finding.witness.values)
+    assert set(values) <= {"B", "N"}
+    b = values.get("B", 3)
+    x = torch.randn(b, values.get("N", 3))
+    piece = torch.matmul(x, x.mT).clone().split_with_sizes([1, b - 1], 1)[-1]
+    assert (tuple(piece.shape), piece.stride()) == (finding.witness.sizes,
+                                                      finding.witness.strides)
+    assert not piece.is_contiguous()
+
+
 UNSHOWN_RANK = """import torch
 
 

@@ -288,6 +288,8 @@ DEVICE_MOVES = frozenset({"to", "cuda", "cpu"})
 # ops whose arguments are sizes (symbols in them name the receiver's dims)
 SHAPE_ARGUMENTS = frozenset({"view", "reshape", "expand", "flatten", "unflatten", "view_as",
                              "reshape_as", "expand_as"})
+# ops with a list of piece sizes (or split indices) among their arguments: `[1, B - 1]`
+SIZE_LISTS = frozenset({"split", "split_with_sizes", "tensor_split"})
 # nn modules whose first constructor argument the layout model reads, by the name it goes by
 # (an adaptive pool's `output_size` is its output's spatial sizes, a pixel shuffle's factor
 # divides its channels)

@@ -9,7 +9,7 @@ from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix
 from contiglint.layout.model.values import Tensor
 from contiglint.layout.model.view_verdict import view_verdict
-from contiglint.layout.model.witness import dtype_view_witness, view_witness
+from contiglint.layout.model.witness import dtype_view_witness, own_sizes, view_witness
 from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -78,8 +78,10 @@ class ViewOnNonContiguous(Rule):
         # of the least rank they allow) is witnessed at that rank; any other guess is strict-only.
         geometry = tensor.geometry if tensor.geometry is not None else \
             tensor.assumed if verdict == "raises" else None
-        witness = view_witness(geometry, sink.sizes) \
-            if verdict in ("raises", "merge") and geometry is not None else None
+        witness = None
+        if verdict in ("raises", "merge") and geometry is not None and sink.sizes is not None:
+            target = own_sizes(geometry, sink.sizes, ast.unparse(sink.target))
+            witness = view_witness(geometry, target)
         if witness is None and not ctx.strict:
             return  # no concrete sizes shown by the code fail: strict-mode only
         call = sink.node

@@ -43,6 +43,7 @@ DTYPES = dtypes.DTYPES
 ELEMENT_SIZE = dtypes.ELEMENT_SIZE
 COPY_IF_NEEDED = catalogue.COPIES_IF_NEEDED
 SHAPE_CONSUMERS = catalogue.SHAPE_ARGUMENTS
+SIZE_LISTS = catalogue.SIZE_LISTS
 PARAMETERS = frozenset(sinks.BY_KIND["parameter"].functions)  # nn.Parameter, nn.Buffer
 BUILTIN_SEQUENCES = frozenset({"list", "tuple", "sorted", "reversed"})
 CONTAINERS = frozenset(f"torch.nn.{name}" for name in (
@@ -257,6 +258,8 @@ class CallMixin(CallSinkMixin):
         op = op_transfers.function(qualname)
         if op is not None and catalogue.function(qualname).transfer == "function_factory":
             args = self.named_size_arguments(node, args)  # torch.randn(B, N, C)
+        if op is not None and qualname.rsplit(".", 1)[-1] in SIZE_LISTS:
+            args = self.named_size_lists(node, args)  # torch.split(x, [1, B - 1])
         if op is not None and catalogue.function(qualname).transfer == "rearrange":
             kwargs = {k.arg: IntVal(self.named_size(k.value)) if kwargs[k.arg] is OPAQUE and
                       isinstance(k.value, (ast.Name, ast.Attribute, ast.BinOp))
@@ -325,6 +328,18 @@ class CallMixin(CallSinkMixin):
             return args
         return [IntVal(self.named_size(expr)) if value is OPAQUE and
                 isinstance(expr, (ast.Name, ast.Attribute, ast.BinOp)) else value
+                for value, expr in zip(args, node.args)]
+
+    def named_size_lists(self, node: ast.Call, args: list) -> list:
+        """A list of sizes written out (`x.split_with_sizes([1, B - 1], 1)`, `torch.split(x,
+        [k, n - k])`): its unknown names are the sizes they stand for, as in a view target."""
+        if len(args) != len(node.args):
+            return args
+        return [Seq(tuple(IntVal(self.named_size(e)) if v is OPAQUE else v
+                          for v, e in zip(value.items, expr.elts)), chained=value.chained)
+                if isinstance(expr, (ast.List, ast.Tuple)) and isinstance(value, Seq) and
+                value.items is not None and len(value.items) == len(expr.elts) and
+                OPAQUE in value.items else value
                 for value, expr in zip(args, node.args)]
 
     def named_size(self, expr: ast.expr) -> Size:

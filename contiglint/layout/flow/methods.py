@@ -10,6 +10,7 @@ from contiglint.layout.flow.calls import (
     COPY_IF_NEEDED,
     DTYPES,
     SHAPE_CONSUMERS,
+    SIZE_LISTS,
 )
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
@@ -231,6 +232,8 @@ class MethodMixin:
                 len(node.args) == 1 and isinstance(node.args[0], (ast.Name, ast.Attribute))):
             # (one name of unknown type may be a whole shape: `x.view(new_shape)`)
             args = self.named_size_arguments(node, args)
+        if name in SIZE_LISTS:
+            args = self.named_size_lists(node, args)  # x.split_with_sizes([1, B - 1], 1)
         for spec in METHOD_SINKS.get(name, ()):
             self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
         if is_inplace_method(name):

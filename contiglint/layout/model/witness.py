@@ -319,6 +319,28 @@ def _shown(env: dict) -> tuple[tuple[str, int], ...]:
 
 
 # --- the witnesses rules ask for --------------------------------------------------------------
+def own_sizes(geometry: Geometry, target: Sequence[object], owner: Optional[str]) -> list:
+    """`target` with the viewed tensor's own `owner.size(i)` read from `geometry`'s dim i
+    (counted from either end): at the rank the geometry has, that is the dim the code reads.
+    A witness built on an assumed geometry otherwise gives the symbol a value of its own
+    (`v.view(v.size(0), -1)` of a tensor whose dim 0 was narrowed to 1 is not a view to 4
+    rows)."""
+    if owner is None:
+        return list(target)
+    rank = geometry.rank
+    out = []
+    for size in target:
+        if isinstance(size, tuple):
+            for index, axis in enumerate(geometry.axes):
+                for name in (f"{owner}.size({index})", f"{owner}.size({index - rank})"):
+                    if name in size[1] and axis.size is not None:
+                        count = size[1].count(name)
+                        size = (size[0] * axis.size[0] ** count,
+                                tuple(f for f in size[1] if f != name) + axis.size[1] * count)
+        out.append(size)
+    return out
+
+
 def view_witness(geometry: Geometry, target: Sequence[object]) -> Optional[Witness]:
     """A tensor of `geometry` whose `.view(*target)` raises; `target` as `Call.sizes` gives
     it (sizes and "-1")."""
