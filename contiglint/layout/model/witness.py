@@ -9,25 +9,23 @@ assumed, a layout is guessed), there is no witness and the finding is strict-mod
 
 A geometry stands for many concrete tensors: a cut dim is shorter than its base by some amount,
 a stepped one skips some elements, a dim dropped by indexing had some size. The witness takes
-the smallest such choice (one more element, a step of 2, a dropped size of 2); torch's rules
-ask only whether strides match, which any such choice decides the same way.
+the smallest such choice (one more element, a step of 2, a dropped size of 2), except where
+the size names it (`(C + 1) // 2` steps by 2 through C); torch's rules ask only whether strides
+match, which any such choice decides the same way. The names and the assignments tried are
+witness_sizes.py's.
 """
 from __future__ import annotations
 
 import ast
-import itertools
 from dataclasses import dataclass
-from functools import lru_cache
 from math import prod
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 from contiglint.layout.model.concrete import (STRIDE_ERROR, VIEW_ERROR, dtype_view_error,
                                               is_contiguous, view_strides)
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import Size
-
-DOMAIN = (2, 3, 4, 5, 6, 7)  # sizes a witness tries: size 1 hides every layout problem
-TRIES = 1500  # assignments tried at most per witness (each costs microseconds)
+from contiglint.layout.model.witness_sizes import (Names, expression, factors, search,
+                                                   size_value, solve, value_of)
 
 
 @dataclass(frozen=True)
@@ -73,156 +71,6 @@ class Witness:
         return Witness(data["op"], tuple(data["values"].items()), tuple(data["sizes"]),
                        tuple(data["strides"]), tuple(data.get("target", ())),
                        tuple(data.get("itemsizes", (0, 0))), data["error"])
-
-
-# --- the names sizes are made of --------------------------------------------------------------
-@lru_cache(maxsize=4096)
-def _expression(text: str) -> Optional[ast.expr]:
-    try:
-        return ast.parse(text, mode="eval").body
-    except SyntaxError:
-        return None
-
-
-def _atoms(text: str, out: dict) -> None:
-    """The names a symbol's text is made of: `C // H` -> C, H; `x.size(0)` is one name."""
-    node = _expression(text)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC):
-        _atoms(ast.unparse(node.left), out)
-        _atoms(ast.unparse(node.right), out)
-    elif _is_min(node):
-        for arg in node.args:
-            _atoms(ast.unparse(arg), out)
-    elif not (isinstance(node, ast.Constant) and isinstance(node.value, int)):
-        out.setdefault(text, None)
-
-
-_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
-
-
-def _is_min(node: Optional[ast.expr]) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
-        node.func.id == "min" and len(node.args) == 2 and not node.keywords
-
-
-def _value(text: str, env: dict) -> Optional[int]:
-    if text in env:
-        return env[text]
-    node = _expression(text)
-    if isinstance(node, ast.Constant) and isinstance(node.value, int):
-        return node.value
-    if _is_min(node):  # a diagonal's length: min(n1, n2)
-        values = [_value(ast.unparse(arg), env) for arg in node.args]
-        return None if None in values else min(values)
-    if not (isinstance(node, ast.BinOp) and isinstance(node.op, _ARITHMETIC)):
-        return None
-    left, right = _value(ast.unparse(node.left), env), _value(ast.unparse(node.right), env)
-    if left is None or right is None or (isinstance(node.op, (ast.FloorDiv, ast.Mod))
-                                         and right == 0):
-        return None
-    return {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__,
-            ast.FloorDiv: int.__floordiv__, ast.Mod: int.__mod__}[type(node.op)](left, right)
-
-
-def _size(size: Size, env: dict, unknown: str) -> Optional[int]:
-    if size is None:
-        return env.get(unknown)
-    coefficient, factors = size
-    values = [_value(f, env) for f in factors]
-    return None if None in values else coefficient * prod(values)
-
-
-class _Names:
-    """The free names of a problem: each symbol's atoms, and one anonymous name for each size
-    the code does not show (shown as `?`)."""
-
-    def __init__(self) -> None:
-        self.atoms: dict[str, None] = {}
-        self.anonymous = 0
-
-    def add(self, size: Size) -> str:
-        if size is None:
-            self.anonymous += 1
-            name = f"?{self.anonymous}"
-            self.atoms.setdefault(name, None)
-            return name
-        for factor in size[1]:
-            _atoms(factor, self.atoms)
-        return ""
-
-
-def _assignments(names: Sequence[str], hints: Sequence[int]) -> itertools.chain:
-    """Distinct values first (no accidental equalities), the same with one name set to a
-    literal size of the problem (`x.view(b, 33, -1)` needs a factor 33), then all equal, then
-    every small combination (or a fixed spread of them when there are many names)."""
-    n = len(names)
-    distinct = [tuple(DOMAIN[i % len(DOMAIN)] for i in range(n))]
-    hinted = [distinct[0][:i] + (hint,) + distinct[0][i + 1:] for hint in hints
-              for i in range(n)]
-    equal = [(v,) * n for v in DOMAIN[:3]]
-    if len(DOMAIN) ** n <= TRIES:
-        rest = itertools.product(DOMAIN, repeat=n)
-    else:  # a fixed spread of the combinations (a multiplicative walk through their indices)
-        total = len(DOMAIN) ** n
-        rest = (_digits(i * 7919 % total, n) for i in range(1, TRIES))
-    return itertools.chain(distinct, hinted, equal, rest)
-
-
-def _digits(index: int, n: int) -> tuple[int, ...]:
-    out = []
-    for _ in range(n):
-        index, digit = divmod(index, len(DOMAIN))
-        out.append(DOMAIN[digit])
-    return tuple(out)
-
-
-def _search(names: _Names, attempt: Callable[[dict], Optional[Witness]],
-            sizes: Sequence[Size] = ()) -> Optional[Witness]:
-    order = list(names.atoms)
-    hints = sorted({s[0] for s in sizes if s is not None and s[0] > 1} - set(DOMAIN))
-    for values in itertools.islice(_assignments(order, hints), TRIES):
-        found = attempt(dict(zip(order, values)))
-        if found is not None:
-            return found
-    return None
-
-
-def _factors(sizes: Sequence[Size], unknown: Sequence[str]) -> tuple[int, list[str]]:
-    """A product of sizes as its literal part and the names that are whole factors of it
-    (with repeats)."""
-    literal, names = 1, []
-    for size, name in zip(sizes, unknown):
-        if size is None:
-            names.append(name)
-        else:
-            literal *= size[0]
-            names.extend(size[1])
-    return literal, names
-
-
-def _solve(env: dict, sides: tuple[tuple[int, list[str]], ...]) -> Optional[dict]:
-    """`env` with one name changed so that both sides' products agree (`x.view(B, N, 768)` of
-    a `(B, N, H, D)` tensor: D = 768 / H), or None. Only a name that is a whole factor once
-    more on one side than on the other can be solved for."""
-    def total(side: tuple[int, list[str]], values: dict) -> Optional[int]:
-        parts = [_value(f, values) for f in side[1]]
-        return None if None in parts else side[0] * prod(parts)
-
-    source, target = sides
-    for name in env:
-        surplus = source[1].count(name) - target[1].count(name)
-        if abs(surplus) != 1:
-            continue
-        trial = dict(env, **{name: 1})
-        a, b = total(source, trial), total(target, trial)
-        if not a or not b:
-            continue
-        big, small = (b, a) if surplus > 0 else (a, b)
-        if big % small == 0 and big // small >= 2:
-            trial[name] = big // small
-            if total(source, trial) == total(target, trial):
-                return trial
-    return None
 
 
 # --- a concrete tensor of a geometry ----------------------------------------------------------
@@ -279,10 +127,10 @@ def materialize(geometry: Geometry, sizes: Sequence[int],
 
 
 def _tensor(geometry: Geometry, names: list[str], env: dict):
-    sizes = [_size(s, env, name) for s, name in zip(geometry.sizes, names)]
+    sizes = [size_value(s, env, name) for s, name in zip(geometry.sizes, names)]
     if any(n is None or n < 1 for n in sizes):
         return None
-    walks = [[_size(w, env, "") for w in axis.walks] for axis in geometry.axes] \
+    walks = [[size_value(w, env, "") for w in axis.walks] for axis in geometry.axes] \
         if any(axis.walks for axis in geometry.axes) else ()
     if any(n is None or n < 1 for walk in walks for n in walk):
         return None  # a diagonal of dims whose sizes the names do not give
@@ -299,7 +147,7 @@ def _step(axis, n: int, env: dict):
     those values do not give n elements; None where the size does not name them."""
     if axis.span != "step" or axis.size is None or axis.size[0] != 1 or len(axis.size[1]) != 1:
         return None
-    node = _expression(axis.size[1][0])
+    node = expression(axis.size[1][0])
     if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv)
             and isinstance(node.right, ast.Constant) and isinstance(node.right.value, int)
             and node.right.value >= 2):
@@ -308,7 +156,7 @@ def _step(axis, n: int, env: dict):
     if isinstance(body, ast.BinOp) and isinstance(body.op, (ast.Add, ast.Sub)) and \
             isinstance(body.right, ast.Constant):
         body = body.left
-    extent = _value(ast.unparse(body), env)
+    extent = value_of(ast.unparse(body), env)
     if extent is None:
         return None
     return (extent, step) if (n - 1) * step < extent else ()
@@ -344,13 +192,13 @@ def own_sizes(geometry: Geometry, target: Sequence[object], owner: Optional[str]
 def view_witness(geometry: Geometry, target: Sequence[object]) -> Optional[Witness]:
     """A tensor of `geometry` whose `.view(*target)` raises; `target` as `Call.sizes` gives
     it (sizes and "-1")."""
-    names = _Names()
+    names = Names()
     source = [names.add(s) for s in geometry.sizes]
     wildcard = [i for i, s in enumerate(target) if s == "-1"]
     if len(wildcard) > 1:
         return None
     shape = [None if s == "-1" else names.add(s) for s in target]
-    sides = (_factors(geometry.sizes, source), _factors([s for s in target if s != "-1"],
+    sides = (factors(geometry.sizes, source), factors([s for s in target if s != "-1"],
                                                         [n for n in shape if n is not None]))
 
     def attempt(env: dict, solving: bool = True) -> Optional[Witness]:
@@ -358,11 +206,11 @@ def view_witness(geometry: Geometry, target: Sequence[object]) -> Optional[Witne
         if made is None:
             return None
         sizes, strides = made
-        wanted = [0 if s == "-1" else _size(s, env, name) for s, name in zip(target, shape)]
+        wanted = [0 if s == "-1" else size_value(s, env, name) for s, name in zip(target, shape)]
         if any(n is None or n < 1 for i, n in enumerate(wanted) if i not in wildcard):
             return None
         if not wildcard and prod(wanted) != prod(sizes):
-            solved = _solve(env, sides) if solving else None
+            solved = solve(env, sides) if solving else None
             return attempt(solved, False) if solved is not None else None
         if wildcard:
             rest = prod(n for i, n in enumerate(wanted) if i != wildcard[0])
@@ -373,14 +221,14 @@ def view_witness(geometry: Geometry, target: Sequence[object]) -> Optional[Witne
             return None
         return Witness("view", _shown(env), sizes, strides, tuple(wanted), error=VIEW_ERROR)
 
-    return _search(names, attempt, [s for s in target if s != "-1"])
+    return search(names, attempt, [s for s in target if s != "-1"])
 
 
 def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int) \
         -> Optional[Witness]:
     """A tensor of `geometry` whose `.view(dtype)` to `new_itemsize`-byte elements raises
     because its last dim is not unit-stride (the check every size change makes)."""
-    names = _Names()
+    names = Names()
     source = [names.add(s) for s in geometry.sizes]
 
     def attempt(env: dict) -> Optional[Witness]:
@@ -390,14 +238,14 @@ def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int) \
         return Witness("view_dtype", _shown(env), *made, itemsizes=(itemsize, new_itemsize),
                        error=STRIDE_ERROR)
 
-    return _search(names, attempt)
+    return search(names, attempt)
 
 
 def noncontiguous_witness(geometry: Geometry, rows: bool = False) -> Optional[Witness]:
     """A tensor of `geometry` that is not contiguous: what a raw read, a strideless kernel, a
     collective or a contract that needs row-major memory fails on. With `rows`, one whose last
     dim is not unit-stride (what a contract on unit-stride rows fails on)."""
-    names = _Names()
+    names = Names()
     source = [names.add(s) for s in geometry.sizes]
 
     def attempt(env: dict) -> Optional[Witness]:
@@ -407,4 +255,4 @@ def noncontiguous_witness(geometry: Geometry, rows: bool = False) -> Optional[Wi
         return Witness("rows" if rows else "contiguous", _shown(env), *made,
                        error="last dim not unit-stride" if rows else "not contiguous")
 
-    return _search(names, attempt)
+    return search(names, attempt)
