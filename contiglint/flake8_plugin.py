@@ -105,26 +105,30 @@ class ContiglintChecker:
 def _directories(options, args: Sequence[str]) -> list[str]:
     """The directories of the files flake8 will check, each once, in the order met."""
     named = list(args or ["."])
-    paths = list(named)
+    directories = [os.path.abspath(path) if os.path.isdir(path) else _directory(path)
+                   for path in named]
     try:
         from flake8.discover_files import expand_paths
 
-        paths += expand_paths(
+        directories += map(_directory, expand_paths(
             paths=named, stdin_display_name=getattr(options, "stdin_display_name", "stdin"),
             filename_patterns=getattr(options, "filename", None) or ["*.py"],
             exclude=[*(getattr(options, "exclude", None) or ()),
-                     *(getattr(options, "extend_exclude", None) or ())])
+                     *(getattr(options, "extend_exclude", None) or ())]))
     except ImportError:  # an older flake8: the named paths only, the rest while checking
         pass
-    return list(dict.fromkeys(
-        os.getcwd() if path in ("-", "stdin") else os.path.abspath(path)
-        if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)) for path in paths))
+    return list(dict.fromkeys(directories))
+
+
+def _directory(filename: str) -> str:
+    """Where a file's configuration is looked for: its directory, the working directory for
+    standard input."""
+    return os.getcwd() if filename in ("-", "stdin") else \
+        os.path.dirname(os.path.abspath(filename))
 
 
 def _pyproject(filename: str):
-    directory = os.path.dirname(os.path.abspath(filename)) if filename not in ("-", "stdin") \
-        else os.getcwd()
-    return _nearest(directory)
+    return _nearest(_directory(filename))
 
 
 @lru_cache(maxsize=None)

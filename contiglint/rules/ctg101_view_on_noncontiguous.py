@@ -70,8 +70,9 @@ class ViewOnNonContiguous(Rule):
         if sink.dtype:
             yield from self.check_dtype_view(sink, ctx)
             return
+        owner = ast.unparse(sink.target)
         verdict = view_verdict(tensor, list(sink.sizes) if sink.sizes is not None else None,
-                               ast.unparse(sink.target))
+                               owner)
         if verdict == "ok":
             return
         # Where the rank is unknown, a view into fewer dims than the ops before it need ("raises"
@@ -80,8 +81,7 @@ class ViewOnNonContiguous(Rule):
             tensor.assumed if verdict == "raises" else None
         witness = None
         if verdict in ("raises", "merge") and geometry is not None and sink.sizes is not None:
-            target = own_sizes(geometry, sink.sizes, ast.unparse(sink.target))
-            witness = view_witness(geometry, target)
+            witness = view_witness(geometry, own_sizes(geometry, sink.sizes, owner))
         if witness is None and not ctx.strict:
             return  # no concrete sizes shown by the code fail: strict-mode only
         call = sink.node

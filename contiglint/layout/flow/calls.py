@@ -326,21 +326,23 @@ class CallMixin(CallSinkMixin):
         of such names (`B * N`) is the product of their symbols."""
         if len(args) != len(node.args) or any(isinstance(a, ast.Starred) for a in node.args):
             return args
-        return [IntVal(self.named_size(expr)) if value is OPAQUE and
-                isinstance(expr, (ast.Name, ast.Attribute, ast.BinOp)) else value
-                for value, expr in zip(args, node.args)]
+        return [self.named_size_value(value, expr) for value, expr in zip(args, node.args)]
 
     def named_size_lists(self, node: ast.Call, args: list) -> list:
         """A list of sizes written out (`x.split_with_sizes([1, B - 1], 1)`, `torch.split(x,
         [k, n - k])`): its unknown names are the sizes they stand for, as in a view target."""
         if len(args) != len(node.args):
             return args
-        return [Seq(tuple(IntVal(self.named_size(e)) if v is OPAQUE else v
-                          for v, e in zip(value.items, expr.elts)), chained=value.chained)
+        return [Seq(tuple(self.named_size_value(v, e) for v, e in zip(value.items, expr.elts)),
+                    chained=value.chained)
                 if isinstance(expr, (ast.List, ast.Tuple)) and isinstance(value, Seq) and
-                value.items is not None and len(value.items) == len(expr.elts) and
-                OPAQUE in value.items else value
+                value.items is not None and len(value.items) == len(expr.elts) else value
                 for value, expr in zip(args, node.args)]
+
+    def named_size_value(self, value: Value, expr: ast.expr) -> Value:
+        """One size argument: an unknown name (or product of names) is the size it stands for."""
+        return IntVal(self.named_size(expr)) if value is OPAQUE and \
+            isinstance(expr, (ast.Name, ast.Attribute, ast.BinOp)) else value
 
     def named_size(self, expr: ast.expr) -> Size:
         if isinstance(expr, (ast.Name, ast.Attribute)):

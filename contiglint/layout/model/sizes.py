@@ -55,6 +55,12 @@ def substitute(size: Size, name: str, value: int) -> Size:
     return (size[0] * value ** size[1].count(name), tuple(f for f in size[1] if f != name))
 
 
+def own_size_names(owner: str, index: int, rank: int) -> tuple[str, str]:
+    """The symbols code writes for dim `index` of `owner` at this rank: `x.size(1)` and, counted
+    from the back, `x.size(-2)` (rank 3)."""
+    return f"{owner}.size({index})", f"{owner}.size({index - rank})"
+
+
 def size_text(size: Size) -> str:
     """`12`, `H`, `3*C`, `H*D`, a Python expression of the size; `?` for a size not known."""
     if size is None:

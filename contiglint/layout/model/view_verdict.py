@@ -7,7 +7,8 @@ from itertools import pairwise
 from typing import Optional
 
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, WILDCARD, align, is_one, product, quotient
+from contiglint.layout.model.sizes import (ONE, WILDCARD, align, is_one, own_size_names,
+                                           product, quotient)
 from contiglint.layout.model.values import Tensor
 
 
@@ -142,7 +143,7 @@ def _own_shape(geometry: Geometry, target: list, owner: Optional[str]) -> bool:
     for index, (axis, size) in enumerate(zip(geometry.axes, target)):
         if size == WILDCARD or (axis.size is not None and size == axis.size):
             continue
-        names = {f"{owner}.size({index})", f"{owner}.size({index - rank})"} if owner else set()
+        names = set(own_size_names(owner, index, rank)) if owner else set()
         if size is None or size[0] != 1 or len(size[1]) != 1 or size[1][0] not in names:
             return False
     return True

@@ -36,8 +36,7 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     uncut = tensor.kind is not Kind.UNKNOWN or tensor.partial is None or (
         tensor.assumed is not None and tensor.assumed.rank == rank)  # a cut kept at this rank
     if geometry is None and rank is not None and rank < tensor.min_rank:
-        # the op names fewer dims than the tensor has: torch raises here
-        return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial, rank, lost=True)
+        return _lost(tensor, rank)  # the op names fewer dims than the tensor has: torch raises
     if geometry is None and rank is not None and not tensor.lost and uncut and \
             tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS):
         # the op fixes the rank: the geometry assumed at that rank (a cut of unknown extent
@@ -50,7 +49,7 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         elif assumed is None or assumed == Geometry.contiguous([None] * assumed.rank):
             geometry = Geometry.contiguous([None] * rank)
         else:
-            return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial, rank, lost=True)
+            return _lost(tensor, rank)
     elif geometry is None and rank is not None and tensor.noncontiguous and \
             tensor.assumed is not None and tensor.assumed.rank == rank:
         geometry = tensor.assumed  # the op fixes the rank at the one the geometry assumed
@@ -95,6 +94,11 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     return Tensor(kind, None, origin, False, part or tensor.partial,
                   max(min_rank, tensor.min_rank), assumed,
                   lost=kind is Kind.UNKNOWN and tensor.lost)
+
+
+def _lost(tensor: Tensor, rank: int) -> Tensor:
+    """A tensor of this rank whose layout the model does not know and never assumes."""
+    return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial, rank, lost=True)
 
 
 def _keeps_contiguous(change: GeometryChange, geometry: Geometry) -> bool:

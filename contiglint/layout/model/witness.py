@@ -24,6 +24,7 @@ from typing import Optional, Sequence
 from contiglint.layout.model.concrete import (STRIDE_ERROR, VIEW_ERROR, dtype_view_error,
                                               is_contiguous, view_strides)
 from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import multiply, own_size_names, substitute
 from contiglint.layout.model.witness_sizes import (Names, expression, factors, search,
                                                    size_value, solve, value_of)
 
@@ -175,16 +176,16 @@ def own_sizes(geometry: Geometry, target: Sequence[object], owner: Optional[str]
     rows)."""
     if owner is None:
         return list(target)
-    rank = geometry.rank
     out = []
     for size in target:
         if isinstance(size, tuple):
             for index, axis in enumerate(geometry.axes):
-                for name in (f"{owner}.size({index})", f"{owner}.size({index - rank})"):
+                for name in own_size_names(owner, index, geometry.rank):
                     if name in size[1] and axis.size is not None:
                         count = size[1].count(name)
-                        size = (size[0] * axis.size[0] ** count,
-                                tuple(f for f in size[1] if f != name) + axis.size[1] * count)
+                        size = substitute(size, name, 1)  # the factor goes, the dim's size comes
+                        for _ in range(count):
+                            size = multiply(size, axis.size)
         out.append(size)
     return out
 
