@@ -475,3 +475,27 @@ def test_a_cut_whose_rank_a_later_op_fixes_otherwise_is_not_assumed_generic():
                 ("x",), 3, ((4, 5, 6), (1, 5, 6), (2, 1, 3)))
     verdicts, found, _ = compare(p)
     assert not found, [d.detail for d in found]
+
+
+# --- reshapes that copy only for some sizes ---------------------------------------------------
+@pytest.mark.parametrize("ops", [
+    # the diagonal's stride D + 1 makes the flatten copy, unless B and N are 1: then it views,
+    # and the view keeps the diagonal's holes
+    [("v0 = x.diagonal(0, 2, 3)", "op", ""), ("v1 = torch.flatten(v0, 0, 2)", "op", "")],
+    # the reshape copies, unless D is 1: then it views, and dims 0 and 1 stay swapped
+    [("v0 = x.permute(1, 0, 3, 2)", "op", ""),
+     ("v1 = v0.reshape(x.size(1), x.size(0), -1)", "op", "")],
+])
+def test_a_reshape_that_views_at_some_sizes_is_not_proven_contiguous(ops):
+    """A reshape that copies for generic sizes views where a size is 1, and the view is as
+    contiguous as its input: not contiguous here. The result is contiguous only for some
+    sizes, so CTG113 must not offer to remove a `.contiguous()` of it as a safe fix."""
+    sizes = ((2, 3, 4, 5), (1, 1, 4, 5), (2, 3, 4, 1), (2, 3, 4, 4))
+    probe = program("size", ("B = x.size(0)", "N = x.size(1)"),
+                    ops + [("s = v1.data_ptr()", "probe", "v1")], ("x",), 4, sizes)
+    assert verdicts_of(probe) == ["unknown"]
+    copied = program("size", ("B = x.size(0)", "N = x.size(1)"),
+                     ops + [("v2 = v1.contiguous()", "op", ""), ("s = v2.view(-1)", "view", "v2")],
+                     ("x",), 4, sizes)
+    assert fixes.fixed_sources(copied) == {}
+    assert verdicts_of(copied) == ["ok"]

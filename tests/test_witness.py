@@ -644,3 +644,46 @@ def test_an_attribute_of_an_object_of_another_class_is_a_tensor_of_unknown_layou
     assert namespace["run"](held, torch.randn(2, 37, 4)).shape == (1, 36, 4)  # torch: no error
     settings = Settings(select=("CTG101",))
     assert lint_source(HELD_OBJECT, "m.py", settings).findings == []
+
+
+RESHAPES = [  # ops on x = torch.randn(B, N, C, D), and a reshape target that copies for
+    # generic sizes
+    ("x.transpose(1, 2)", "B, C, N * D"),  # views, permuted, where D is 1
+    ("x.transpose(1, 2)", "B, C * N, D"),  # views only where it is contiguous
+    ("x.permute(1, 0, 3, 2)", "N, B, -1"),
+    ("x.diagonal(0, 2, 3)", "-1"),  # views with holes where B and N are 1
+    ("x[:, :, ::2]", "B, -1"),
+    ("x.permute(0, 2, 3, 1)", "B, C * D, N"),
+    ("x.permute(3, 2, 1, 0)", "-1"),
+]
+
+
+@pytest.mark.parametrize("ops, target", RESHAPES)
+def test_a_reshape_is_proven_contiguous_only_where_torch_never_views_holes(ops, target):
+    """`reshape_proven_contiguous` against torch on every size in 1..3: it says proven
+    exactly when no size makes the reshape return a non-contiguous tensor, and the tensor
+    its witness names is one whose view works and is not contiguous."""
+    from contiglint.layout.flow.program import analyze_module
+    from contiglint.layout.model.witness import (reshape_proven_contiguous,
+                                                 view_with_holes_witness)
+    from contiglint.source import SourceMap
+    source = f"import torch\ndef f(B, N, C, D):\n    x = torch.randn(B, N, C, D)\n" \
+             f"    v = {ops}\n    v.data_ptr()\n    v.view({target})\n"
+    sinks = analyze_module(__import__("ast").parse(source), SourceMap(source))
+    tensor = next(s for s in sinks if s.kind == "raw_memory").tensor
+    shape = next(s for s in sinks if s.kind == "view").sizes
+    assert tensor.geometry is not None
+    holes = []
+    for sizes in __import__("itertools").product((1, 2, 3), repeat=4):
+        env = dict(zip("BNCD", sizes))
+        x = torch.randn(*sizes)
+        v = eval(ops, {"x": x})
+        result = v.reshape(eval(f"({target},)", env))
+        if not result.is_contiguous():
+            holes.append(sizes)
+    assert reshape_proven_contiguous(tensor.geometry, list(shape)) == (not holes), holes
+    witness = view_with_holes_witness(tensor.geometry, list(shape))
+    assert (witness is None) == (not holes)
+    if witness is not None:
+        assert replay(witness) is None
+        torch.empty_strided(witness.sizes, witness.strides).view(witness.target)

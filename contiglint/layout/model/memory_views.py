@@ -117,7 +117,9 @@ def diagonal(call: Call) -> Tensor:
         return evolve(result, maybe=True) if unrelated else result
     result = apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
     if result.geometry is None and result.min_rank:  # two dims become one
-        result = evolve(result, min_rank=max(call.tensor.min_rank - 1, 1))
+        named = [d + 1 if d >= 0 else -d for d in (call.int_arg(1, "dim1", 0),
+                                                   call.int_arg(2, "dim2", 1)) if d is not None]
+        result = evolve(result, min_rank=max(call.tensor.min_rank - 1, *named, 2) - 1)
     if offset != 0 and result.kind is Kind.STRIDED:
         return evolve(result, maybe=True)  # an offset diagonal may have one element
     return result

@@ -304,5 +304,6 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
             and a.geometry.rank == b.geometry.rank:
         geometry = Geometry.contiguous([x if x == y else None
                                         for x, y in zip(a.geometry.sizes, b.geometry.sizes)])
-    return Tensor(kind, geometry, None, False, a.partial or b.partial,
+    maybe = kind is Kind.CONTIGUOUS and (a.maybe or b.maybe)  # contiguous for some sizes
+    return Tensor(kind, geometry, None, maybe, a.partial or b.partial,
                   min(a.min_rank, b.min_rank))

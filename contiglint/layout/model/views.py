@@ -17,6 +17,7 @@ from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.model.view_verdict import (
     resolve_wildcard, verdict_without_grouping, view_verdict,
 )
+from contiglint.layout.model.witness import reshape_proven_contiguous
 from contiglint.layout.model.values import (
     UNKNOWN_TENSOR,
     Kind,
@@ -132,7 +133,8 @@ def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
         return evolve(result, origin=origin, maybe=tensor.maybe)
     if tensor.kind is Kind.UNKNOWN:
         return Tensor(Kind.UNKNOWN, geometry, None, False, partial, geometry.rank)
-    return evolve(result, maybe=False)
+    return evolve(result, maybe=tensor.maybe and tensor.kind is Kind.CONTIGUOUS)  # contiguous
+    # for generic sizes only (a reshape that views at size 1) stays so
 
 
 def _norm(dim: Optional[int], rank: int) -> Optional[int]:
@@ -276,7 +278,7 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
         if tensor.kind is Kind.CONTIGUOUS:
             return fresh(call, sizes)
         if tensor.noncontiguous and copy_if_needed and view_verdict(tensor, target) == "raises":
-            return fresh(call, sizes)
+            return _copied(call, sizes, tensor.assumed, target)
         return Tensor(tensor.kind if not tensor.noncontiguous else Kind.UNKNOWN,
                       Geometry.contiguous(sizes), min_rank=len(sizes))
     groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
@@ -286,9 +288,21 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     unaligned = groups is None  # the sizes leave the grouping open: reshape may still view
     copies = copy_if_needed and tensor.noncontiguous and (
         not unaligned or verdict_without_grouping(geometry, target) == "raises")
-    if tensor.kind is Kind.CONTIGUOUS or copies:
+    if tensor.kind is Kind.CONTIGUOUS:
         return fresh(call, sizes)
+    if copies:
+        return _copied(call, sizes, geometry, target)
     return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
+
+
+def _copied(call: Call, sizes: list, geometry: Optional[Geometry], target: list) -> Tensor:
+    """A reshape that copies for generic sizes: contiguous, but only *maybe* for every size
+    where some sizes (a dim of 1) let it view a tensor that is not contiguous (the view keeps
+    its holes or its order)."""
+    result = fresh(call, sizes)
+    if geometry is None or not reshape_proven_contiguous(geometry, target):
+        return evolve(result, maybe=True)
+    return result
 
 def reshape(call: Call) -> Value:
     """reshape views when it can (the result may be non-contiguous) and copies when it must."""
@@ -313,7 +327,10 @@ def flatten(call: Call) -> Value:
     if geometry is None or start is None or end is None:
         if call.tensor.noncontiguous and call.tensor.min_rank > (start or 0) + 1:
             return Tensor(Kind.UNKNOWN, min_rank=1)
-        return evolve(UNKNOWN_TENSOR) if call.tensor.kind is Kind.UNKNOWN else CONTIGUOUS
+        if call.tensor.kind is Kind.UNKNOWN:
+            return evolve(UNKNOWN_TENSOR)
+        # a copy, or a view where sizes let the dims merge: as contiguous as the input then
+        return evolve(CONTIGUOUS, maybe=call.tensor.noncontiguous)
     s, e = _norm(start, geometry.rank), _norm(end, geometry.rank)
     if geometry.rank == 0:
         return view(call, [ONE], copy_if_needed=True)

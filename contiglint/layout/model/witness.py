@@ -25,8 +25,8 @@ from contiglint.layout.model.concrete import (STRIDE_ERROR, VIEW_ERROR, dtype_vi
                                               is_contiguous, view_strides)
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import multiply, own_size_names, substitute
-from contiglint.layout.model.witness_sizes import (Names, expression, factors, search,
-                                                   size_value, solve, value_of)
+from contiglint.layout.model.witness_sizes import (DOMAIN, Names, expression, factors,
+                                                   search, size_value, solve, value_of)
 
 
 @dataclass(frozen=True)
@@ -193,36 +193,89 @@ def own_sizes(geometry: Geometry, target: Sequence[object], owner: Optional[str]
 def view_witness(geometry: Geometry, target: Sequence[object]) -> Optional[Witness]:
     """A tensor of `geometry` whose `.view(*target)` raises; `target` as `Call.sizes` gives
     it (sizes and "-1")."""
-    names = Names()
-    source = [names.add(s) for s in geometry.sizes]
-    wildcard = [i for i, s in enumerate(target) if s == "-1"]
-    if len(wildcard) > 1:
+    viewed = _ViewProblem(geometry, target)
+    if viewed.names is None:
         return None
-    shape = [None if s == "-1" else names.add(s) for s in target]
-    sides = (factors(geometry.sizes, source), factors([s for s in target if s != "-1"],
-                                                        [n for n in shape if n is not None]))
 
-    def attempt(env: dict, solving: bool = True) -> Optional[Witness]:
-        made = _tensor(geometry, source, env)
+    def attempt(env: dict) -> Optional[Witness]:
+        made = viewed.at(env)
+        if made is None or view_strides(*made[1:]) is not None:
+            return None
+        env, sizes, strides, wanted = made
+        return Witness("view", _shown(env), sizes, strides, tuple(wanted), error=VIEW_ERROR)
+
+    return search(viewed.names, attempt, [s for s in target if s != "-1"])
+
+
+def view_with_holes_witness(geometry: Geometry, target: Sequence[object],
+                            most: int = 8) -> Optional[Witness]:
+    """A tensor of `geometry`, not contiguous, whose `.view(*target)` works: where `reshape`
+    returns a view although it copies for generic sizes. A view is exactly as contiguous as
+    its input (it reads the same elements in the same order), so there the reshape's result
+    is not contiguous. Each name is tried at 1 and at a size of its own (size-1 dims are what
+    let dims merge); None when none gives one, or when there are more than `most` names."""
+    viewed = _ViewProblem(geometry, target)
+    order = list(viewed.names.atoms) if viewed.names is not None else []
+    if viewed.names is None or len(order) > most:
+        return None
+    for mask in range(1 << len(order)):
+        made = viewed.at({name: 1 if mask >> i & 1 else DOMAIN[i % len(DOMAIN)]
+                          for i, name in enumerate(order)})
+        if made is not None and not is_contiguous(made[1], made[2]) and \
+                view_strides(*made[1:]) is not None:
+            env, sizes, strides, wanted = made
+            return Witness("contiguous", _shown(env), sizes, strides, tuple(wanted),
+                           error="not contiguous")
+    return None
+
+
+def reshape_proven_contiguous(geometry: Geometry, target: Sequence[object],
+                              most: int = 8) -> bool:
+    """Whether `reshape(*target)` of a tensor of `geometry` that copies for generic sizes
+    returns a contiguous tensor for every size: no size lets it view the tensor while it is
+    not contiguous (with more than `most` names, not proven)."""
+    viewed = _ViewProblem(geometry, target)
+    return viewed.names is not None and len(viewed.names.atoms) <= most and \
+        view_with_holes_witness(geometry, target, most) is None
+
+
+class _ViewProblem:
+    """`.view(*target)` of a tensor of `geometry`, made concrete under an assignment."""
+
+    def __init__(self, geometry: Geometry, target: Sequence[object]) -> None:
+        self.geometry, self.target = geometry, target
+        names = Names()
+        self.source = [names.add(s) for s in geometry.sizes]
+        self.wildcard = [i for i, s in enumerate(target) if s == "-1"]
+        self.shape = [None if s == "-1" else names.add(s) for s in target]
+        self.names = names if len(self.wildcard) <= 1 else None
+        self.sides = (factors(geometry.sizes, self.source),
+                      factors([s for s in target if s != "-1"],
+                              [n for n in self.shape if n is not None]))
+
+    def at(self, env: dict, solving: bool = True):
+        """(the assignment, sizes, strides, the view's concrete shape), or None where the
+        assignment gives no such tensor or no shape of its number of elements (one name
+        is solved for where the two sides' products differ)."""
+        made = _tensor(self.geometry, self.source, env)
         if made is None:
             return None
         sizes, strides = made
-        wanted = [0 if s == "-1" else size_value(s, env, name) for s, name in zip(target, shape)]
-        if any(n is None or n < 1 for i, n in enumerate(wanted) if i not in wildcard):
+        wanted = [0 if s == "-1" else size_value(s, env, name)
+                  for s, name in zip(self.target, self.shape)]
+        if any(n is None or n < 1 for i, n in enumerate(wanted) if i not in self.wildcard):
             return None
-        if not wildcard and prod(wanted) != prod(sizes):
-            solved = solve(env, sides) if solving else None
-            return attempt(solved, False) if solved is not None else None
-        if wildcard:
-            rest = prod(n for i, n in enumerate(wanted) if i != wildcard[0])
+        if not self.wildcard and prod(wanted) != prod(sizes):
+            solved = solve(env, self.sides) if solving else None
+            return self.at(solved, False) if solved is not None else None
+        if self.wildcard:
+            rest = prod(n for i, n in enumerate(wanted) if i != self.wildcard[0])
             if prod(sizes) % rest:
                 return None
-            wanted[wildcard[0]] = prod(sizes) // rest
-        if prod(wanted) != prod(sizes) or view_strides(sizes, strides, wanted) is not None:
+            wanted[self.wildcard[0]] = prod(sizes) // rest
+        if prod(wanted) != prod(sizes):
             return None
-        return Witness("view", _shown(env), sizes, strides, tuple(wanted), error=VIEW_ERROR)
-
-    return search(names, attempt, [s for s in target if s != "-1"])
+        return env, sizes, strides, wanted
 
 
 def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int) \
