@@ -499,3 +499,48 @@ def test_a_reshape_that_views_at_some_sizes_is_not_proven_contiguous(ops):
                      ("x",), 4, sizes)
     assert fixes.fixed_sources(copied) == {}
     assert verdicts_of(copied) == ["ok"]
+
+
+# --- sizes an op derives are not free ---------------------------------------------------------
+SIZE3 = ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)")
+
+
+@pytest.mark.parametrize("form, prologue, body, params, rank, sizes, verdicts", [
+    # `x * x` has x's shape: the sizes the code named for x stay those of the result, so the
+    # permute that fixes the rank is witnessed at x's sizes (it used to get free ones)
+    ("size", SIZE3, [("v0 = x * x", "op", ""), ("v3 = v0.permute(2, 1, 0)", "op", ""),
+                     ("s = v3.view(C * N, B)", "view", "v3")], ("x",), 3,
+     ((4, 5, 6), (1, 5, 6), (1, 1, 1)), ["raises"]),
+    # a conversion to a dtype the code does not show returns the tensor itself or a dense
+    # copy: layout unknown, and the sizes (a narrow to 1) are not free for the permute
+    ("size", ("B, N, C, D = x.shape",),
+     [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.double()", "op", ""),
+      ("v4 = torch.permute(v1, (2, 1, 3, 0,))", "op", ""), ("s = v4.view(-1)", "view", "v4")],
+     ("x",), 4, ((4, 5, 6, 7), (4, 5, 1, 7), (1, 4, 3, 4)), ["unknown"]),
+    # a cat at an unknown rank on a dim counted from the back: the joined dim is a sum, so a
+    # permute that fixes the rank gives it no free sizes
+    ("size", SIZE3 + ("D = x.size(3)",),
+     [("v0 = x.moveaxis(-1, -3)", "op", ""), ("v1 = torch.cat([v0, v0], -2)", "op", ""),
+      ("v4 = v1.permute(3, 2, 0, 1)", "op", ""), ("s = v4.view(-1)", "view", "v4")],
+     ("x",), 4, ((4, 5, 6, 7), (1, 5, 6, 7), (3, 2, 2, 3)), ["unknown"]),
+    # a cat of channels_last tensors joins the sizes on its dim (2 * N), as any cat does
+    ("params", ("x = torch.randn(B, N, C, D)",),
+     [("v1 = x.contiguous(memory_format=torch.channels_last)", "op", ""),
+      ("v3 = torch.cat([v1, v1], -3)", "op", ""), ("s = v3.data_ptr()", "probe", "v3")],
+     ("B", "N", "C", "D"), 4, ((4, 5, 6, 7), (1, 5, 6, 7), (3, 1, 1, 1)), ["permuted"]),
+    # channels_last of a tensor an op made at an unknown rank: its sizes are not free
+    ("size", SIZE3, [("v0 = torch.transpose(x, 1, -1)", "op", ""),
+                     ("v1 = v0.unfold(2, 1, 1)", "op", ""),
+                     ("v3 = v1.to(memory_format=torch.channels_last)", "op", ""),
+                     ("s = v3.view(-1)", "view", "v3")], ("x",), 3,
+     ((4, 5, 6), (4, 1, 6), (4, 4, 4)), ["unknown"]),
+    # a narrow to 1 of the last dim of a tensor of rank 1 or more: the cut of a second dim is
+    # a guess kept for the ops that fix the rank, not a layout the unflatten after it has
+    ("size", ("B = x.size(0)",), [("v0 = x.narrow(-1, 0, 1)", "op", ""),
+                                  ("v1 = v0.unflatten(-1, (1, -1))", "op", ""),
+                                  ("s = v1.data_ptr()", "probe", "v1")], ("x",), 1,
+     ((4,), (1,)), ["unknown"]),
+])
+def test_sizes_an_op_derives_are_not_given_free_values(form, prologue, body, params, rank,
+                                                       sizes, verdicts):
+    assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts

@@ -34,10 +34,15 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
         return UNKNOWN_TENSOR
     first = tensors[0]
     rank = max(t.min_rank for t in tensors)  # an operand of unknown rank may have more dims
+    alone = all(t == first for t in tensors) and OPAQUE not in operands  # `x * x`, `x + 1`
+    # have x's shape: the sizes assumed for x, in a dense layout
+    assumed = first.assumed.densified() if alone and first.assumed is not None else None
+    lost = any(t.lost for t in tensors)  # sizes an op made are not free
     if all(t.kind is Kind.CONTIGUOUS for t in tensors):
-        return Tensor(Kind.CONTIGUOUS, min_rank=rank)
+        return Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=assumed, lost=lost)
     if first.kind is Kind.CONTIGUOUS or first.kind is Kind.UNKNOWN:
-        return Tensor(Kind.UNKNOWN, min_rank=rank)  # which the other operands may order
+        # which the other operands may order
+        return Tensor(Kind.UNKNOWN, min_rank=rank, assumed=assumed, lost=lost)
     return Tensor(first.kind, None, first.origin, first.maybe, first.partial, rank,
                   first.assumed if first.geometry is None else None)
 

@@ -31,7 +31,8 @@ def cat(call: Call) -> Value:
         if not all(isinstance(t, Tensor) and t.channels_last for t in items):
             return UNKNOWN_TENSOR  # measured: cat([cl, contiguous]) is contiguous
         dim = call.dim_arg(0, "dim", 0, rank=4)
-        sizes = [None if i == dim else s for i, s in enumerate(first.geometry.sizes)]
+        sizes = _joined_sizes([t.geometry for t in items], dim, len(items)) \
+            if dim is not None else [None] * 4
         return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)),
                                 tr.kept_origin(first, call))
     return _concatenated(items or (), call)
@@ -73,7 +74,10 @@ def _assumed_concatenation(items, call: Call) -> Tensor:
     dim = call.int_arg(0, "dim", 0)
     if not assumed or len(assumed) != len(items) or dim is None or dim < 0 or \
             any(g.rank != assumed[0].rank for g in assumed) or dim >= assumed[0].rank:
-        return CONTIGUOUS
+        # the sizes follow the inputs' in ways the model does not know (a joined dim is
+        # a sum): contiguous, but no free sizes once a later op fixes the rank
+        return Tensor(Kind.CONTIGUOUS, min_rank=max((t.min_rank for t in tensors), default=0),
+                      lost=True)
     rank = max(t.min_rank for t in tensors)
     sizes = _joined_sizes(assumed, dim, len(items))
     return Tensor(Kind.CONTIGUOUS, min_rank=max(rank, len(sizes)),

@@ -153,11 +153,17 @@ def _convert_layout(call: Call) -> Value:
             return tensor
         if tensor.kind is Kind.CONTIGUOUS:
             return tensor
-        return Tensor(Kind.UNKNOWN, min_rank=tensor.min_rank)
+        return _itself_or_copy(tensor)
     if call.tensor.kind is Kind.BROADCAST or (call.tensor.kind is Kind.STRIDED and not copies
                                               and call.memory_format() is None):
-        return Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)
+        return _itself_or_copy(tensor)
     return result
+
+
+def _itself_or_copy(tensor: Tensor) -> Tensor:
+    """A conversion to a dtype the code does not show: the tensor itself (already of that
+    dtype) or a dense copy. Layout unknown; the rank is the tensor's, its sizes are not free."""
+    return Tensor(Kind.UNKNOWN, min_rank=tensor.rank or tensor.min_rank, lost=True)
 
 
 _shape_view = _keeping_dtype(vw.view)

@@ -46,9 +46,11 @@ def narrow(call: Call) -> Tensor:
         result = evolve(result, maybe=True)  # the length may be the whole (unknown) dim
     if size == ONE and call.tensor.geometry is None and result.geometry is None and \
             not call.tensor.noncontiguous and dim != 0:
-        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, result.min_rank,
+        least = max(call.tensor.min_rank, -dim if dim is not None and dim < 0 else 0)
+        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, least,
                       cut.assumed)  # a size-1 dim: contiguous when only leading dims of size
-        # > 1 precede it; the cut stays in the assumed geometry for the ops that fix the rank
+        # > 1 precede it; the cut stays in the assumed geometry, at a rank above the least
+        # one the code states, for the ops that fix the rank
     return result if size is not None and not size[1] and size[0] > 1 else \
         _blind_cut(call.tensor, result)
 

@@ -211,13 +211,17 @@ def channels_last(tensor: Tensor, origin: Origin, rank: int = 4) -> Tensor:
         return Tensor(Kind.PERMUTED, origin=origin, min_rank=4)
     sizes = tensor.geometry.sizes if tensor.geometry is not None else \
         tensor.assumed.sizes if tensor.assumed is not None and tensor.assumed.rank == rank \
-        else [None] * rank  # the memory format fixes the rank: the assumed sizes are x's
+        else None  # the memory format fixes the rank: the assumed sizes are x's
     order = [0] + list(range(2, rank)) + [1]  # logical dims outermost-first in memory
-    base = Geometry.contiguous([sizes[i] for i in order])
+    base = Geometry.contiguous([sizes[i] if sizes else None for i in order])
     axes = [None] * rank
     for position, dim in enumerate(order):
         axes[dim] = base.axes[position]
-    return Tensor.of(Geometry(tuple(axes), base.memory), origin)
+    geometry = Geometry(tuple(axes), base.memory)
+    if sizes is None and (tensor.noncontiguous or tensor.lost):
+        # an op made the tensor and the model lost its sizes: they are not free
+        return Tensor(Kind.PERMUTED, None, origin, min_rank=rank, assumed=geometry, lost=True)
+    return Tensor.of(geometry, origin)
 
 
 def kept_origin(tensor: Tensor, call: Call) -> Origin:

@@ -52,8 +52,11 @@ class Tensor:
     assumed: Optional[Geometry] = None  # the geometry at rank `min_rank`, when that is unknown
     dtype: Optional[str] = None  # "float32", ... where the code shows it
     kept_by: Optional[Origin] = None  # a `.to()`/`.cuda()`/`.cpu()` copy that kept the layout
-    # UNKNOWN because an op's effect was not known (`x.transpose(0, -2)` at an unknown rank
-    # may swap a dim with itself), not because the tensor came in: never assumed contiguous
+    # what an op made of the tensor is lost, not because the tensor came in: its layout
+    # (UNKNOWN: `x.transpose(0, -2)` at an unknown rank may swap a dim with itself, never
+    # assumed contiguous) or, for a known layout, its sizes (`torch.cat([a, b], -2)` at an
+    # unknown rank). Unlike a tensor that came in, whose sizes a caller chooses, it is given
+    # no geometry of free sizes when a later op fixes the rank: a witness would invent them
     lost: bool = False
 
     @staticmethod

@@ -51,8 +51,8 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             geometry = Geometry.contiguous([None] * rank)
         else:
             return _lost(tensor, rank)
-    elif geometry is None and rank is not None and tensor.noncontiguous and \
-            tensor.assumed is not None and tensor.assumed.rank == rank:
+    elif geometry is None and rank is not None and tensor.noncontiguous and not tensor.lost \
+            and tensor.assumed is not None and tensor.assumed.rank == rank:
         geometry = tensor.assumed  # the op fixes the rank at the one the geometry assumed
     part = call.origin if partial else None
     if geometry is not None and rank is not None and geometry.rank != rank \
@@ -73,6 +73,9 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         # (not for a cut tensor whose cut is not in the assumed geometry: it may have holes)
         implied = max(min_rank, tensor.min_rank, 1)
         base = tensor.assumed
+        if base is not None and base.rank > implied and tensor.kind is Kind.UNKNOWN:
+            base = None  # assumed at a rank above the least one: a guess for the ops that
+            # fix the rank, which this op does not (a narrow to 1 of x's last dim)
         if base is None or base.rank < implied:
             base = None if cut else Geometry.contiguous([None] * implied)
         assumed = change(base) if base is not None else None
@@ -119,8 +122,8 @@ def _assumed_result(tensor: Tensor, assumed: Geometry, call: Call, partial, min_
     kind = classify(assumed)
     rank = max(min_rank, tensor.min_rank, assumed.rank)
     if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST):
-        return Tensor(kind, None, call.origin, False, partial, rank, assumed)
-    return Tensor(tensor.kind, None, None, False, partial, rank, assumed)
+        return Tensor(kind, None, call.origin, False, partial, rank, assumed, lost=tensor.lost)
+    return Tensor(tensor.kind, None, None, False, partial, rank, assumed, lost=tensor.lost)
 
 
 def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
