@@ -544,3 +544,25 @@ SIZE3 = ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)")
 def test_sizes_an_op_derives_are_not_given_free_values(form, prologue, body, params, rank,
                                                        sizes, verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts
+
+
+def test_an_elementwise_op_of_a_contiguous_tensor_of_unknown_rank_is_contiguous():
+    """preserve_format keeps a contiguous input's layout: tanh of a cat is contiguous (it was
+    called unknown wherever the rank was)."""
+    p = program("size", ("B = x.size(0)",),
+                [("v0 = torch.cat([x, x], -1)", "op", ""), ("v1 = torch.tanh(v0)", "op", ""),
+                 ("s = v1.data_ptr()", "probe", "v1")], ("x",), 2, ((4, 5), (1, 5), (4, 1)))
+    assert verdicts_of(p) == ["contiguous"]
+
+
+def test_contiguity_through_a_size_1_dim_of_an_assumed_rank_is_not_proven():
+    """`e[..., None, :].transpose(0, 1)` swaps the new size-1 dim only where e is 1-D: at
+    other ranks it swaps two dims of e and is not contiguous, so CTG113 must not remove the
+    `.contiguous()` after it as a safe fix."""
+    p = program("size", ("B = x.size(0)",),
+                [("v0 = x.sum(0)", "op", ""), ("v1 = v0[..., None, :]", "op", ""),
+                 ("v2 = v1.transpose(0, 1)", "op", ""), ("v3 = v2.contiguous()", "op", ""),
+                 ("s = v3.view(-1)", "view", "v3")], ("x",), 4,
+                ((4, 5, 6, 7), (1, 5, 6, 7), (4, 5, 1, 7)))
+    assert fixes.fixed_sources(p) == {}
+    assert verdicts_of(p) == ["ok"]

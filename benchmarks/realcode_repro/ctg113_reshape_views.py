@@ -1,8 +1,8 @@
-"""CTG113 findings on the real-code corpus: is the `.contiguous()` after a reshape redundant?
+"""CTG113 findings on the real-code corpus: is the `.contiguous()` called redundant really so?
 
 A reshape that must copy for most sizes views where a size is 1, and a view is as contiguous as
 its input. Each case copies the lines that shape the tensor (cited by package/path), feeds it
-realistic sizes where one of them is 1, and prints whether the reshape's result is contiguous:
+realistic sizes, and prints whether the tensor `.contiguous()` is called on is contiguous:
 where it is not, removing `.contiguous()` changes what the code hands on.
 Run: python benchmarks/realcode_repro/ctg113_reshape_views.py
 """
@@ -40,9 +40,18 @@ def phi4_attention_mask(mask_height, mask_width, mask_size=4):
     return f"contiguous={attention_mask_reshape.is_contiguous()}"
 
 
+def megatron_mrope(bs, seq_length, dim=4):
+    # megatron/core/models/common/embeddings/rotary_pos_embedding.py: a cat on the last dim,
+    # then a transpose of the first two (was called contiguous: the cat's sizes were lost)
+    emb = torch.randn(3, bs, seq_length, dim)
+    emb = torch.cat([m[i % 3] for i, m in enumerate(emb.split([2, 2], dim=-1))], dim=-1)
+    return f"contiguous={emb[..., None, :].transpose(0, 1).is_contiguous()}"
+
+
 if __name__ == "__main__":
     outcome("glm_image embeds, an image (grid_t=1)", lambda: glm_image_embeds(1, 2, 3))
     outcome("glm_image embeds, a video (grid_t=2)", lambda: glm_image_embeds(2, 2, 3))
     outcome("phi4 HD image, one row of tiles", lambda: phi4_hd_image(4, 8))
     outcome("phi4 HD image, 2 x 2 tiles", lambda: phi4_hd_image(8, 8))
     outcome("phi4 attention mask, one row of tiles", lambda: phi4_attention_mask(4, 8))
+    outcome("megatron mrope, bs=2, seq=5", lambda: megatron_mrope(2, 5))

@@ -176,8 +176,8 @@ def identity(call: Call) -> Value:
 
 def densify(tensor: Tensor) -> Tensor:
     """preserve_format allocation: dense layouts kept, others made dense in the same dim order."""
-    if tensor.kind is Kind.UNKNOWN:
-        return evolve(tensor, partial=None)
+    if tensor.kind is Kind.UNKNOWN or (tensor.kind is Kind.CONTIGUOUS and tensor.geometry is None):
+        return evolve(tensor, partial=None)  # a contiguous input keeps its layout
     if tensor.geometry is None:
         if tensor.kind is Kind.PERMUTED:
             return evolve(tensor, partial=None)

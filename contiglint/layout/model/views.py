@@ -80,7 +80,13 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             base = None if cut else Geometry.contiguous([None] * implied)
         assumed = change(base) if base is not None else None
         if assumed is not None:
-            return _assumed_result(tensor, assumed, call, part or tensor.partial, min_rank)
+            result = _assumed_result(tensor, assumed, call, part or tensor.partial, min_rank)
+            if result.kind is Kind.CONTIGUOUS and \
+                    not _keeps_contiguous(change, Geometry.contiguous([None] * base.rank)):
+                # contiguous through a size-1 dim of the rank assumed (`e[..., None,
+                # :].transpose(0, 1)` swaps that dim at rank 1 only): at other ranks, not
+                result = evolve(result, maybe=True)
+            return result
     kind = tensor.kind if coarse is None else coarse
     if tensor.noncontiguous and kind is not Kind.CONTIGUOUS:
         if coarse is Kind.PERMUTED and tensor.kind in (Kind.STRIDED, Kind.BROADCAST):
@@ -123,7 +129,8 @@ def _assumed_result(tensor: Tensor, assumed: Geometry, call: Call, partial, min_
     rank = max(min_rank, tensor.min_rank, assumed.rank)
     if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST):
         return Tensor(kind, None, call.origin, False, partial, rank, assumed, lost=tensor.lost)
-    return Tensor(tensor.kind, None, None, False, partial, rank, assumed, lost=tensor.lost)
+    return Tensor(tensor.kind, None, None, tensor.maybe and tensor.kind is Kind.CONTIGUOUS,
+                  partial, rank, assumed, lost=tensor.lost)
 
 
 def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
