@@ -566,3 +566,15 @@ def test_contiguity_through_a_size_1_dim_of_an_assumed_rank_is_not_proven():
                 ((4, 5, 6, 7), (1, 5, 6, 7), (4, 5, 1, 7)))
     assert fixes.fixed_sources(p) == {}
     assert verdicts_of(p) == ["ok"]
+
+
+def test_a_size_1_dim_dropped_by_a_view_at_an_unknown_rank_is_no_merge():
+    """`v1 = x.contiguous()[:1, ::2, 1:]` of a tensor of rank 4 or more: a view into three
+    dims drops the size-1 dim 0 and merges nothing. It was reported raising (three target dims
+    for four dims), and the `.contiguous()` lost the sizes x.size(i) named."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+                [("v0 = x.contiguous(memory_format=torch.contiguous_format)", "op", ""),
+                 ("v1 = v0[:1, ::2, 1:]", "op", ""),
+                 ("s = v1.view(v1.size(1), C - 1, D)", "view", "v1")], ("x",), 4,
+                ((4, 5, 6, 7), (1, 5, 6, 7), (4, 1, 6, 7), (1, 1, 1, 1)))
+    assert verdicts_of(p) == ["unknown"]

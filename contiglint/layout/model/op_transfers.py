@@ -105,7 +105,12 @@ def _contiguous(call: Call) -> Value:
     sizes = tensor.geometry.sizes if tensor.geometry is not None else None
     geometry = None if sizes is None else Geometry.contiguous(list(sizes))
     kept = tensor.partial if tensor.kind in (Kind.CONTIGUOUS, Kind.UNKNOWN) else None
-    return Tensor(Kind.CONTIGUOUS, geometry, partial=kept, min_rank=tensor.min_rank)  # may be self
+    assumed = tensor.assumed  # at an unknown rank, the sizes assumed for the tensor stay
+    if geometry is not None or assumed is None or assumed.rank != tensor.min_rank:
+        assumed = None
+    return Tensor(Kind.CONTIGUOUS, geometry, partial=kept, min_rank=tensor.min_rank,  # may be
+                  assumed=assumed and Geometry.contiguous(list(assumed.sizes)),  # self
+                  lost=tensor.lost)
 
 
 def _convert(call: Call) -> Value:

@@ -127,10 +127,21 @@ def _coarse_verdict(tensor: Tensor, target: Optional[list], owner: Optional[str]
     live = [a for a in assumed.axes if not is_one(a.size)]
     joins = [assumed.joinable(a, b) for a, b in zip(live, live[1:])]
     if len(target) <= assumed.rank and joins and all(j is False for j in joins):
-        if len(target) < tensor.min_rank:
-            return "raises"
+        ones = sum(1 for size in target if _one(size, assumed, owner))
+        if len(target) - ones < len(live) + max(tensor.min_rank - assumed.rank, 0):
+            return "raises"  # more dims of more than one element than the target has
         return "unknown" if _own_shape(assumed, target, owner) else "likely"
     return "unknown"
+
+
+def _one(size, geometry: Geometry, owner: Optional[str]) -> bool:
+    """Is a target entry 1: literally, or the owner's own `owner.size(i)` of a dim of 1?"""
+    if size == ONE:
+        return True
+    if owner is None or size is None or size == WILDCARD or size[0] != 1 or len(size[1]) != 1:
+        return False
+    return any(is_one(axis.size) and size[1][0] in own_size_names(owner, index, geometry.rank)
+               for index, axis in enumerate(geometry.axes))
 
 
 def _own_shape(geometry: Geometry, target: list, owner: Optional[str]) -> bool:
