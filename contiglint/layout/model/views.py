@@ -103,7 +103,8 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
     assumed = change(Geometry.contiguous([None] * min_rank)) if origin and min_rank > 1 else None
     return Tensor(kind, None, origin, False, part or tensor.partial,
                   max(min_rank, tensor.min_rank), assumed,
-                  lost=kind is Kind.UNKNOWN and tensor.lost)
+                  lost=kind is Kind.UNKNOWN and (tensor.lost or coarse is Kind.UNKNOWN))  # an op
+    # whose effect is not known made it: its sizes are not free either
 
 
 def _lost(tensor: Tensor, rank: int) -> Tensor:
