@@ -106,10 +106,9 @@ def _contiguous(call: Call) -> Value:
     geometry = None if sizes is None else Geometry.contiguous(list(sizes))
     kept = tensor.partial if tensor.kind in (Kind.CONTIGUOUS, Kind.UNKNOWN) else None
     assumed = tensor.assumed  # at an unknown rank, the sizes assumed for the tensor stay
-    if geometry is not None or assumed is None or assumed.rank != tensor.min_rank:
-        assumed = None
+    keeps = geometry is None and assumed is not None and assumed.rank == tensor.min_rank
     return Tensor(Kind.CONTIGUOUS, geometry, partial=kept, min_rank=tensor.min_rank,  # may be
-                  assumed=assumed and Geometry.contiguous(list(assumed.sizes)),  # self
+                  assumed=Geometry.contiguous(list(assumed.sizes)) if keeps else None,  # self
                   lost=tensor.lost)
 
 

@@ -315,6 +315,7 @@ def _copied(call: Call, sizes: list, geometry: Optional[Geometry], target: list)
         return evolve(result, maybe=True)
     return result
 
+
 def reshape(call: Call) -> Value:
     """reshape views when it can (the result may be non-contiguous) and copies when it must."""
     return view(call, copy_if_needed=True)

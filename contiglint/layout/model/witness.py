@@ -215,9 +215,21 @@ def view_with_holes_witness(geometry: Geometry, target: Sequence[object],
     is not contiguous. Each name is tried at 1 and at a size of its own (size-1 dims are what
     let dims merge); None when none gives one, or when there are more than `most` names."""
     viewed = _ViewProblem(geometry, target)
-    order = list(viewed.names.atoms) if viewed.names is not None else []
-    if viewed.names is None or len(order) > most:
-        return None
+    return _holes(viewed) if viewed.searchable(most) else None
+
+
+def reshape_proven_contiguous(geometry: Geometry, target: Sequence[object],
+                              most: int = 8) -> bool:
+    """Whether `reshape(*target)` of a tensor of `geometry` that copies for generic sizes
+    returns a contiguous tensor for every size: no size lets it view the tensor while it is
+    not contiguous (with more than `most` names, not proven)."""
+    viewed = _ViewProblem(geometry, target)
+    return viewed.searchable(most) and _holes(viewed) is None
+
+
+def _holes(viewed: "_ViewProblem") -> Optional[Witness]:
+    """`view_with_holes_witness` on a problem of at most a few names."""
+    order = list(viewed.names.atoms)
     for mask in range(1 << len(order)):
         made = viewed.at({name: 1 if mask >> i & 1 else DOMAIN[i % len(DOMAIN)]
                           for i, name in enumerate(order)})
@@ -227,16 +239,6 @@ def view_with_holes_witness(geometry: Geometry, target: Sequence[object],
             return Witness("contiguous", _shown(env), sizes, strides, tuple(wanted),
                            error="not contiguous")
     return None
-
-
-def reshape_proven_contiguous(geometry: Geometry, target: Sequence[object],
-                              most: int = 8) -> bool:
-    """Whether `reshape(*target)` of a tensor of `geometry` that copies for generic sizes
-    returns a contiguous tensor for every size: no size lets it view the tensor while it is
-    not contiguous (with more than `most` names, not proven)."""
-    viewed = _ViewProblem(geometry, target)
-    return viewed.names is not None and len(viewed.names.atoms) <= most and \
-        view_with_holes_witness(geometry, target, most) is None
 
 
 class _ViewProblem:
@@ -252,6 +254,10 @@ class _ViewProblem:
         self.sides = (factors(geometry.sizes, self.source),
                       factors([s for s in target if s != "-1"],
                               [n for n in self.shape if n is not None]))
+
+    def searchable(self, most: int) -> bool:
+        """A view of one -1 at most, whose sizes are made of at most `most` names."""
+        return self.names is not None and len(self.names.atoms) <= most
 
     def at(self, env: dict, solving: bool = True):
         """(the assignment, sizes, strides, the view's concrete shape), or None where the
