@@ -579,3 +579,70 @@ def test_size_1_dims_made_at_an_unknown_rank_are_not_taken_for_generic_ones():
                  ("v4 = torch.permute(v3, (2, 1, 0,))", "op", ""),
                  ("s8 = v4.view(torch.float16)", "dtype_view", "v4")], ("x",), 1, ((4,), (1,), (2,)))
     assert verdicts_of(p) == ["unknown"]
+
+
+@pytest.mark.parametrize("prologue, body, rank, sizes, verdicts", [
+    # an unsqueeze of a transposed tensor of unknown rank keeps the sizes assumed at its least
+    # rank, so the repeat that fixes the rank at it has x's sizes: the view is witnessed with
+    # N where the last dim is (the repeat's result used to get free sizes, and N another)
+    (SIZE3, [("v0 = x.mT", "op", ""), ("v1 = v0.unsqueeze(1).repeat(1, 3, 1, 1)", "op", ""),
+             ("v3 = v1.transpose(-2, 0)", "op", ""), ("s = v3.view(-1, N)", "view", "v3")],
+     3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (2, 1, 1)), ["raises"]),
+    # F.interpolate at an unknown rank: batch and channels are x's, the spatial sizes double
+    (SIZE3 + ("D = x.size(3)",),
+     [("v0 = F.interpolate(x, scale_factor=2)", "op", ""),
+      ("v1 = v0.permute(3, 1, 2, 0)", "op", ""), ("v3 = v1.transpose(2, 0)", "op", ""),
+      ("s = v3.view(-1, B)", "view", "v3")],
+     4, ((4, 5, 6, 7), (4, 1, 6, 7), (3, 1, 1, 1)), ["raises"]),
+    # a keepdim reduction over a dim counted from the back, at the assumed rank: (B, 1), so
+    # its transpose is contiguous and views as (1, B)
+    (("B = x.size(0)", "N = x.size(1)"),
+     [("v1 = x.amax(-1, keepdim=True)", "op", ""), ("v3 = v1.transpose(1, 0)", "op", ""),
+      ("s = v3.view(1, B)", "view", "v3")], 2, ((4, 5), (1, 5), (1, 1)), ["ok"]),
+])
+def test_sizes_assumed_at_the_least_rank_follow_the_ops_that_keep_it(prologue, body, rank,
+                                                                     sizes, verdicts):
+    p = program("size", prologue, body, ("x",), rank, sizes)
+    verdicts_found, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert [v.engine for v in verdicts_found] == verdicts
+    assert all(v.witness for v in verdicts_found if v.finding)
+
+
+def test_a_keepdim_reduction_over_a_dim_the_model_cannot_place_gives_no_free_sizes():
+    """`x.sum(d, keepdim=True)` for a d the code does not show keeps a dim of size 1 somewhere:
+    the transpose of it at rank 2 is contiguous, so the view of it must not be a finding."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)"),
+                [("v0 = x.sum(B - B, keepdim=True)", "op", ""),
+                 ("v1 = v0.permute(1, 0)", "op", ""), ("s = v1.view(-1)", "view", "v1")],
+                ("x",), 2, ((4, 5), (1, 5), (4, 1)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert not any(v.finding for v in verdicts), verdicts
+
+
+def test_a_size_1_last_dim_of_an_assumed_geometry_is_not_taken_for_unit_stride():
+    """`x.amax(-2).unfold(0, 1, 1)` at the least rank ends in a window dim of one element whose
+    stride is the first dim's: torch's dtype view to a smaller element raises there (at a
+    higher rank the last dim is another), so the dtype view is not called working."""
+    p = program("size", SIZE3 + ("D = x.size(3)",),
+                [("v0 = x.amax(-2)", "op", ""), ("v2 = v0.unfold(0, 1, 1)", "op", ""),
+                 ("s = v2.view(torch.short)", "dtype_view", "v2")], ("x",), 4,
+                ((4, 5, 6, 7), (4, 5, 1, 7), (4, 1, 6, 7)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert [v.engine for v in verdicts] == ["unknown"]
+
+
+def test_a_piece_of_a_dim_of_one_element_is_the_whole_dim():
+    """`x.amax(-1, keepdim=True).tensor_split(2, 1)[0]` cuts a dim of size 1: the piece is the
+    whole dim (or empty), contiguous. The cut gave the dim a free length and a raw-memory
+    finding whose witness made it 2."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)"),
+                [("v0 = x.amax(-1, keepdim=True)", "op", ""),
+                 ("v1 = v0.tensor_split(2, 1)[0]", "op", ""),
+                 ("s = v1.data_ptr()", "probe", "v1")], ("x",), 2,
+                ((4, 5), (1, 5), (4, 1), (1, 1)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert not any(v.finding for v in verdicts), verdicts

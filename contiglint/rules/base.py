@@ -218,7 +218,7 @@ class RuleContext:
         before it need, under which it is not. Without a witness, only in strict mode."""
         if not self.reportable(tensor):
             return False, None
-        geometry = tensor.geometry if tensor.geometry is not None else tensor.assumed
+        geometry = tensor.witness_geometry
         witness = noncontiguous_witness(geometry, rows) \
             if geometry is not None and tensor.noncontiguous else None
         return witness is not None or self.strict, witness

@@ -78,7 +78,7 @@ class ViewOnNonContiguous(Rule):
         # Where the rank is unknown, a view into fewer dims than the ops before it need ("raises"
         # of the least rank they allow) is witnessed at that rank; any other guess is strict-only.
         geometry = tensor.geometry if tensor.geometry is not None else \
-            tensor.assumed if verdict == "raises" else None
+            tensor.witness_geometry if verdict == "raises" else None
         witness = None
         if verdict in ("raises", "merge") and geometry is not None and sink.sizes is not None:
             witness = view_witness(geometry, own_sizes(geometry, sink.sizes, owner))
@@ -150,7 +150,13 @@ def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
     if geometry is not None and geometry.rank and geometry.axes[-1].size == (1, ()):
         return _size_one_last_unit_stride(geometry)
     if not tensor.noncontiguous:
-        return True if tensor.kind is not tensor.kind.UNKNOWN else None
+        if tensor.kind is tensor.kind.UNKNOWN or tensor.maybe:
+            return None
+        assumed = tensor.assumed if geometry is None else None
+        if assumed is not None and assumed.rank and assumed.axes[-1].size == (1, ()) and \
+                _size_one_last_unit_stride(assumed) is not True:
+            return None  # at the least rank, a size-1 last dim of another stride (an unfold)
+        return True
     if geometry is None:
         geometry = tensor.assumed  # trailing dims are where a step or transpose shows
         if geometry is None:

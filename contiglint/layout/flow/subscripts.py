@@ -88,6 +88,13 @@ class SubscriptMixin:
         """`x.size(i)` / `x.shape[i]`: the known size, or a symbol that is also written back
         into `x`'s geometry, so a later `x.view(x.size(0), -1)` can be matched dim by dim."""
         geometry = tensor.geometry if isinstance(tensor, Tensor) else None
+        assumed = tensor.witness_geometry if isinstance(tensor, Tensor) else None
+        if geometry is None and assumed is not None and assumed.rank == tensor.min_rank and \
+                -assumed.rank <= index < assumed.rank and assumed.axes[index].size is not None:
+            # the size at the least rank, where the geometry is assumed (`x[:, ::2]` of x of
+            # N columns has (N + 1) // 2 there): a fresh name would be a free size that no
+            # input gives, where a witness at that rank names both
+            return IntVal(assumed.axes[index].size)
         if geometry is None or not -geometry.rank <= index < geometry.rank:
             size = symbol(f"{self.program.unparse(owner)}.size({index})")
             if geometry is None and isinstance(tensor, Tensor):

@@ -24,6 +24,10 @@ def reduction(call: Call) -> Value:
         return Tensor(Kind.CONTIGUOUS, min_rank=max(call.tensor.min_rank - (
             len(call.tensor.assumed.sizes) - len(assumed)), len(assumed)),
             assumed=Geometry.contiguous(assumed))
+    if _truthy(call.kwargs.get("keepdim")) or (len(call.args) > 1 and _truthy(call.args[1])):
+        # kept dims of size 1 where the model does not know which: sizes a caller does not
+        # choose, so a later op that fixes the rank gives them no free sizes
+        return Tensor(Kind.CONTIGUOUS, min_rank=call.tensor.min_rank, lost=True)
     return CONTIGUOUS
 
 
@@ -47,14 +51,17 @@ def _reduced_sizes(call: Call) -> Optional[list]:
 
 
 def _reduced_assumed(call: Call) -> Optional[list]:
-    """Rank unknown: the sizes at the least rank, where the code named them (`x.size(0)`)
-    and the reduced dims count from the front, so they are the same dims at any rank
-    (`x.sum(0, keepdim=True)` keeps x's other sizes, with 1 first)."""
+    """Rank unknown: the sizes at the least rank, where the code named them (`x.size(0)`).
+    Reduced dims counted from the front are the same dims at any rank (`x.sum(0,
+    keepdim=True)` keeps x's other sizes, with 1 first); dims counted from the back are
+    known only where the assumed geometry is at the least rank, so the result's is too (an
+    op that later fixes the rank at it takes those sizes)."""
     tensor = call.tensor
     given = call.arg(0, "dim")
     items = given.items if isinstance(given, Seq) else (given,)
-    if tensor.geometry is not None or tensor.assumed is None or given is None or \
-            any((_literal_dim(item) or 0) < 0 for item in items or ()):
+    if tensor.geometry is not None or tensor.assumed is None or given is None or (
+            tensor.assumed.rank != tensor.min_rank and
+            any((_literal_dim(item) or 0) < 0 for item in items or ())):
         return None
     return _reduced_sizes(Call(call.name, Tensor(Kind.CONTIGUOUS, tensor.assumed), call.args,
                                call.kwargs, call.origin))

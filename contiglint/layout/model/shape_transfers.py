@@ -148,6 +148,34 @@ def unfold(call: Call) -> Value:
     return _fresh([None, None]) if len(given) == 3 else CONTIGUOUS
 
 
+def at_assumed_rank(transfer):
+    """A shape transfer applied to a tensor of unknown rank whose sizes are assumed at its
+    least rank (`B, C, H, W = x.shape`): the sizes of the result at that rank are the
+    transfer's for those sizes, kept as an assumption (a later op that fixes the rank at it
+    takes them). Without them, a later permute would give the result free sizes that no
+    input gives (`F.interpolate(x, scale_factor=2)` has even spatial sizes, and its batch is
+    x's, which the code may name `B`)."""
+    def shaped(call: Call) -> Value:
+        result = transfer(call)
+        tensor = call.tensor
+        assumed = tensor.assumed
+        if not isinstance(result, Tensor) or result.geometry is not None or \
+                tensor.geometry is not None or assumed is None or tensor.lost or \
+                assumed.rank != tensor.min_rank or tensor.partial is not None or \
+                tensor.kind not in (Kind.UNKNOWN, Kind.CONTIGUOUS):
+            return result
+        sized = transfer(evolve(call, this=Tensor(Kind.CONTIGUOUS, assumed,
+                                                  min_rank=assumed.rank)))
+        if not isinstance(sized, Tensor) or sized.geometry is None or \
+                sized.kind is not Kind.CONTIGUOUS:
+            return result
+        return evolve(result, min_rank=max(result.min_rank, sized.rank),
+                      assumed=Geometry.contiguous(sized.geometry.sizes))
+    shaped.__doc__ = transfer.__doc__
+    return shaped
+
+
+@at_assumed_rank
 def interpolate(call: Call) -> Value:
     """F.interpolate / nn.Upsample: contiguous unless the input is channels_last
     (tr.keep_channels_last, measured for every mode); batch and channels carry, the spatial
@@ -175,6 +203,7 @@ def interpolate(call: Call) -> Value:
     return _resized(result, list(given[:2]) + sizes)
 
 
+@at_assumed_rank
 def keep_channels_last(call: Call) -> Value:
     """Pooling and normalization (tr.keep_channels_last for the layout): a norm keeps every
     size; a max or average pool keeps batch and channels and gives each spatial dim its

@@ -78,6 +78,14 @@ class Tensor:
         return self.geometry.rank if self.geometry is not None else None
 
     @property
+    def witness_geometry(self) -> Optional[Geometry]:
+        """The geometry a witness may give sizes to: the known one, else the one assumed at
+        the least rank, unless an op derived the sizes (a caller does not choose them)."""
+        if self.geometry is not None:
+            return self.geometry
+        return None if self.lost else self.assumed
+
+    @property
     def channels_last(self) -> bool:
         return self.geometry is not None and self.geometry.is_channels_last()
 

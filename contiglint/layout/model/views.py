@@ -94,6 +94,10 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         elif coarse is not None and (coarse is not tensor.kind or coarse is Kind.PERMUTED):
             kind = Kind.UNKNOWN  # dims unknown: a second transpose or a select of the moved
             # dim can restore contiguity (x.t().t(), x.transpose(0, 1).select(1, i))
+        kept = _kept_assumption(tensor, change, kind)
+        if kept is not None:
+            return evolve(kept, min_rank=max(min_rank, kept.min_rank), partial=part or
+                          tensor.partial)
         return Tensor(kind, None, tensor.origin if kind is not Kind.UNKNOWN else None,
                       tensor.maybe, part or tensor.partial, max(min_rank, tensor.min_rank),
                       lost=kind is Kind.UNKNOWN)  # not assumed contiguous after this
@@ -105,6 +109,21 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
                   max(min_rank, tensor.min_rank), assumed,
                   lost=kind is Kind.UNKNOWN and (tensor.lost or coarse is Kind.UNKNOWN))  # an op
     # whose effect is not known made it: its sizes are not free either
+
+
+def _kept_assumption(tensor: Tensor, change: GeometryChange, kind: Kind) -> Optional[Tensor]:
+    """A non-contiguous tensor whose geometry is assumed at its least rank, under an op that
+    does not fix the rank (`x.mT.unsqueeze(1)`): the op's result at that rank, still an
+    assumption, where the op keeps the kind there too. Dropping it gave a later op that fixes
+    the rank (`.repeat(1, 3, 1, 1)`) free sizes for dims whose sizes the code names."""
+    assumed = tensor.assumed
+    if assumed is None or tensor.lost or assumed.rank != tensor.min_rank or \
+            kind is not tensor.kind:
+        return None
+    changed = change(assumed)
+    if changed is None or classify(changed) is not kind:
+        return None
+    return Tensor(kind, None, tensor.origin, tensor.maybe, tensor.partial, changed.rank, changed)
 
 
 def _lost(tensor: Tensor, rank: int) -> Tensor:
