@@ -574,10 +574,13 @@ def test_size_1_dims_made_at_an_unknown_rank_are_not_taken_for_generic_ones():
     dtype view works. The conversion's result is lost (itself or a dense copy), so the
     permute invents no free sizes and reports nothing (it reported the dtype view raising)."""
     p = program("size", ("B = x.size(0)",),
-                [("v0 = x.mean(-1, keepdim=True)", "op", ""), ("v1 = v0.to(torch.int32)", "op", ""),
-                 ("v2 = v1.unflatten(-1, (1, -1))", "op", ""), ("v3 = v2.unfold(1, 1, 1)", "op", ""),
+                [("v0 = x.mean(-1, keepdim=True)", "op", ""),
+                 ("v1 = v0.to(torch.int32)", "op", ""),
+                 ("v2 = v1.unflatten(-1, (1, -1))", "op", ""),
+                 ("v3 = v2.unfold(1, 1, 1)", "op", ""),
                  ("v4 = torch.permute(v3, (2, 1, 0,))", "op", ""),
-                 ("s8 = v4.view(torch.float16)", "dtype_view", "v4")], ("x",), 1, ((4,), (1,), (2,)))
+                 ("s8 = v4.view(torch.float16)", "dtype_view", "v4")], ("x",), 1,
+                ((4,), (1,), (2,)))
     assert verdicts_of(p) == ["unknown"]
 
 
