@@ -34,7 +34,7 @@ def narrow(call: Call) -> Tensor:
         size = length.size if isinstance(length, IntVal) else None
         if start == 0 and size is not None and size == g.axes[d].size:
             return g
-        if g.axes[d].size == ONE:
+        if g.axes[d].size == ONE and size is None:
             return g  # a piece of a dim of one element is the whole dim, or empty (contiguous)
         return g.with_axis(d, size=size, span="cut" if g.axes[d].span == "full" else
                            g.axes[d].span)
