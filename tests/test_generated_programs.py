@@ -597,6 +597,11 @@ def test_size_1_dims_made_at_an_unknown_rank_are_not_taken_for_generic_ones():
       ("v1 = v0.permute(3, 1, 2, 0)", "op", ""), ("v3 = v1.transpose(2, 0)", "op", ""),
       ("s = v3.view(-1, B)", "view", "v3")],
      4, ((4, 5, 6, 7), (4, 1, 6, 7), (3, 1, 1, 1)), ["raises"]),
+    # a where of x's mask and x has x's shape: the mask's dtype is not its shape
+    (SIZE3 + ("D = x.size(3)",),
+     [("v2 = torch.where(x > 0, x, 0.0)", "op", ""),
+      ("v4 = torch.permute(v2, (2, 0, 3, 1,))", "op", ""), ("s = v4.view(C, -1)", "view", "v4")],
+     4, ((4, 5, 6, 7), (4, 5, 6, 1), (3, 4, 2, 4)), ["raises"]),
     # a keepdim reduction over a dim counted from the back, at the assumed rank: (B, 1), so
     # its transpose is contiguous and views as (1, B)
     (("B = x.size(0)", "N = x.size(1)"),
@@ -649,3 +654,22 @@ def test_a_piece_of_a_dim_of_one_element_is_the_whole_dim():
     verdicts, found, _ = compare(p)
     assert not found, [d.detail for d in found]
     assert not any(v.finding for v in verdicts), verdicts
+
+
+@pytest.mark.parametrize("body, verdicts", [
+    # chunk(2) of a dim of B: the first piece has (B + 1) // 2 elements, which the view's
+    # target names as v3.size(2); a free length let the witness make it 3 with B = 2
+    ([("v0 = x @ x.mT", "op", ""), ("v2 = v0.unsqueeze(0).expand(3, -1, -1)", "op", ""),
+      ("v3 = v2.chunk(2, 2)[0]", "op", ""), ("s = v3.view(3 * B, v3.size(2))", "view", "v3")],
+     ["raises"]),
+    # the second half of a tensor_split(2) has N // 2 columns: a cut of the row
+    ([("v3 = x.tensor_split(2, 1)[1]", "op", ""), ("s = v3.view(B * (N // 2))", "view", "v3")],
+     ["raises"]),
+])
+def test_the_halves_of_a_dim_of_symbolic_size_have_sizes_of_it(body, verdicts):
+    p = program("params", ("x = torch.randn(B, N)",), body, ("B", "N"), 2,
+                ((4, 5), (2, 6), (3, 7)))
+    found_verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert [v.engine for v in found_verdicts] == verdicts
+    assert all(v.witness for v in found_verdicts)

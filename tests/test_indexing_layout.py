@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from contiglint.layout.model.indexing import Index, index
-from contiglint.layout.model.values import CONTIGUOUS, Origin
+from contiglint.layout.model.values import CONTIGUOUS, Kind, Origin
 
 L = 3  # a cut: every dim has 5 elements
 
@@ -67,3 +67,29 @@ def test_a_gather_keeps_the_shape_of_a_tensor_whose_layout_it_does_not_model():
     exec(compile(GATHER_OF_EXPANDED, "gather.py", "exec"), namespace)
     with pytest.raises(RuntimeError, match="view size is not compatible"):
         namespace["f"](values.get("B", 3), values.get("N", 3))
+
+
+MASKED = """import torch
+
+
+def f(B):
+    x = torch.randn(B)
+    picked = x[x > 1]
+    return picked.unsqueeze(1).expand(-1, 3).data_ptr()
+"""
+
+
+def test_a_boolean_mask_selects_as_many_elements_as_are_true_not_its_length():
+    """`x[x > 1]` has as many elements as the mask has true ones (data, not sizes): its length
+    is not the mask's B, which a witness would otherwise give it."""
+    import ast
+
+    from contiglint.layout.flow.program import analyze_module
+    from contiglint.source import SourceMap
+
+    [sink] = [s for s in analyze_module(ast.parse(MASKED), SourceMap(MASKED))
+              if s.kind == "raw_memory"]
+    assert sink.tensor.kind is Kind.BROADCAST, sink.tensor
+    assert sink.tensor.geometry.axes[0].size != (1, ("B",)), sink.tensor
+    x = torch.arange(4.0)
+    assert x[x > 1].shape[0] == 2 != x.shape[0]

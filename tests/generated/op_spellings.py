@@ -211,7 +211,9 @@ def advanced(draw, v, name):
     r = len(v.shape)
     kind = draw(st.sampled_from(["list", "bool", "tensor"]))
     if kind == "bool":
-        return f"{v.name}[{v.name} > 0]", [None]
+        # a mask of every element: the selection's length follows the sizes, not the random
+        # values (with `x > 0` a witness's sizes could select 0 or 1 elements in one run)
+        return f"{v.name}[{v.name} == {v.name}]", [None]
     d = draw(st.integers(0, r - 1))
     idx = "[0, 0]" if kind == "list" else "torch.tensor([0, 0])"
     shape = list(v.shape)

@@ -8,6 +8,7 @@ from typing import Callable, Optional
 from contiglint.catalogue import ops as catalogue
 from contiglint.layout.model import op_transfers
 from contiglint.layout.flow.nn_modules import module_parameter
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import literal, multiply, symbol
 from contiglint.layout.model.transfer import Call
@@ -305,8 +306,10 @@ class ExpressionMixin:
             except TypeError:  # `None < 5`: raises at run time too; nothing to fold
                 return NOT_TENSOR
         if any(isinstance(v, Tensor) for v in values):
-            return op_transfers.method("eq").transfer(Call("eq", values[0], values[1:],
-                                                  origin=self.origin(node)))
+            result = op_transfers.method("eq").transfer(Call("eq", values[0], values[1:],
+                                                             origin=self.origin(node)))
+            # a mask: indexing with it selects as many elements as are true (data, not sizes)
+            return evolve(result, dtype="bool") if isinstance(result, Tensor) else result
         if any(v is OPAQUE for v in values) and len(node.ops) == 1 and not isinstance(
                 node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
             return OPAQUE  # `x > 0` of an unknown x may be a (boolean) tensor

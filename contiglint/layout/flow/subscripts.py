@@ -213,6 +213,8 @@ class SubscriptMixin:
             elif isinstance(value, Seq) and value.items is not None and value.items and \
                     all(isinstance(i, IntVal) for i in value.items):
                 items.append(Index("advanced", length=literal(len(value.items)), ndim=1))
+            elif isinstance(value, Tensor) and value.rank == 1 and value.dtype == "bool":
+                items.append(Index("advanced", ndim=1))  # as many as the mask has true
             elif isinstance(value, Tensor) and value.rank == 1:
                 items.append(Index("advanced", length=value.geometry.sizes[0], ndim=1))
             elif isinstance(value, (Tensor, Seq)):

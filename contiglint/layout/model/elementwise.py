@@ -34,8 +34,9 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
         return UNKNOWN_TENSOR
     first = tensors[0]
     rank = max(t.min_rank for t in tensors)  # an operand of unknown rank may have more dims
-    alone = all(t == first for t in tensors) and OPAQUE not in operands  # `x * x`, `x + 1`
-    # have x's shape: the sizes assumed for x, in a dense layout
+    alone = all(evolve(t, dtype=None) == evolve(first, dtype=None) for t in tensors) and \
+        OPAQUE not in operands  # `x * x`, `x + 1`, `torch.where(x > 0, x, 0.0)` have x's
+    # shape (a mask of x is x but for its dtype): the sizes assumed for x, in a dense layout
     assumed = first.assumed.densified() if alone and first.assumed is not None else None
     lost = any(t.lost for t in tensors)  # sizes an op made are not free
     if all(t.kind is Kind.CONTIGUOUS for t in tensors):

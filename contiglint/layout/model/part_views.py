@@ -8,7 +8,8 @@ from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
-from contiglint.layout.model.sizes import ONE, WILDCARD, Size, is_one, literal
+from contiglint.layout.model.sizes import (ONE, WILDCARD, Size, is_one, literal, size_text,
+                                          symbol)
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
     OPAQUE,
@@ -138,6 +139,12 @@ def split(call: Call) -> Value:
                                                        IntVal(size)], {}, call.origin))
             pieces.append(evolve(piece, maybe=True) if piece.noncontiguous else piece)
         return Seq(tuple(pieces))
+    halves = _symbolic_pieces(name, sections, _dim_size(call.tensor, dim)) \
+        if isinstance(lengths, tuple) and lengths[1] is None else None
+    if halves is not None:
+        return Seq(tuple(narrow(Call(call.name, call.this, [
+            IntVal(literal(dim)), IntVal(literal(0) if i == 0 else None), IntVal(length)], {},
+            call.origin)) for i, length in enumerate(halves)))
     if isinstance(lengths, list):
         starts = [sum(lengths[:i]) for i in range(len(lengths))]
         return Seq(tuple(narrow(Call(call.name, call.this, [
@@ -155,6 +162,23 @@ def split(call: Call) -> Value:
     if count is not None and 0 < count <= 64:
         return Seq(tuple([piece] * count))
     return Seq(each=piece)
+
+
+def _symbolic_pieces(name: str, sections: Optional[Value], size: Optional[Size]) \
+        -> Optional[list[Size]]:
+    """The piece lengths on a dim of symbolic size n, as sizes of n where they do not depend
+    on n's value: chunk(2) and tensor_split(2) give (n + 1) // 2 and n // 2 (two pieces for
+    any n of 2 or more), and hsplit/vsplit/dsplit(k) give k pieces of n // k (they raise
+    unless k divides n). A piece of another count has a length the model does not name."""
+    given = sections.size if isinstance(sections, IntVal) else None
+    if size is None or not size[1] or given is None or given[1]:
+        return None
+    k, text = given[0], size_text(size)
+    if name in ("chunk", "tensor_split") and k == 2:
+        return [symbol(f"({text} + 1) // 2"), symbol(f"{text} // 2")]
+    if name in ("hsplit", "vsplit", "dsplit") and 2 <= k <= 64:
+        return [symbol(f"{text} // {k}")] * k
+    return None
 
 
 def _piece_lengths(name: str, sections: Optional[Value], size: Optional[Size]):
