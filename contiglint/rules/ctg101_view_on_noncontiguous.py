@@ -77,8 +77,8 @@ class ViewOnNonContiguous(Rule):
             return
         # Where the rank is unknown, a view into fewer dims than the ops before it need ("raises"
         # of the least rank they allow) is witnessed at that rank; any other guess is strict-only.
-        geometry = tensor.geometry if tensor.geometry is not None else \
-            tensor.witness_geometry if verdict == "raises" else None
+        geometry = tensor.witness_geometry \
+            if tensor.geometry is not None or verdict == "raises" else None
         witness = None
         if verdict in ("raises", "merge") and geometry is not None and sink.sizes is not None:
             witness = view_witness(geometry, own_sizes(geometry, sink.sizes, owner))

@@ -127,34 +127,30 @@ def split(call: Call) -> Value:
     sections = call.arg(0, {"chunk": "chunks", "split": "split_size_or_sections",
                             "split_with_sizes": "split_sizes"}.get(
                                 name, "indices_or_sections"))
-    lengths = _piece_lengths(name, sections, _dim_size(call.tensor, dim))
+    size = _dim_size(call.tensor, dim)
+    lengths = _piece_lengths(name, sections, size)
     if isinstance(lengths, tuple) and lengths[1] == "empty?" and \
             name in ("split", "split_with_sizes"):
         # sizes listed, some not literal (`[1, C - 1]`): each piece is a narrow of its listed
         # size, which may be 0 (an empty tensor is contiguous): non-contiguous only maybe
         pieces = []
         for item in sections.items:
-            size = item.size if isinstance(item, IntVal) else None
-            piece = narrow(Call(call.name, call.this, [IntVal(literal(dim)), IntVal(None),
-                                                       IntVal(size)], {}, call.origin))
+            piece = _piece(call, dim, None, item.size if isinstance(item, IntVal) else None)
             pieces.append(evolve(piece, maybe=True) if piece.noncontiguous else piece)
         return Seq(tuple(pieces))
-    halves = _symbolic_pieces(name, sections, _dim_size(call.tensor, dim)) \
+    named = _symbolic_pieces(name, sections, size) \
         if isinstance(lengths, tuple) and lengths[1] is None else None
-    if halves is not None:
-        return Seq(tuple(narrow(Call(call.name, call.this, [
-            IntVal(literal(dim)), IntVal(literal(0) if i == 0 else None), IntVal(length)], {},
-            call.origin)) for i, length in enumerate(halves)))
+    if named is not None:
+        return Seq(tuple(_piece(call, dim, literal(0) if i == 0 else None, length)
+                         for i, length in enumerate(named)))
     if isinstance(lengths, list):
         starts = [sum(lengths[:i]) for i in range(len(lengths))]
-        return Seq(tuple(narrow(Call(call.name, call.this, [
-            IntVal(literal(dim)), IntVal(literal(begin)), IntVal(literal(length))], {},
-            call.origin)) for begin, length in zip(starts, lengths)))
+        return Seq(tuple(_piece(call, dim, literal(begin), literal(length))
+                         for begin, length in zip(starts, lengths)))
     count, length = lengths
     if length == "empty?":
         return Seq(tuple([Tensor(Kind.UNKNOWN, min_rank=call.tensor.min_rank)] * count))
-    piece = narrow(Call(call.name, call.this, [IntVal(literal(dim)), IntVal(None),
-                                               IntVal(length)], {}, call.origin))
+    piece = _piece(call, dim, None, length)
     if count == 1 and name != "split":
         return Seq((call.tensor,))  # one piece: the whole tensor
     if piece.noncontiguous and not (length is not None and length[1]):
@@ -162,6 +158,12 @@ def split(call: Call) -> Value:
     if count is not None and 0 < count <= 64:
         return Seq(tuple([piece] * count))
     return Seq(each=piece)
+
+
+def _piece(call: Call, dim: int, start: Optional[Size], length: Optional[Size]) -> Tensor:
+    """One piece of a split: the narrow of `dim` from `start` (None: not known) of `length`."""
+    return narrow(Call(call.name, call.this, [IntVal(literal(dim)), IntVal(start),
+                                              IntVal(length)], {}, call.origin))
 
 
 def _symbolic_pieces(name: str, sections: Optional[Value], size: Optional[Size]) \

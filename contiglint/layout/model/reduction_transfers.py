@@ -24,7 +24,7 @@ def reduction(call: Call) -> Value:
         return Tensor(Kind.CONTIGUOUS, min_rank=max(call.tensor.min_rank - (
             len(call.tensor.assumed.sizes) - len(assumed)), len(assumed)),
             assumed=Geometry.contiguous(assumed))
-    if _truthy(call.kwargs.get("keepdim")) or (len(call.args) > 1 and _truthy(call.args[1])):
+    if _truthy(call.arg(1, "keepdim")):
         # kept dims of size 1 where the model does not know which: sizes a caller does not
         # choose, so a later op that fixes the rank gives them no free sizes
         return Tensor(Kind.CONTIGUOUS, min_rank=call.tensor.min_rank, lost=True)
