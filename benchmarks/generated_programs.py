@@ -1,6 +1,7 @@
 """The layout model's exam: N random tensor programs run under torch and through the engine.
 
     python benchmarks/generated_programs.py [N] [--seed S] [--batch 5000] [-j JOBS] [--no-shrink]
+                                            [--device cpu|cuda]
 
 N defaults to 200,000. Programs are drawn by the Hypothesis strategies of tests/generated/
 (in batches of `--batch`, batch k seeded with S + k, run by JOBS processes; the batches and
@@ -8,7 +9,9 @@ so the programs are the same for any JOBS), each run under torch for several siz
 assignments (size-1 dims included) and compared sink by sink with the engine's verdicts
 (tests/generated/oracle.py says what counts as a disagreement). Prints, every batch and at the
 end: programs run, disagreements by class, completeness per op family; at the end, one program
-per disagreement class, shrunk by Hypothesis to a minimal one.
+per disagreement class, shrunk by Hypothesis to a minimal one (the first one drawn with
+`--no-shrink`). `--device cuda` runs the programs' tensors on the GPU
+(torch.set_default_device), where kernels may choose other output strides.
 """
 from __future__ import annotations
 
@@ -42,6 +45,12 @@ def _batch(job: tuple[int, int]) -> Tally:
     return run_batch(Tally(), *job)
 
 
+def _use_device(device: str) -> None:
+    import torch
+
+    torch.set_default_device(device)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("n", nargs="?", type=int, default=200_000)
@@ -49,6 +58,7 @@ def main(argv=None) -> int:
     parser.add_argument("--batch", type=int, default=5000)
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--no-shrink", action="store_true")
+    parser.add_argument("--device", default="cpu")
     args = parser.parse_args(argv)
     if args.n < 1 or args.batch < 1 or args.jobs < 1:
         parser.error("N, --batch and --jobs must be positive")
@@ -56,18 +66,19 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     jobs = [(min(args.batch, args.n - done), args.seed + k)
             for k, done in enumerate(range(0, args.n, args.batch))]
-    with multiprocessing.Pool(args.jobs) as pool:
+    with multiprocessing.Pool(args.jobs, _use_device, (args.device,)) as pool:
         for part in pool.imap(_batch, jobs):
             tally.merge(part)
             elapsed = time.perf_counter() - start
             print(f"--- after {tally.programs} programs, {elapsed:.0f} s "
                   f"({1000 * elapsed / tally.programs:.1f} ms per program, wall, "
                   f"{args.jobs} jobs)\n{tally.report()}", flush=True)
-    if not args.no_shrink:
-        for name, example in sorted(tally.examples.items()):
-            minimal = shrink(name, example.program) or example
-            print(f"=== {name} ({tally.disagreements[name]}), minimal program "
-                  f"(line {minimal.line}: {minimal.detail}):\n{minimal.program}\n", flush=True)
+    _use_device(args.device)  # for shrinking, here after the workers forked (CUDA forbids after)
+    for name, example in sorted(tally.examples.items()):
+        shown = example if args.no_shrink else shrink(name, example.program) or example
+        print(f"=== {name} ({tally.disagreements[name]}), "
+              f"{'first' if args.no_shrink else 'minimal'} program "
+              f"(line {shown.line}: {shown.detail}):\n{shown.program}\n", flush=True)
     return 0
 
 

@@ -16,6 +16,18 @@ SLOW_REASON = "slow: CI runs it (.ci/run); run it with `python -m pytest --run-s
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-slow", action="store_true", default=False,
                      help="also run the tests marked slow (CI does)")
+    parser.addoption("--torch-device", default="cpu", metavar="DEVICE",
+                     help="make the tensors that tests create without a device on DEVICE "
+                          "(torch.set_default_device), to check torch facts on a GPU: "
+                          "--torch-device cuda")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    device = config.getoption("--torch-device")
+    if device != "cpu":
+        import torch
+
+        torch.set_default_device(device)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -6,9 +6,13 @@ abstract twin made with the table's own transfers) and the entry's prediction mu
 contradict torch: CONTIGUOUS means `is_contiguous()`, PERMUTED means dense and non-contiguous,
 STRIDED non-dense and non-overlapping, BROADCAST overlapping; UNKNOWN predicts nothing and is
 counted. An entry no recipe can run must say why in its `untested` field.
+
+Each entry runs on 12 drawn cases (`CONTIGLINT_OP_EXAMPLES=N` draws N); `--torch-device cuda`
+runs them on the GPU (benchmarks/gpu_check.sh).
 """
 from __future__ import annotations
 
+import os
 
 import pytest
 import torch
@@ -70,8 +74,11 @@ def test_every_spelling_exists_in_torch():
     assert not absent, f"names the table lists that torch {torch.__version__} lacks: {absent}"
 
 
+EXAMPLES = int(os.environ.get("CONTIGLINT_OP_EXAMPLES", "12"))
+
+
 @pytest.mark.parametrize("op", PARAMS)
-@settings(max_examples=12, derandomize=True, deadline=None, database=None,
+@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
           phases=(Phase.explicit, Phase.generate), suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_entry_agrees_with_torch(op, data):

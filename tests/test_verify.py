@@ -239,7 +239,7 @@ def test_cli_json_has_every_observation(tmp_path, capsys):
     path.write_text(PROGRAM, encoding="utf-8")
     assert contiglint_main(["verify", str(path), "--format", "json", "-j", "1"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["failing"] == 0 and report["devices"] == [EMULATED]
+    assert report["failing"] == 0 and report["devices"] == ["cuda" if HAS_CUDA else EMULATED]
     assert report["summary"]["CTG101"] == {CONFIRMED: 1, WITNESS_HOLDS: 1}
     (run,) = report["runs"]
     views = [o for case in run["cases"] for o in case["observations"] if o["op"] == "Tensor.view"]
