@@ -21,6 +21,17 @@ sources (pytorch/pytorch, torch/csrc/distributed/c10d/) and, for gloo, measured 
   non-contiguous input and misplaces values in a non-contiguous output; send/recv raise
   `input tensor has to be contiguous`.
 
+Measured on NCCL (tests/test_nccl_collectives.py: one rank on one GPU, torch 2.11, NCCL
+2.28; two ranks cannot share a GPU): every NCCL_RAISES slot raises and every OK slot is
+correct. Torch 2.11 differs from the reading above in three places, which `NCCL_CHECKED`,
+`NCCL_UNWRITTEN` and `NCCL_RAW_EARLIER` name with both behaviours: `gather`'s input and both
+tensors of `all_to_all`/`all_to_all_single` raise 'Tensors must be contiguous' (earlier releases
+moved them in memory order, pytorch#159548 for gather); `reduce_scatter_tensor` and
+`_reduce_scatter_base` leave a non-contiguous output unwritten, and read a non-contiguous input
+correctly (earlier releases read it in memory order, pytorch#128066). `gather`'s outputs and
+both of `scatter`'s tensors are copied, not sent, on the root's own rank, so one rank cannot
+show what NCCL does with them between ranks.
+
 `hazard(op, argument, backend)` answers for one argument; `backend="any"` reports what fails or
 corrupts on any backend, which is what a test run on CPU/gloo needs to warn about NCCL.
 """
@@ -36,6 +47,10 @@ NCCL_RAISES = "raises 'Tensors must be contiguous' on NCCL"
 NCCL_RAW = "is unchecked on NCCL, which moves numel() elements from data_ptr()"
 NCCL_P2P = ("only warns on NCCL, then moves the elements in memory order (wrong unless both "
             "sides share the strides)")
+NCCL_CHECKED = ("raises 'Tensors must be contiguous' on NCCL (torch 2.11; older releases move "
+                "it in memory order)")
+NCCL_UNWRITTEN = "is left unwritten on NCCL (torch 2.11; older releases write it in memory order)"
+NCCL_RAW_EARLIER = "is read in memory order by NCCL before torch 2.11 (pytorch#128066)"
 GLOO_WRONG = "gives wrong values on gloo and may write outside the view"
 GLOO_P2P = "raises 'input tensor has to be contiguous' on gloo"
 GLOO_A2A_IN = "raises 'Tensors must be contiguous' on gloo"
@@ -79,18 +94,18 @@ COLLECTIVES: dict[str, tuple[Slot, ...]] = {
                          Slot(1, "input_tensor", NCCL_RAISES, OK)),
     "reduce_scatter": (Slot(0, "output", NCCL_RAISES, GLOO_WRONG, True),
                        Slot(1, "input_list", OK, GLOO_WRONG, False, True)),
-    "reduce_scatter_tensor": (Slot(0, "output", NCCL_RAW, OK, True),
-                              Slot(1, "input", NCCL_RAW, OK)),
-    "_reduce_scatter_base": (Slot(0, "output", NCCL_RAW, OK, True),
-                             Slot(1, "input", NCCL_RAW, OK)),
-    "gather": (Slot(0, "tensor", NCCL_RAW, OK),
+    "reduce_scatter_tensor": (Slot(0, "output", NCCL_UNWRITTEN, OK, True),
+                              Slot(1, "input", NCCL_RAW_EARLIER, OK)),
+    "_reduce_scatter_base": (Slot(0, "output", NCCL_UNWRITTEN, OK, True),
+                             Slot(1, "input", NCCL_RAW_EARLIER, OK)),
+    "gather": (Slot(0, "tensor", NCCL_CHECKED, OK),
                Slot(1, "gather_list", NCCL_RAW, OK, True, True)),
     "scatter": (Slot(0, "tensor", NCCL_RAW, GLOO_WRONG, True),
                 Slot(1, "scatter_list", NCCL_RAW, GLOO_WRONG, False, True)),
-    "all_to_all_single": (Slot(0, "output", NCCL_P2P, GLOO_A2A_OUT, True),
-                          Slot(1, "input", NCCL_P2P, GLOO_A2A_IN)),
-    "all_to_all": (Slot(0, "output_tensor_list", NCCL_P2P, OK, True, True),
-                   Slot(1, "input_tensor_list", NCCL_P2P, OK, False, True)),
+    "all_to_all_single": (Slot(0, "output", NCCL_CHECKED, GLOO_A2A_OUT, True),
+                          Slot(1, "input", NCCL_CHECKED, GLOO_A2A_IN)),
+    "all_to_all": (Slot(0, "output_tensor_list", NCCL_CHECKED, OK, True, True),
+                   Slot(1, "input_tensor_list", NCCL_CHECKED, OK, False, True)),
     "send": _one("tensor", NCCL_P2P, GLOO_P2P, False),
     "isend": _one("tensor", NCCL_P2P, GLOO_P2P, False),
     "recv": _one("tensor", NCCL_P2P, GLOO_P2P, True),
