@@ -199,7 +199,8 @@ def pooling(draw, form, name):
     if stem == "instance_norm":
         return Case(form, name, x)
     if stem == "pad":
-        return Case(form, name, x, ((1, 1) * (rank - 2),))
+        mode = draw(st.sampled_from([None, "constant", "reflect", "replicate", "circular"]))
+        return Case(form, name, x, ((1, 1) * (rank - 2),), {"mode": mode} if mode else {})
     return Case(form, name, x, POOL_ARGS[stem])
 
 
@@ -250,6 +251,7 @@ RECIPES = {
     "nonzero": copy,
     "matmul": matmul,
     "torch.nn.functional.linear": layer,
+    "torch.nn.functional.logsigmoid": layer,
     "torch.nn.functional.conv1d": convolution,
     "torch.nn.functional.max_pool1d": pooling,
     "torch.nn.functional.interpolate": pooling,

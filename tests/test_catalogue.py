@@ -362,3 +362,16 @@ def test_the_parsed_module_resolves_imports():
     tree = ast.parse("import torch.nn.functional as F\ny = F.gelu\n")
     module = ParsedModule(tree)
     assert module.names.qualname(tree.body[1].value) == "torch.nn.functional.gelu"
+
+
+def test_every_device_dependent_layout_names_an_op_of_the_table():
+    """catalogue.shapes.DEVICE_LAYOUTS lists the ops whose layout differs between the CPU and
+    CUDA (measured by the op table run on a GPU, benchmarks/gpu_check.sh); each is a spelling
+    the op table knows, so the transfer that makes it `maybe` is the one the name reaches."""
+    from contiglint.catalogue import shapes as shape_facts
+    from contiglint.layout.model import op_transfers
+
+    for name in shape_facts.DEVICE_LAYOUTS:
+        found = op_transfers.method(name) if "." not in name else \
+            op_transfers.module(name) or op_transfers.function(name)
+        assert found is not None, name

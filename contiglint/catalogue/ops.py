@@ -167,7 +167,7 @@ TABLE: tuple[Entry, ...] = (
           _fn("matmul", "mm", "bmm", "mv", "dot", "baddbmm", "addmm", "inner", "tensordot"),
           "restores", "matmul"),  # shapes: catalogue/shapes.py MATMUL
     Entry((), _f("linear", "bilinear", "softmax", "log_softmax", "softmin", "layer_norm",
-                 "rrelu", "logsigmoid", "one_hot", "fold", "cross_entropy",
+                 "rrelu", "one_hot", "fold", "cross_entropy",
                  "mse_loss",
                  "l1_loss", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
                  "cosine_similarity", "pairwise_distance", "kl_div", "smooth_l1_loss",
@@ -175,8 +175,10 @@ TABLE: tuple[Entry, ...] = (
           "restores", "fresh_copy",  # measured: instance_norm is contiguous on any input,
           # channels_last included
           modules=_nn("Linear", "Bilinear", "LazyLinear", "Softmax", "LogSoftmax", "LayerNorm",
-                      "Fold", "CrossEntropyLoss", "MSELoss", "LogSigmoid",
+                      "Fold", "CrossEntropyLoss", "MSELoss",
                       "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d")),
+    # contiguous on the CPU, the input's dense layout on CUDA (shapes.DEVICE_LAYOUTS)
+    Entry((), _f("logsigmoid"), "depends", "device_layout", modules=_nn("LogSigmoid")),
     Entry((), _f("embedding"), "restores", "embedding", modules=_nn("Embedding")),
     Entry((), _f("unfold"), "restores", "im2col", modules=_nn("Unfold")),
     Entry((), _f("interpolate", "upsample"), "depends", "interpolate", modules=_nn("Upsample")),

@@ -4,7 +4,8 @@ functions (matrix products, attention, embeddings, unfold, pad_packed_sequence).
 
 Every fact here was measured on torch 2.13 (CPU) and is run against torch on generated sizes by
 tests/test_shape_sources.py; the layout model's transfers that apply them are in
-`contiglint/layout/model/shape_transfers.py` and `contiglint/layout/flow/nn_modules.py`.
+`contiglint/layout/model/shape_transfers.py`, `contiglint/layout/model/window_transfers.py` and
+`contiglint/layout/flow/nn_modules.py`.
 """
 from __future__ import annotations
 
@@ -75,6 +76,23 @@ MATMUL = {"matmul": "other", "mm": "mat2", "bmm": "mat2", "mv": "vec", "dot": "t
 # fused kernels return q's dense layout: measured on CPU for 4-D inputs with equal head dims and
 # no dropout; the math path returns contiguous).
 ATTENTION = "torch.nn.functional.scaled_dot_product_attention"
+# Layouts that depend on the device (the op table run with its tensors on CUDA,
+# `tests/test_op_table.py --torch-device cuda`, torch 2.11 on an H200, against the CPU): the
+# model cannot see the device, so the layout the CPU gives is only possible (`maybe`) there.
+#   * F.scaled_dot_product_attention of a permuted float32 query, fused path: the query's dense
+#     layout on the CPU, contiguous on CUDA;
+#   * nn.ReplicationPad2d (F.pad mode="replicate") and F.pixel_unshuffle (pixel_shuffle, its
+#     inverse, taken alike) of a channels_last input: channels_last on the CPU, contiguous on
+#     CUDA;
+#   * F.logsigmoid / nn.LogSigmoid of a permuted input, and the indices of `sort`: contiguous
+#     on the CPU, the input's dense layout on CUDA;
+#   * einsum of a product that sums no letter ('ij,ij->ij') of a permuted operand: contiguous
+#     on the CPU, the permuted operand's layout on CUDA;
+#   * F.batch_norm (nn.BatchNorm*d) of a permuted input that is not channels_last: contiguous
+#     on the CPU, the input's dense layout on CUDA.
+DEVICE_LAYOUTS = (ATTENTION, "torch.nn.ReplicationPad2d", "torch.nn.functional.pixel_unshuffle",
+                  "torch.nn.functional.logsigmoid", "sort", "torch.einsum",
+                  "torch.nn.functional.batch_norm")
 # F.embedding / nn.Embedding: index.shape + (embedding_dim,), contiguous for any index layout.
 EMBEDDING = ("torch.nn.functional.embedding", "torch.nn.Embedding")
 # F.unfold / nn.Unfold: (N, C * prod(kernel), L) contiguous for contiguous, channels_last and

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.shape_transfers import UNREAD, window_argument, window_sizes
+from contiglint.layout.model.window_transfers import UNREAD, window_argument, window_sizes
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue import shapes
 from contiglint.layout.model.values import (

@@ -1,6 +1,7 @@
 """The result layout of elementwise ops (TensorIterator): it follows the first operand of the
 highest rank, exactly when every operand's geometry is known (`iterator_layout`), and a
-broadcast grows the size-1 dims of the followed operand into a fresh allocation."""
+broadcast grows the size-1 dims of the followed operand into a fresh allocation. Also the ops
+that follow their input's layout on one device only (`sort`'s indices, `device_layout`)."""
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -8,13 +9,14 @@ from typing import Optional, Sequence
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE
-from contiglint.layout.model.transfer import Call, densify
+from contiglint.layout.model.transfer import Call, densify, preserve
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     OPAQUE,
     UNKNOWN_TENSOR,
     Kind,
     Origin,
+    Seq,
     Tensor,
     Value,
 )
@@ -157,3 +159,21 @@ def broadcast(result: Tensor, operands: Sequence[Tensor]) -> Tensor:
     if result.kind is Kind.CONTIGUOUS:
         return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
     return evolve(result, geometry=None, min_rank=geometry.rank)
+
+
+def sort(call: Call) -> Value:
+    """sort: values in the input's dense layout; indices contiguous on the CPU and in that
+    layout on CUDA (catalogue.shapes.DEVICE_LAYOUTS)."""
+    values = preserve(call)
+    indices = evolve(values, maybe=True, dtype="int64") if isinstance(values, Tensor) and \
+        values.noncontiguous else evolve(values, dtype="int64") \
+        if isinstance(values, Tensor) and values.kind is Kind.CONTIGUOUS else UNKNOWN_TENSOR
+    return Seq((values, indices))
+
+
+def device_layout(call: Call) -> Value:
+    """An op whose result is contiguous on one device and keeps the input's dense layout on
+    another (catalogue.shapes.DEVICE_LAYOUTS): that layout, only possible."""
+    result = preserve(call)
+    return evolve(result, maybe=True) if isinstance(result, Tensor) and \
+        result.noncontiguous else result

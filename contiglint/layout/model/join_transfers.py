@@ -157,6 +157,11 @@ def einsum(call: Call) -> Value:
             return Tensor(Kind.UNKNOWN, min_rank=len(output))  # a letter summed in one operand
             # first: the product's layout follows that reduction's output
         else:  # no contraction: a broadcast product of the two
+            if not all(isinstance(a, Tensor) and a.kind is Kind.CONTIGUOUS and not a.maybe
+                       for a in call.args[:2]):
+                # CUDA multiplies in a non-contiguous operand's layout, the CPU into a fresh
+                # tensor (facts.DEVICE_LAYOUTS)
+                return Tensor(Kind.UNKNOWN, min_rank=len(output))
             batch = [c for c in lhs if c in rhs and c in output]
             natural = batch + [c for c in lhs if c in output and c not in batch] + \
                 [c for c in rhs if c in output and c not in lhs]

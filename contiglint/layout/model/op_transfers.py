@@ -33,6 +33,7 @@ from contiglint.layout.model import transfer as tr
 from contiglint.layout.model import memory_views as mv
 from contiglint.layout.model import part_views as pv
 from contiglint.layout.model import views as vw
+from contiglint.layout.model import window_transfers as windows
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal, multiply
 from contiglint.layout.model.transfer import Call, Transfer
@@ -321,18 +322,19 @@ TRANSFERS: dict[str, Transfer] = {
     "view_as": vw.view_as, "reshape": vw.reshape,
     "reshape_as": partial(vw.view_as, copy_if_needed=True), "flatten": vw.flatten,
     "unflatten": vw.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
-    "preserve": tr.preserve, "sort": tr.tuple_of(tr.preserve), "elementwise": ew.elementwise,
+    "preserve": tr.preserve, "sort": ew.sort, "elementwise": ew.elementwise,
     "where_method": _where_method, "dropout": _dropout, "glu": _glu,
     "attention": shapes.attention, "einsum": jt.einsum, "contiguous": _contiguous,
-    "fresh_copy": _fresh_copy, "nonzero": _nonzero, "matmul": shapes.matmul,
-    "embedding": shapes.embedding, "im2col": shapes.unfold, "interpolate": shapes.interpolate,
+    "fresh_copy": _fresh_copy, "device_layout": ew.device_layout, "nonzero": _nonzero,
+    "matmul": shapes.matmul,
+    "embedding": shapes.embedding, "im2col": shapes.unfold, "interpolate": windows.interpolate,
     "pad_packed": shapes.pad_packed, "fresh": tr.fresh,
     "composite_norm": _composite_norm, "cat": jt.cat, "stack": jt.stack,
     "reduction": reductions.reduction, "reduction_pair": reductions.reduction_pair, "factory": tr.factory,
     "function_factory": _function_factory, "sized_factory": tr.sized_factory,
     "vector_factory": tr.vector_factory, "matrix_factory": tr.matrix_factory,
-    "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": shapes.convolution,
-    "keep_channels_last": shapes.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
+    "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": windows.convolution,
+    "keep_channels_last": windows.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
     "recurrent": tr.recurrent,
     "encoder": _encoder, "multihead_attention": shapes.multihead_attention,
     "topk": tr.tuple_of(_fresh_copy), "stft": st.stft, "not_tensor": tr.not_tensor,
