@@ -673,3 +673,32 @@ def test_the_halves_of_a_dim_of_symbolic_size_have_sizes_of_it(body, verdicts):
     assert not found, [d.detail for d in found]
     assert [v.engine for v in found_verdicts] == verdicts
     assert all(v.witness for v in found_verdicts)
+
+
+def test_a_piece_of_a_dim_named_at_the_least_rank_is_named_by_that_size():
+    """`tensor_split(2, 2)` of x known at rank 4 or more: the first piece has (C + 1) // 2
+    elements along dim 2 at every rank, so `v0.size(2)` and the permuted dim are one size. Two
+    free names let the witness give them different values no input gives."""
+    p = program("size", SIZE3 + ("D = x.size(3)",),
+                [("v0 = x.tensor_split(2, 2)[0]", "op", ""),
+                 ("v1 = v0.permute(2, 0, 1, 3)", "op", ""),
+                 ("s = v1.view(v0.size(2), -1)", "view", "v1")], ("x",), 4,
+                ((4, 5, 6, 7), (1, 5, 6, 7), (1, 1, 1, 4)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert [v.engine for v in verdicts] == ["raises"] and verdicts[0].witness
+
+
+def test_the_diagonal_of_a_tensor_whose_layout_was_lost_is_not_called_stepped():
+    """The diagonal of an expanded tensor keeps a stride-0 dim (broadcast), and that of dims of
+    strides 0 and 1 is contiguous: with the dims lost (a transpose of dims counted from the
+    back at an unknown rank), the model says nothing of it."""
+    p = program("size", SIZE3,
+                [("v0 = torch.transpose(x, -2, -1)", "op", ""),
+                 ("v3 = v0.unsqueeze(2).expand(-1, -1, 3, -1)", "op", ""),
+                 ("v4 = v3.diagonal(0, 0, 3)", "op", ""), ("s = v4.data_ptr()", "probe", "v4")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (1, 2, 2)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert [v.engine for v in verdicts] == ["unknown"]
+    assert torch.randn(3).expand(3, 3).diagonal().is_contiguous()

@@ -115,6 +115,12 @@ def diagonal(call: Call) -> Tensor:
         changed = Geometry(kept + (diag,), tuple(b for b in geometry.memory if b not in gone))
         result = _result(call.tensor, changed, call, call.origin)
         return evolve(result, maybe=True) if unrelated else result
+    if geometry is None and call.tensor.kind in (Kind.UNKNOWN, Kind.BROADCAST) and \
+            (call.tensor.lost or call.tensor.noncontiguous):
+        # dims of stride 0 and 1 make a diagonal of stride 1 (`x.expand(n, n).diagonal()` is
+        # contiguous), a kept stride-0 dim a broadcast one: with the dims unknown, so is this
+        return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=max(call.tensor.min_rank - 1, 1),
+                      lost=True)
     result = apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
     if result.geometry is None and result.min_rank:  # two dims become one
         named = [d + 1 if d >= 0 else -d for d in (call.int_arg(1, "dim1", 0),

@@ -219,10 +219,16 @@ def _piece_lengths(name: str, sections: Optional[Value], size: Optional[Size]):
 
 
 def _dim_size(tensor: Tensor, dim: int) -> Optional[Size]:
-    if tensor.geometry is None:
-        return None
-    d = _norm(dim, tensor.geometry.rank)
-    return tensor.geometry.axes[d].size if d is not None else None
+    """The size of `dim`; at an unknown rank, that of a dim counted from the front in the
+    geometry assumed at the least rank (it is the same dim at every rank: `x.size(2)` of x
+    that the code names `B, N, C, D = x.shape`), so that a piece's length is named by it."""
+    geometry = tensor.geometry
+    if geometry is None:
+        geometry = tensor.witness_geometry
+        if geometry is None or dim is None or not 0 <= dim < geometry.rank:
+            return None
+    d = _norm(dim, geometry.rank)
+    return geometry.axes[d].size if d is not None else None
 
 
 def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
