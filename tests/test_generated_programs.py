@@ -66,14 +66,6 @@ OPEN = {
                 [("v0 = torch.movedim(x, -1, -3)", "op", ""),
                  ("v1 = torch.stack([v0, v0], 1)", "op", ""),
                  ("s2 = v1.data_ptr()", "probe", "v1")], (), 4, literal_shape=(2, 1, 2, 1))),
-    "wrong witness": (
-        "sizes lost where an ellipsis leaves the rank open: after `x[..., :, 0]` the model "
-        "does not know which of x's sizes the gather and the permute keep, so the witness "
-        "sets the permuted tensor's sizes freely (v2.size(0) = 2 where it is x's N)",
-        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
-                [("v0 = x[..., :, 0]", "op", ""), ("v1 = v0[[0, 0]]", "op", ""),
-                 ("v2 = v1.permute(1, 0)", "op", ""), ("s5 = v2.view(N * 2)", "view", "v2")],
-                ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (1, 1, 1)))),
     "view ok, torch raises": (
         "the same stack: a view of it is called safe",
         program("literal", ("x = torch.randn(2, 1, 2, 1)",),
@@ -702,3 +694,42 @@ def test_the_diagonal_of_a_tensor_whose_layout_was_lost_is_not_called_stepped():
     assert not found, [d.detail for d in found]
     assert [v.engine for v in verdicts] == ["unknown"]
     assert torch.randn(3).expand(3, 3).diagonal().is_contiguous()
+
+
+def test_a_convolution_of_an_input_of_at_least_its_rank_has_its_sizes():
+    """F.conv2d takes 3 or 4 dims: x known to have at least 4 (`D = x.size(3)`) has 4, and the
+    output has x's batch and spatial sizes. Free sizes let the witness give the permuted output
+    sizes no input gives."""
+    p = program("size", SIZE3 + ("D = x.size(3)",),
+                [("v0 = F.conv2d(x, torch.randn(3, x.size(1), 1, 1))", "op", ""),
+                 ("v4 = torch.permute(v0, (0, 2, 1, 3,))", "op", ""),
+                 ("s5 = v4.view(B * C, 3, D)", "view", "v4")], ("x",), 4,
+                ((4, 5, 6, 7), (1, 5, 6, 7), (1, 3, 1, 1)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert [v.engine for v in verdicts] == ["raises"] and verdicts[0].witness
+
+
+def test_the_stride_of_a_size_one_last_dim_is_not_taken_for_one():
+    """torch's dtype view to a smaller element checks stride(-1) == 1 even where the last dim
+    has one element (pytorch#116333): a step over a dim of one element multiplies its stride
+    ((3, 1)[:, ::2] has strides (1, 2)), and advanced indexing lays its result out in the order
+    of the input's strides, which the model does not follow (the permute of it is not known to
+    end in a unit stride)."""
+    stepped = program("params", ("x = torch.randn(B)",),
+                      [("v0 = x.narrow(0, 0, 1)", "op", ""),
+                       ("v1 = torch.broadcast_to(v0.unsqueeze(0), (3, 1))", "op", ""),
+                       ("v2 = v1[..., 1:, ::2]", "op", ""),
+                       ("s = v2.view(torch.bool)", "dtype_view", "v2")],
+                      ("B",), 1, ((4,), (1,), (2,)))
+    gathered = program("size", SIZE3,
+                       [("v0 = torch.narrow(x, -2, 0, 1)", "op", ""),
+                        ("v1 = torch.permute(v0, (2, 0, 1))", "op", ""),
+                        ("v2 = v1[:, torch.tensor([0, 0])]", "op", ""),
+                        ("v4 = torch.permute(v2, (1, 0, 2))", "op", ""),
+                        ("s = v4.view(torch.float8_e5m2fnuz)", "dtype_view", "v4")],
+                       ("x",), 3, ((4, 5, 6), (4, 5, 1), (1, 5, 6), (4, 4, 2)))
+    for p, verdict in ((stepped, "raises"), (gathered, "unknown")):
+        verdicts, found, _ = compare(p)
+        assert not found, [d.detail for d in found]
+        assert [v.engine for v in verdicts] == [verdict]

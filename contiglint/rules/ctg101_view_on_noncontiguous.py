@@ -148,7 +148,10 @@ def source_itemsize(receiver: ast.expr, tensor: Tensor) -> Optional[int]:
 def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
     geometry = tensor.geometry
     if geometry is not None and geometry.rank and geometry.axes[-1].size == (1, ()):
-        return _size_one_last_unit_stride(geometry)
+        # an unknown layout's geometry holds its sizes, not where its dims lie in memory, and
+        # a possible one's where they lie on one path only
+        return None if tensor.kind is tensor.kind.UNKNOWN or tensor.maybe else \
+            _size_one_last_unit_stride(geometry)
     if not tensor.noncontiguous:
         if tensor.kind is tensor.kind.UNKNOWN or tensor.maybe:
             return None
@@ -176,6 +179,8 @@ def _size_one_last_unit_stride(geometry) -> Optional[bool]:
     1, not 1 when one of them is a dim of another size; a size-1 dim added by a view or
     unsqueeze has a stride the geometry does not keep."""
     last = geometry.axes[-1]
+    if last.span == "step":
+        return False  # a step of 2 or more multiplies the stride, which is 0 or at least 1
     if last.span not in ("full", "cut") or not last.base:
         return None
     unit = {b for a in geometry.axes if a.size == (1, ()) and a.span == "full" for b in a.base}

@@ -47,9 +47,10 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
             return Tensor(Kind.PERMUTED, None, origin, maybe=True)  # unless the index drops
             # or merges the permuted dims
         # its sizes; its layout follows the input's strides, which this does not model
+        # (lost: unlike a tensor that came in, not taken for contiguous)
         sizes = _gathered(tensor.geometry, items)
-        return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes)) \
-            if sizes else Tensor(Kind.UNKNOWN)
+        return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes),
+                      lost=True) if sizes else Tensor(Kind.UNKNOWN, lost=True)
     if any(item.kind == "unknown" for item in items):
         return Tensor(Kind.UNKNOWN) if not tensor.noncontiguous else tensor
     consumed = sum(1 for item in items if item.kind in ("slice", "int"))
@@ -121,8 +122,16 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
                     split[axis.base[0]] = (outer, inner)
                     axes.append(Axis(size, (outer,)))
                     continue
-                axes.append(axis if size is not None and size == axis.size else
-                            Axis(size, axis.base, "step"))
+                if size is not None and size == axis.size and is_one(size) and \
+                        axis.span == "full":
+                    # a step over a dim of one element still multiplies its stride, which
+                    # torch's dtype view reads (`x[:, ::2]` of (3, 1) has strides (1, 2)):
+                    # its base axis has no extent, the dim a stride the geometry does not keep
+                    gone.update(axis.base)
+                    axes.append(Axis(size, (), "new"))
+                    continue
+                axes.append(axis if size is not None and size == axis.size and
+                            not is_one(size) else Axis(size, axis.base, "step"))
             elif item.bounded:
                 length = _stepped_size(axis.size, item) or item.length  # clamped: x[1:] on 2
                 full = length is not None and length == axis.size

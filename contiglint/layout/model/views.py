@@ -160,7 +160,10 @@ def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
         origin = tensor.origin if tensor.noncontiguous and tensor.origin else call.origin
         if result.kind is Kind.STRIDED and tensor.kind is Kind.UNKNOWN and tensor.partial:
             origin = tensor.partial  # the holes come from the earlier cut, not from this op
-        return evolve(result, origin=origin, maybe=tensor.maybe)
+        # of a tensor whose layout an op lost (its geometry holds sizes), a layout only
+        # possible: it is this where that tensor is contiguous
+        return evolve(result, origin=origin,
+                      maybe=tensor.maybe or tensor.kind is Kind.UNKNOWN and tensor.lost)
     if tensor.kind is Kind.UNKNOWN:
         return Tensor(Kind.UNKNOWN, geometry, None, False, partial, geometry.rank)
     return evolve(result, maybe=tensor.maybe and tensor.kind is Kind.CONTIGUOUS)  # contiguous

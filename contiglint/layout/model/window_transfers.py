@@ -105,9 +105,15 @@ def _resized(result: Tensor, sizes: Sequence[Size]) -> Tensor:
 def convolution(call: Call) -> Value:
     """F.conv1d/2d/3d (tr.convolution for the layout): (N, weight.size(0), *spatial), each
     spatial size the Conv formula's (`window_sizes`) for the weight's kernel and the literal
-    stride, padding and dilation."""
-    result = tr.convolution(call)
+    stride, padding and dilation. convNd takes N + 1 or N + 2 dims, so an input known to
+    have at least N + 2 has exactly that many: the sizes assumed there are its sizes."""
     name = call.name.rsplit(".", 1)[-1]
+    tensor = call.this
+    if name in ("conv1d", "conv2d", "conv3d") and isinstance(tensor, Tensor) and \
+            tensor.geometry is None and tensor.witness_geometry is not None and \
+            tensor.witness_geometry.rank == tensor.min_rank == int(name[-2]) + 2:
+        call = evolve(call, this=evolve(tensor, geometry=tensor.assumed, assumed=None))
+    result = tr.convolution(call)
     weight, given = call.arg(0, "weight"), sizes_of(call.this)
     if name not in ("conv1d", "conv2d", "conv3d") or not isinstance(result, Tensor) or \
             result.geometry is None or given is None or not isinstance(weight, Tensor) or \
