@@ -733,3 +733,30 @@ def test_the_stride_of_a_size_one_last_dim_is_not_taken_for_one():
         verdicts, found, _ = compare(p)
         assert not found, [d.detail for d in found]
         assert [v.engine for v in verdicts] == [verdict]
+
+
+def test_a_cut_contiguous_at_the_least_rank_is_only_possibly_strided():
+    """`x[..., :1, :1]` of x of at least 2 dims: one element at 2 dims (contiguous), holes at 3
+    (strides (30, 6, 1) for (4, 5, 6)). The model knows only the least rank, so the cut is
+    only possibly strided."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)"),
+                [("v2 = x[..., :1, :1]", "op", ""), ("s = v2.data_ptr()", "probe", "v2")],
+                ("x",), 2, ((4, 5), (1, 5), (2, 1)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert not verdicts[0].finding
+    assert not torch.randn(4, 5, 6)[..., :1, :1].is_contiguous()
+
+
+def test_a_batched_product_has_three_dims():
+    """bmm takes 3 dims: of x known to have at least 3 it is (B, N, N), so the transpose of one
+    of its matrices viewed as (N, N) is a view to its own shape, which succeeds. At a rank the
+    product cannot have, the witness made it raise."""
+    p = program("size", SIZE3,
+                [("v0 = torch.bmm(x, x.transpose(1, 2))", "op", ""),
+                 ("v1 = torch.select(v0, 0, 0)", "op", ""), ("v3 = v1.swapdims(1, 0)", "op", ""),
+                 ("s = v3.view(N, N)", "view", "v3")], ("x",), 3,
+                ((4, 5, 6), (1, 5, 6), (1, 1, 1)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert [v.engine for v in verdicts] == ["ok"]

@@ -220,7 +220,10 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
         return evolve(tensor, kind=kind, geometry=None, partial=partial or tensor.partial,
                       assumed=assumed, origin=tensor.origin if kind in NONCONTIGUOUS else None,
                       min_rank=rank)
-    return Tensor(Kind.STRIDED, None, origin, False, partial, rank, assumed)
+    # contiguous at the least rank (`x[..., :1, :1]` of x of 2 dims is one element): a cut
+    # that leaves holes only at higher ranks
+    at_least = assumed is not None and classify(assumed) is Kind.CONTIGUOUS
+    return Tensor(Kind.STRIDED, None, origin, at_least, partial, rank, assumed)
 
 
 def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int) -> Optional[Geometry]:

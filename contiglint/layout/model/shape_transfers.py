@@ -67,9 +67,19 @@ def matmul(call: Call) -> Value:
         return CONTIGUOUS
     left, right = call.this, call.arg(0, facts.MATMUL[name])
     a, b = sizes_of(left), sizes_of(right)
+    exact = EXACT_RANKS.get(name)
+    if exact and (a is None or b is None):
+        # bmm takes 3 dims and mm 2: operands known to have at least that many have that many
+        shapes = [sizes_of(v) or (least_shape(v) if not v.lost else None)
+                  if isinstance(v, Tensor) else None for v in (left, right)]
+        if all(shape is not None and len(shape) == exact for shape in shapes):
+            a, b = shapes
     if a is None or b is None:
         return _assumed_product(left, right)
     return _fresh(matmul_shape(a, b))
+
+
+EXACT_RANKS = {"bmm": 3, "mm": 2}  # the rank each operand of these products must have
 
 
 def least_shape(value: Optional[Value]) -> Optional[tuple[Size, ...]]:
