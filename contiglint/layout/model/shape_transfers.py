@@ -1,8 +1,8 @@
 """Transfers that compute a result's shape from its operands' shapes: matrix products,
 attention, embeddings, `F.unfold`, `pad_packed_sequence` and the outputs of
-`nn.MultiheadAttention` (pools, pads, interpolation and convolution: window_transfers.py). The facts (measured on torch 2.13, CPU) are in
-`contiglint/catalogue/shapes.py` and docs/layout-facts.md; tests/test_shape_sources.py runs each
-against torch on generated sizes."""
+`nn.MultiheadAttention` (pools, pads, interpolation and convolution: window_transfers.py).
+The facts (measured on torch 2.13, CPU) are in `contiglint/catalogue/shapes.py` and
+docs/layout-facts.md; tests/test_shape_sources.py runs each against torch on generated sizes."""
 from __future__ import annotations
 
 from typing import Optional, Sequence
