@@ -760,3 +760,15 @@ def test_a_batched_product_has_three_dims():
     verdicts, found, _ = compare(p)
     assert not found, [d.detail for d in found]
     assert [v.engine for v in verdicts] == ["ok"]
+
+
+def test_a_view_target_that_multiplies_a_tensors_size_is_that_product():
+    """`v0.view(B, v0.size(1) * C)` of v0 = x[..., ::3]: the target's second size is N * C,
+    which equals v0's element count only where C = 1 (a step through one element: contiguous).
+    An unread product was a free size that the witness set to whatever matched."""
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v0 = x[..., ::3]", "op", ""), ("s = v0.view(B, v0.size(1) * C)", "view", "v0")],
+                ("B", "N", "C"), 3, ((4, 5, 6), (4, 5, 1), (1, 5, 6), (4, 1, 3)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert not verdicts[0].finding

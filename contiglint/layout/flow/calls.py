@@ -352,6 +352,9 @@ class CallMixin(CallSinkMixin):
             return symbol(ast.unparse(expr)) if value is OPAQUE else None
         if isinstance(expr, ast.Constant) and type(expr.value) is int:
             return literal(expr.value)
+        if isinstance(expr, (ast.Call, ast.Subscript)):  # `v.size(1) * C`: v's size
+            value = self.evaluate(expr)
+            return value.size if isinstance(value, IntVal) else None
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
             return multiply(self.named_size(expr.left), self.named_size(expr.right))
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)) and \
