@@ -11,9 +11,9 @@ On torch, einops applies a rearrange as at most three tensor ops (`einops._backe
 So `b n (h d) -> b h n d` is a view with its dims out of memory order (a later `.view`
 that merges `h` and `n` raises), while `b h n d -> b n (h d)` copies into a contiguous tensor
 when the permute left its dims apart. The model runs the same three ops through its own
-transfers (views.py). The pattern must be a literal; an ellipsis needs a tensor of known
-rank; anything else (`repeat`/`reduce` patterns, an axis named twice, a number other than 1)
-gives a tensor of unknown layout.
+transfers (views.py, reshape_views.py). The pattern must be a literal; an ellipsis needs a
+tensor of known rank; anything else (`repeat`/`reduce` patterns, an axis named twice, a number
+other than 1) gives a tensor of unknown layout.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from typing import Optional
 from contiglint.layout.model.sizes import ONE, Size, literal, product, quotient
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import Const, IntVal, Kind, Tensor, Value
-from contiglint.layout.model import views
+from contiglint.layout.model import reshape_views, views
 
 _TOKEN = re.compile(r"\.\.\.|[()]|[A-Za-z_][A-Za-z0-9_]*|\d+|\S")
 ELLIPSIS = "..."
@@ -93,7 +93,8 @@ def rearrange(call: Call) -> Value:
     sizes = _axis_sizes(left, tensor, call.kwargs)
     elementary = [a for g in left for a in g]
     if any(len(g) != 1 for g in left):
-        tensor = _apply(views.reshape, "reshape", tensor, [sizes[a] for a in elementary], call)
+        tensor = _apply(reshape_views.reshape, "reshape", tensor,
+                        [sizes[a] for a in elementary], call)
         if isinstance(tensor, Tensor) and tensor.kind is Kind.UNKNOWN and \
                 call.tensor.noncontiguous:
             return unknown  # viewed or copied, the sizes decide: what it permutes is unknown
@@ -102,7 +103,7 @@ def rearrange(call: Call) -> Value:
         tensor = _apply(views.permute, "permute", tensor, [literal(i) for i in order], call)
     if isinstance(tensor, Tensor) and any(len(g) != 1 for g in right):
         target = [product([sizes[a] for a in g]) if g else ONE for g in right]
-        tensor = _apply(views.reshape, "reshape", tensor,
+        tensor = _apply(reshape_views.reshape, "reshape", tensor,
                         [None if any(sizes[a] is None for a in g) else s
                          for g, s in zip(right, target)], call)
     return tensor if isinstance(tensor, Tensor) else unknown

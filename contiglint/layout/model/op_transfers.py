@@ -32,6 +32,7 @@ from contiglint.layout.model import spectral_transfers as st
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model import memory_views as mv
 from contiglint.layout.model import part_views as pv
+from contiglint.layout.model import reshape_views as rv
 from contiglint.layout.model import views as vw
 from contiglint.layout.model import window_transfers as windows
 from contiglint.layout.model.geometry import Geometry
@@ -171,7 +172,7 @@ def _itself_or_copy(tensor: Tensor) -> Tensor:
     return Tensor(Kind.UNKNOWN, min_rank=tensor.rank or tensor.min_rank, lost=True)
 
 
-_shape_view = _keeping_dtype(vw.view)
+_shape_view = _keeping_dtype(rv.view)
 
 
 def _view(call: Call) -> Value:
@@ -319,9 +320,9 @@ TRANSFERS: dict[str, Transfer] = {
     "sparse_part": _sparse_part, "expand": pv.expand, "expand_as": pv.expand_as,
     "expand_tensors": jt.expand_tensors, "unfold": mv.unfold, "as_strided": lt.as_strided,
     "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": _view,
-    "view_as": vw.view_as, "reshape": vw.reshape,
-    "reshape_as": partial(vw.view_as, copy_if_needed=True), "flatten": vw.flatten,
-    "unflatten": vw.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
+    "view_as": rv.view_as, "reshape": rv.reshape,
+    "reshape_as": partial(rv.view_as, copy_if_needed=True), "flatten": rv.flatten,
+    "unflatten": rv.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
     "preserve": tr.preserve, "sort": ew.sort, "elementwise": ew.elementwise,
     "where_method": _where_method, "dropout": _dropout, "glu": _glu,
     "attention": shapes.attention, "einsum": jt.einsum, "contiguous": _contiguous,

@@ -1,0 +1,135 @@
+"""`.view(shape)`, `reshape`, `view_as`, `flatten` and `unflatten`: the geometry regrouped
+(whether the view can succeed is view_verdict.py's). A reshape copies where its view would
+raise: a fresh contiguous tensor, contiguous for every size only where no size lets the view
+keep holes (witness.reshape_proven_contiguous)."""
+from __future__ import annotations
+
+from typing import Optional
+
+from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.sizes import ONE, WILDCARD, align, product, quotient
+from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
+from contiglint.layout.model.view_verdict import (
+    resolve_wildcard, verdict_without_grouping, view_verdict,
+)
+from contiglint.layout.model.views import _norm, _result, apply_view
+from contiglint.layout.model.witness import reshape_proven_contiguous
+from contiglint.layout.model.values import UNKNOWN_TENSOR, Kind, Tensor, Value
+
+
+def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False) -> Value:
+    """`.view(shape)` (and `.reshape` with `copy_if_needed`): regroup the geometry."""
+    tensor = call.tensor
+    target = call.sizes(0, "shape") if target is None else target
+    if target is None:
+        return UNKNOWN_TENSOR if tensor.kind is Kind.UNKNOWN or not copy_if_needed \
+            else (CONTIGUOUS if tensor.noncontiguous else UNKNOWN_TENSOR)
+    target = resolve_wildcard(tensor, target)
+    sizes = [None if s == "-1" else s for s in target]
+    geometry = tensor.geometry
+    if geometry is None:
+        if tensor.kind is Kind.CONTIGUOUS:
+            return fresh(call, sizes)
+        if tensor.noncontiguous and copy_if_needed and view_verdict(tensor, target) == "raises":
+            return _copied(call, sizes, tensor.assumed, target)
+        return Tensor(tensor.kind if not tensor.noncontiguous else Kind.UNKNOWN,
+                      Geometry.contiguous(sizes), min_rank=len(sizes))
+    groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
+    regrouped = geometry.regrouped(groups, sizes) if groups is not None else None
+    if regrouped is not None:
+        return _result(tensor, regrouped, call, None)
+    unaligned = groups is None  # the sizes leave the grouping open: reshape may still view
+    copies = copy_if_needed and tensor.noncontiguous and (
+        not unaligned or verdict_without_grouping(geometry, target) == "raises")
+    if tensor.kind is Kind.CONTIGUOUS:
+        return fresh(call, sizes)
+    if copies:
+        return _copied(call, sizes, geometry, target)
+    return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
+
+
+def _copied(call: Call, sizes: list, geometry: Optional[Geometry], target: list) -> Tensor:
+    """A reshape that copies for generic sizes: contiguous, but only *maybe* for every size
+    where some sizes (a dim of 1) let it view a tensor that is not contiguous (the view keeps
+    its holes or its order)."""
+    result = fresh(call, sizes)
+    if geometry is None or not reshape_proven_contiguous(geometry, target):
+        return evolve(result, maybe=True)
+    return result
+
+
+def reshape(call: Call) -> Value:
+    """reshape views when it can (the result may be non-contiguous) and copies when it must."""
+    return view(call, copy_if_needed=True)
+
+
+def view_as(call: Call, copy_if_needed: bool = False) -> Value:
+    other = call.arg(0, "other")
+    target = list(other.geometry.sizes) if isinstance(other, Tensor) and other.geometry else None
+    return view(call, target, copy_if_needed)
+
+
+def flatten(call: Call) -> Value:
+    if call.name.endswith("Flatten"):  # nn.Flatten(start, end): dims given to the constructor
+        kind = Kind.CONTIGUOUS if call.tensor.kind is Kind.CONTIGUOUS else Kind.UNKNOWN
+        return Tensor(kind, min_rank=1)
+    start, end = call.int_arg(0, "start_dim", 0), call.int_arg(1, "end_dim", -1)
+    geometry = call.tensor.geometry
+    rank = geometry.rank if geometry is not None else call.tensor.min_rank
+    if start is not None and start == end and rank >= 1:
+        return call.this  # one dim flattened: the tensor itself (torch returns it)
+    if geometry is None or start is None or end is None:
+        if call.tensor.noncontiguous and call.tensor.min_rank > (start or 0) + 1:
+            return Tensor(Kind.UNKNOWN, min_rank=1)
+        if call.tensor.kind is Kind.UNKNOWN:
+            return evolve(UNKNOWN_TENSOR)
+        # a copy, or a view where sizes let the dims merge: as contiguous as the input then
+        return evolve(CONTIGUOUS, maybe=call.tensor.noncontiguous)
+    s, e = _norm(start, geometry.rank), _norm(end, geometry.rank)
+    if geometry.rank == 0:
+        return view(call, [ONE], copy_if_needed=True)
+    if s is None or e is None:
+        return UNKNOWN_TENSOR
+    sizes = list(geometry.sizes)
+    merged = None
+    if all(size is not None for size in sizes[s:e + 1]):
+        merged = product(sizes[s:e + 1])
+    target = sizes[:s] + [merged if merged is not None else "-1"] + sizes[e + 1:]
+    if sum(1 for x in target if x is None or x == "-1") > 1:
+        target = None
+    return view(call, target, copy_if_needed=True)
+
+
+def unflatten(call: Call) -> Value:
+    dim = call.int_arg(0, "dim")
+    geometry = call.tensor.geometry
+    parts = call.sizes(1, "sizes")
+    if geometry is None and dim is not None and parts is not None and parts.count("-1") <= 1:
+        # rank unknown: split dim `dim` of the geometry assumed at the least rank it needs
+        return apply_view(call, lambda g: _split(g, dim, parts), None,
+                          min_rank=dim + 1 if dim >= 0 else -dim)
+    if geometry is None or dim is None or parts is None:
+        return UNKNOWN_TENSOR if not call.tensor.noncontiguous else call.tensor
+    d = _norm(dim, geometry.rank)
+    if d is None:
+        return UNKNOWN_TENSOR
+    sizes = list(geometry.sizes)
+    return view(call, sizes[:d] + parts + sizes[d + 1:])
+
+
+def _split(geometry: Geometry, dim: int, parts: list) -> Optional[Geometry]:
+    """`geometry` with dim `dim` split into `parts` (sizes, one "-1" at most)."""
+    d = _norm(dim, geometry.rank)
+    if d is None:
+        return None
+    whole = geometry.axes[d].size
+    known = [p for p in parts if p != "-1"]
+    rest = quotient(whole, product(known)) if whole is not None and None not in known else None
+    sizes = [rest if p == "-1" else p for p in parts]
+    n = len(parts)
+    groups = [(range(i, i + 1), range(i, i + 1)) for i in range(d)] + \
+        [(range(d, d + 1), range(d, d + n))] + \
+        [(range(i, i + 1), range(i + n - 1, i + n)) for i in range(d + 1, geometry.rank)]
+    all_sizes = list(geometry.sizes[:d]) + sizes + list(geometry.sizes[d + 1:])
+    return geometry.regrouped(groups, all_sizes)
