@@ -772,3 +772,17 @@ def test_a_view_target_that_multiplies_a_tensors_size_is_that_product():
     verdicts, found, _ = compare(p)
     assert not found, [d.detail for d in found]
     assert not verdicts[0].finding
+
+
+def test_a_flatten_at_the_least_rank_keeps_the_sizes_it_merges():
+    """flatten(2, 3) of x.unsqueeze(0), x named (B, N, C): (1, B, N * C) where x has 3 dims,
+    the rank the einsum 'abc->cab' then fixes; the permuted result is witnessed with x's
+    sizes (free sizes named v3.size(i) were sizes no input gives)."""
+    p = program("size", SIZE3,
+                [("v0 = x.unsqueeze(0)", "op", ""), ("v2 = torch.flatten(v0, 2, 3)", "op", ""),
+                 ("v3 = torch.einsum('abc->cab', v2)", "op", ""),
+                 ("s = v3.data_ptr()", "probe", "v3")], ("x",), 3,
+                ((4, 5, 6), (4, 5, 1), (4, 1, 6), (1, 2, 4)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert [v.engine for v in verdicts] == ["permuted"] and verdicts[0].witness

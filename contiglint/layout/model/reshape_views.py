@@ -79,6 +79,10 @@ def flatten(call: Call) -> Value:
     rank = geometry.rank if geometry is not None else call.tensor.min_rank
     if start is not None and start == end and rank >= 1:
         return call.this  # one dim flattened: the tensor itself (torch returns it)
+    if geometry is None and start is not None and end is not None:
+        kept = _flattened_assumption(call.tensor, start, end)
+        if kept is not None:
+            return kept
     if geometry is None or start is None or end is None:
         if call.tensor.noncontiguous and call.tensor.min_rank > (start or 0) + 1:
             return Tensor(Kind.UNKNOWN, min_rank=1)
@@ -99,6 +103,22 @@ def flatten(call: Call) -> Value:
     if sum(1 for x in target if x is None or x == "-1") > 1:
         target = None
     return view(call, target, copy_if_needed=True)
+
+
+def _flattened_assumption(tensor: Tensor, start: int, end: int) -> Optional[Tensor]:
+    """flatten(start, end) of dims counted from the front of a tensor that came in, known only
+    at its least rank: those dims merged at every rank, so its sizes there are the assumed ones
+    with the merged product (`x.unsqueeze(0).flatten(2, 3)` of x named (B, N, C) is
+    (1, B, N * C) where x has 3 dims); a later op that fixes the rank reads them."""
+    assumed = tensor.witness_geometry
+    if assumed is None or tensor.geometry is not None or tensor.noncontiguous or \
+            tensor.kind not in (Kind.CONTIGUOUS, Kind.UNKNOWN) or tensor.partial is not None or \
+            assumed.rank != tensor.min_rank or not 0 <= start < end < assumed.rank:
+        return None
+    sizes = list(assumed.sizes)
+    merged = product(sizes[start:end + 1]) if None not in sizes[start:end + 1] else None
+    sizes[start:end + 1] = [merged]
+    return Tensor(tensor.kind, min_rank=len(sizes), assumed=Geometry.contiguous(sizes))
 
 
 def unflatten(call: Call) -> Value:
