@@ -32,6 +32,13 @@ def program(form: str, prologue: tuple[str, ...], body: list[tuple[str, str, str
     return Program(form, params, prologue, lines, rank, literal_shape, tuple(sizes))
 
 
+def agreed(p: Program) -> list:
+    """The engine's verdicts on `p`, none of which may disagree with torch."""
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    return verdicts
+
+
 OPEN = {
     "view finding, torch never raises": (
         "a size-1 dim that an op makes on a tensor of unknown geometry (a narrow to 1 of a dim "
@@ -390,8 +397,7 @@ def test_sizes_kept_where_the_rank_is_unknown_give_witnesses_inputs_reach(ops, s
     p = program("size", ("B = x.size(0)", "N = x.size(1)"),
                 [(op, "op", "") for op in ops] + [(sink[0], sink[1], "v1")], ("x",), 2,
                 ((4, 5), (1, 5), (1, 1)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert verdicts[0].finding and verdicts[0].witness, verdicts
 
 
@@ -403,8 +409,7 @@ def test_a_convolution_of_an_input_of_known_rank_keeps_its_sizes():
                  ("v1 = torch.permute(v0, (3, 2, 0, 1,))", "op", ""),
                  ("s1 = v1.data_ptr()", "probe", "v1")], ("x",), 4,
                 ((4, 5, 6, 7), (4, 5, 6, 1), (2, 1, 4, 3)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert verdicts[0].finding and set(verdicts[0].witness) <= {"B", "C", "D"}, verdicts
 
 
@@ -423,8 +428,7 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (2, 4, 3, 4))
 def test_no_witness_is_made_of_sizes_an_op_lost(prologue, ops, sink, sizes):
     p = program("size", prologue, [(op, "op", "") for op in ops] + [(*sink, "v1")], ("x",),
                 len(prologue), sizes)
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    agreed(p)
 
 
 @pytest.mark.parametrize("ops, view", [
@@ -440,8 +444,7 @@ def test_no_witness_is_made_of_sizes_an_op_lost(prologue, ops, sink, sizes):
 def test_no_view_is_reported_where_the_rank_decides_against_it(ops, view):
     p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
                 [(op, "op", "") for op in ops] + [(view, "view", "v1")], ("x",), 4, SIZES4)
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    agreed(p)
 
 
 def test_a_cut_whose_rank_a_later_op_fixes_otherwise_is_not_assumed_generic():
@@ -453,8 +456,7 @@ def test_a_cut_whose_rank_a_later_op_fixes_otherwise_is_not_assumed_generic():
                  ("v2 = torch.permute(v0, (0, 1, 2,))", "op", ""),
                  ("v1 = v2.swapdims(0, -2)", "op", ""), ("s1 = v1.view(-1)", "view", "v1")],
                 ("x",), 3, ((4, 5, 6), (1, 5, 6), (2, 1, 3)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    agreed(p)
 
 
 # --- reshapes that copy only for some sizes ---------------------------------------------------
@@ -616,8 +618,7 @@ def test_a_keepdim_reduction_over_a_dim_the_model_cannot_place_gives_no_free_siz
                 [("v0 = x.sum(B - B, keepdim=True)", "op", ""),
                  ("v1 = v0.permute(1, 0)", "op", ""), ("s = v1.view(-1)", "view", "v1")],
                 ("x",), 2, ((4, 5), (1, 5), (4, 1)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert not any(v.finding for v in verdicts), verdicts
 
 
@@ -629,8 +630,7 @@ def test_a_size_1_last_dim_of_an_assumed_geometry_is_not_taken_for_unit_stride()
                 [("v0 = x.amax(-2)", "op", ""), ("v2 = v0.unfold(0, 1, 1)", "op", ""),
                  ("s = v2.view(torch.short)", "dtype_view", "v2")], ("x",), 4,
                 ((4, 5, 6, 7), (4, 5, 1, 7), (4, 1, 6, 7)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert [v.engine for v in verdicts] == ["unknown"]
 
 
@@ -643,8 +643,7 @@ def test_a_piece_of_a_dim_of_one_element_is_the_whole_dim():
                  ("v1 = v0.tensor_split(2, 1)[0]", "op", ""),
                  ("s = v1.data_ptr()", "probe", "v1")], ("x",), 2,
                 ((4, 5), (1, 5), (4, 1), (1, 1)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert not any(v.finding for v in verdicts), verdicts
 
 
@@ -661,23 +660,28 @@ def test_a_piece_of_a_dim_of_one_element_is_the_whole_dim():
 def test_the_halves_of_a_dim_of_symbolic_size_have_sizes_of_it(body, verdicts):
     p = program("params", ("x = torch.randn(B, N)",), body, ("B", "N"), 2,
                 ((4, 5), (2, 6), (3, 7)))
-    found_verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    found_verdicts = agreed(p)
     assert [v.engine for v in found_verdicts] == verdicts
     assert all(v.witness for v in found_verdicts)
 
 
-def test_a_piece_of_a_dim_named_at_the_least_rank_is_named_by_that_size():
-    """`tensor_split(2, 2)` of x known at rank 4 or more: the first piece has (C + 1) // 2
-    elements along dim 2 at every rank, so `v0.size(2)` and the permuted dim are one size. Two
-    free names let the witness give them different values no input gives."""
-    p = program("size", SIZE3 + ("D = x.size(3)",),
-                [("v0 = x.tensor_split(2, 2)[0]", "op", ""),
-                 ("v1 = v0.permute(2, 0, 1, 3)", "op", ""),
-                 ("s = v1.view(v0.size(2), -1)", "view", "v1")], ("x",), 4,
-                ((4, 5, 6, 7), (1, 5, 6, 7), (1, 1, 1, 4)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+@pytest.mark.parametrize("body", [
+    # tensor_split(2, 2) of x known at rank 4 or more: the first piece has (C + 1) // 2
+    # elements along dim 2 at every rank, so `v0.size(2)` and the permuted dim are one size
+    [("v0 = x.tensor_split(2, 2)[0]", "op", ""), ("v1 = v0.permute(2, 0, 1, 3)", "op", ""),
+     ("s = v1.view(v0.size(2), -1)", "view", "v1")],
+    # F.conv2d takes 3 or 4 dims: x known to have at least 4 has 4, and the output has x's
+    # batch and spatial sizes
+    [("v0 = F.conv2d(x, torch.randn(3, x.size(1), 1, 1))", "op", ""),
+     ("v1 = torch.permute(v0, (0, 2, 1, 3,))", "op", ""),
+     ("s = v1.view(B * C, 3, D)", "view", "v1")],
+])
+def test_sizes_an_op_keeps_at_the_least_rank_are_the_witness_sizes(body):
+    """Free names for sizes the code gives otherwise let the witness give values no input
+    gives (two names of one dim set to different values)."""
+    p = program("size", SIZE3 + ("D = x.size(3)",), body, ("x",), 4,
+                ((4, 5, 6, 7), (1, 5, 6, 7), (1, 3, 1, 1), (1, 1, 1, 4)))
+    verdicts = agreed(p)
     assert [v.engine for v in verdicts] == ["raises"] and verdicts[0].witness
 
 
@@ -690,24 +694,9 @@ def test_the_diagonal_of_a_tensor_whose_layout_was_lost_is_not_called_stepped():
                  ("v3 = v0.unsqueeze(2).expand(-1, -1, 3, -1)", "op", ""),
                  ("v4 = v3.diagonal(0, 0, 3)", "op", ""), ("s = v4.data_ptr()", "probe", "v4")],
                 ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (1, 2, 2)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert [v.engine for v in verdicts] == ["unknown"]
     assert torch.randn(3).expand(3, 3).diagonal().is_contiguous()
-
-
-def test_a_convolution_of_an_input_of_at_least_its_rank_has_its_sizes():
-    """F.conv2d takes 3 or 4 dims: x known to have at least 4 (`D = x.size(3)`) has 4, and the
-    output has x's batch and spatial sizes. Free sizes let the witness give the permuted output
-    sizes no input gives."""
-    p = program("size", SIZE3 + ("D = x.size(3)",),
-                [("v0 = F.conv2d(x, torch.randn(3, x.size(1), 1, 1))", "op", ""),
-                 ("v4 = torch.permute(v0, (0, 2, 1, 3,))", "op", ""),
-                 ("s5 = v4.view(B * C, 3, D)", "view", "v4")], ("x",), 4,
-                ((4, 5, 6, 7), (1, 5, 6, 7), (1, 3, 1, 1)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
-    assert [v.engine for v in verdicts] == ["raises"] and verdicts[0].witness
 
 
 def test_the_stride_of_a_size_one_last_dim_is_not_taken_for_one():
@@ -730,9 +719,7 @@ def test_the_stride_of_a_size_one_last_dim_is_not_taken_for_one():
                         ("s = v4.view(torch.float8_e5m2fnuz)", "dtype_view", "v4")],
                        ("x",), 3, ((4, 5, 6), (4, 5, 1), (1, 5, 6), (4, 4, 2)))
     for p, verdict in ((stepped, "raises"), (gathered, "unknown")):
-        verdicts, found, _ = compare(p)
-        assert not found, [d.detail for d in found]
-        assert [v.engine for v in verdicts] == [verdict]
+        assert [v.engine for v in agreed(p)] == [verdict]
 
 
 def test_a_cut_contiguous_at_the_least_rank_is_only_possibly_strided():
@@ -742,8 +729,7 @@ def test_a_cut_contiguous_at_the_least_rank_is_only_possibly_strided():
     p = program("size", ("B = x.size(0)", "N = x.size(1)"),
                 [("v2 = x[..., :1, :1]", "op", ""), ("s = v2.data_ptr()", "probe", "v2")],
                 ("x",), 2, ((4, 5), (1, 5), (2, 1)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert not verdicts[0].finding
     assert not torch.randn(4, 5, 6)[..., :1, :1].is_contiguous()
 
@@ -757,8 +743,7 @@ def test_a_batched_product_has_three_dims():
                  ("v1 = torch.select(v0, 0, 0)", "op", ""), ("v3 = v1.swapdims(1, 0)", "op", ""),
                  ("s = v3.view(N, N)", "view", "v3")], ("x",), 3,
                 ((4, 5, 6), (1, 5, 6), (1, 1, 1)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert [v.engine for v in verdicts] == ["ok"]
 
 
@@ -769,8 +754,7 @@ def test_a_view_target_that_multiplies_a_tensors_size_is_that_product():
     p = program("params", ("x = torch.randn(B, N, C)",),
                 [("v0 = x[..., ::3]", "op", ""), ("s = v0.view(B, v0.size(1) * C)", "view", "v0")],
                 ("B", "N", "C"), 3, ((4, 5, 6), (4, 5, 1), (1, 5, 6), (4, 1, 3)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert not verdicts[0].finding
 
 
@@ -783,6 +767,5 @@ def test_a_flatten_at_the_least_rank_keeps_the_sizes_it_merges():
                  ("v3 = torch.einsum('abc->cab', v2)", "op", ""),
                  ("s = v3.data_ptr()", "probe", "v3")], ("x",), 3,
                 ((4, 5, 6), (4, 5, 1), (4, 1, 6), (1, 2, 4)))
-    verdicts, found, _ = compare(p)
-    assert not found, [d.detail for d in found]
+    verdicts = agreed(p)
     assert [v.engine for v in verdicts] == ["permuted"] and verdicts[0].witness
