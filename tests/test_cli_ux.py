@@ -441,9 +441,13 @@ def test_add_noqa_suppresses_every_finding_and_is_idempotent(tmp_path):
 
 def test_watch_rechecks_on_change_and_stops_cleanly_on_ctrl_c(tmp_path):
     path = write(tmp_path, "bad.py", BAD)
+    # Ctrl-C as a terminal delivers it: the watcher starts with SIGINT at its default, even
+    # where the suite runs as a background job (`.ci/run &`), whose children ignore SIGINT
     process = subprocess.Popen([sys.executable, "-m", "contiglint", "--watch", "--no-cache",
-                                *EXAMPLE_SELECT, "."], cwd=tmp_path, env=environment(), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+                                *EXAMPLE_SELECT, "."], cwd=tmp_path, env=environment(),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               stdin=subprocess.DEVNULL,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: queue.Queue = queue.Queue()
     threading.Thread(target=lambda: [lines.put(line) for line in process.stdout],
                      daemon=True).start()
