@@ -769,3 +769,4 @@ def test_a_flatten_at_the_least_rank_keeps_the_sizes_it_merges():
                 ((4, 5, 6), (4, 5, 1), (4, 1, 6), (1, 2, 4)))
     verdicts = agreed(p)
     assert [v.engine for v in verdicts] == ["permuted"] and verdicts[0].witness
+

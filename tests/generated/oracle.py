@@ -267,7 +267,8 @@ def witness_sizes(program: Program, values: dict, index: Optional[int] = None) \
     and for those that a size it names only moves (`_moved_inputs`, with the ops before line
     `index`); sizes in TRIED for the others (a witness may name a size the code derives, such
     as `v0.size(0)` of a reshape, which some of these assignments give). Where there are more
-    than CANDIDATES, a spread of them over every input (a multiplicative walk through their
+    than CANDIDATES, those that leave all but two of the others at 1 (`_sparse`), then a spread
+    of them over every input (a multiplicative walk through their
     indices), not the first ones, which vary only the last inputs. Empty for a literal
     program."""
     if program.form == "literal":
@@ -282,7 +283,7 @@ def witness_sizes(program: Program, values: dict, index: Optional[int] = None) \
     total = math.prod(map(len, choices))
     if total <= CANDIDATES:
         return list(itertools.product(*choices))
-    picked = []
+    picked = _sparse(choices)
     for i in range(CANDIDATES):
         index, sizes = i * 7919 % total, []
         for choice in reversed(choices):
@@ -290,6 +291,19 @@ def witness_sizes(program: Program, values: dict, index: Optional[int] = None) \
             sizes.append(choice[digit])
         picked.append(tuple(reversed(sizes)))
     return picked
+
+
+def _sparse(choices: list[list[int]]) -> list[tuple[int, ...]]:
+    """The assignments that give every free input 1 but at most two: where a witness names a
+    size the code derives as a product of inputs (`x.reshape(-1).size(0) = 2`), few other
+    assignments give it."""
+    free = [i for i, choice in enumerate(choices) if len(choice) > 1 and 1 in choice]
+    ones = [[1] if i in free else choice for i, choice in enumerate(choices)]
+    picked: dict[tuple[int, ...], None] = {}
+    for pair in itertools.combinations(free, min(2, len(free))):
+        options = [choices[i] if i in pair else ones[i] for i in range(len(choices))]
+        picked.update(dict.fromkeys(itertools.product(*options)))
+    return list(picked)
 
 
 FALSE_FINDINGS = ("view finding, torch never raises", "dtype-view finding, torch never raises",

@@ -40,7 +40,7 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
         OPAQUE not in operands  # `x * x`, `x + 1`, `torch.where(x > 0, x, 0.0)` have x's
     # shape (a mask of x is x but for its dtype): the sizes assumed for x, in a dense layout
     assumed = first.assumed.densified() if alone and first.assumed is not None else None
-    lost = any(t.lost for t in tensors)  # sizes an op made are not free
+    lost = any(t.made_sizes for t in tensors)  # sizes an op made are not free
     if all(t.kind is Kind.CONTIGUOUS for t in tensors):
         return Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=assumed, lost=lost)
     if first.kind is Kind.CONTIGUOUS or first.kind is Kind.UNKNOWN:

@@ -233,6 +233,9 @@ def _repeated(call: Call) -> Value:
     given = tensor.geometry.sizes if tensor.geometry is not None else \
         tensor.assumed.sizes if tensor.assumed is not None and \
         tensor.assumed.rank == tensor.min_rank == len(counts) else None  # the rank is fixed
+    if given is None and (tensor.noncontiguous or tensor.lost):
+        # an op made the tensor and the model lost its sizes: they are not free
+        return Tensor(Kind.CONTIGUOUS, min_rank=len(counts), lost=True)
     if given is None or len(given) > len(counts):
         return tr.fresh(call, [None] * len(counts))
     given = [literal(1)] * (len(counts) - len(given)) + list(given)

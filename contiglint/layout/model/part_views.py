@@ -60,9 +60,11 @@ def narrow(call: Call) -> Tensor:
 
 def _blind_cut(tensor: Tensor, result: Tensor) -> Tensor:
     """Selecting (or narrowing to one element) some dim of a non-contiguous tensor whose dims
-    are unknown may remove the very dim that made it so (`x[:, ::2].select(1, 0)`)."""
+    are unknown may remove the very dim that made it so (`x[:, ::2].select(1, 0)`). Its
+    sizes are the cut tensor's, which an op made: `lost`, not free."""
     if tensor.noncontiguous and tensor.geometry is None and result.geometry is None:
-        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, result.min_rank)
+        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, result.min_rank,
+                      lost=True)
     return result
 
 

@@ -97,10 +97,12 @@ def _assumed_product(left: Optional[Value], right: Optional[Value]) -> Value:
     """A product of tensors of unknown rank: contiguous, with the shape it has where each
     operand has its least rank, as `assumed`, which an op that later fixes the rank to that
     one reads (`(x @ x.mT).permute(1, 0)` of x read as (B, N) is (B, B) there: a 2-D product
-    has 2-D operands)."""
+    has 2-D operands). Without those shapes, its sizes are `lost`."""
     shapes = [least_shape(left), least_shape(right)]
     if None in shapes or min(map(len, shapes)) < 2:
-        return CONTIGUOUS
+        # its sizes follow from the operands', which may be tied (`v @ v.mT` is square): an
+        # op that later fixes its rank does not give it free sizes
+        return evolve(CONTIGUOUS, lost=True)
     shape = matmul_shape(*shapes)
     return Tensor(Kind.CONTIGUOUS, min_rank=len(shape), assumed=Geometry.contiguous(shape))
 

@@ -181,9 +181,17 @@ def densify(tensor: Tensor) -> Tensor:
     if tensor.geometry is None:
         if tensor.kind is Kind.PERMUTED:
             return evolve(tensor, partial=None)
-        if tensor.kind is Kind.BROADCAST:
-            return Tensor(Kind.CONTIGUOUS, min_rank=tensor.min_rank)
-        return Tensor(Kind.UNKNOWN, min_rank=tensor.min_rank)  # strided: order unknown
+        # the sizes stay the input's: those assumed at its least rank, made dense there, else
+        # sizes an op made (`made_sizes`), which a later op that fixes the rank must not free
+        assumed = tensor.assumed if tensor.assumed is not None and \
+            tensor.assumed.rank == tensor.min_rank and not tensor.lost else None
+        kind = Kind.CONTIGUOUS if tensor.kind is Kind.BROADCAST else Kind.UNKNOWN  # strided:
+        # order unknown
+        if assumed is not None:
+            assumed = Geometry.contiguous(list(assumed.sizes)) if kind is Kind.CONTIGUOUS \
+                else assumed.densified()
+        return Tensor(kind, min_rank=tensor.min_rank, assumed=assumed,
+                      lost=assumed is None and tensor.made_sizes)
     geometry = tensor.geometry.densified()
     result = Tensor.of(geometry, tensor.origin)
     return evolve(result, maybe=tensor.maybe and result.noncontiguous)
@@ -305,7 +313,13 @@ def adaptive_pool(call: Call) -> Value:
         spatial + 2 if tensor.min_rank >= spatial + 2 else None
     if rank is None:
         return CONTIGUOUS
-    given = tensor.geometry.sizes if tensor.geometry is not None else (None,) * rank
+    given = tensor.geometry.sizes if tensor.geometry is not None else \
+        tensor.assumed.sizes if tensor.assumed is not None and tensor.assumed.rank == rank \
+        and not tensor.lost else None  # the pool fixes the rank: the assumed sizes are x's
+    if given is None and (tensor.noncontiguous or tensor.lost):
+        # an op made the tensor and the model lost its sizes: they are not free
+        return Tensor(Kind.CONTIGUOUS, min_rank=rank, lost=True)
+    given = given or (None,) * rank
     return fresh(call, list(given[:rank - spatial]) + [ONE] * spatial)
 
 

@@ -78,6 +78,15 @@ class Tensor:
         return self.geometry.rank if self.geometry is not None else None
 
     @property
+    def made_sizes(self) -> bool:
+        """Whether an op made this tensor's sizes and the model knows neither them nor a
+        geometry assumed at its least rank: `lost`, or a non-contiguous result of unknown dims
+        (`x.narrow(-1, 0, 2)` at an unknown rank). A later op that fixes the rank must not give
+        it free sizes: a witness would pick values no input gives."""
+        return self.lost or self.noncontiguous and self.geometry is None and \
+            self.assumed is None
+
+    @property
     def witness_geometry(self) -> Optional[Geometry]:
         """The geometry a witness may give sizes to: the known one, else the one assumed at
         the least rank, unless an op derived the sizes (a caller does not choose them)."""

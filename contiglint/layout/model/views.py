@@ -96,14 +96,17 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
                           tensor.partial)
         return Tensor(kind, None, tensor.origin if kind is not Kind.UNKNOWN else None,
                       tensor.maybe, part or tensor.partial, max(min_rank, tensor.min_rank),
-                      lost=kind is Kind.UNKNOWN)  # not assumed contiguous after this
+                      lost=tensor.lost or kind is Kind.UNKNOWN)  # not assumed contiguous after
+        # this, and sizes an op made stay so
     if kind is Kind.PERMUTED and cut:
         kind = Kind.UNKNOWN  # moving the dims of a cut of unknown extent: holes or not
     origin = call.origin if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST) else None
-    assumed = change(Geometry.contiguous([None] * min_rank)) if origin and min_rank > 1 else None
+    # sizes an earlier op made (`lost`) stay so: no geometry of free sizes is assumed for them
+    assumed = change(Geometry.contiguous([None] * min_rank)) \
+        if origin and min_rank > 1 and not tensor.lost else None
     return Tensor(kind, None, origin, False, part or tensor.partial,
                   max(min_rank, tensor.min_rank), assumed,
-                  lost=kind is Kind.UNKNOWN and (tensor.lost or coarse is Kind.UNKNOWN))  # an op
+                  lost=tensor.lost or kind is Kind.UNKNOWN and coarse is Kind.UNKNOWN)  # an op
     # whose effect is not known made it: its sizes are not free either
 
 

@@ -145,7 +145,8 @@ def _tensor(geometry: Geometry, names: list[str], env: dict):
 def _step(axis, n: int, env: dict):
     """The extent a stepped axis walks through and its step, where its size names them as
     indexing spells it (`(C + 1) // 2` of `x[..., ::2]` steps by 2 through C); () where
-    those values do not give n elements; None where the size does not name them."""
+    those values do not give n elements, or where the extent is a cut's, which does not
+    tell how long the dim is in memory; None where the size does not name them."""
     if axis.span != "step" or axis.size is None or axis.size[0] != 1 or len(axis.size[1]) != 1:
         return None
     node = expression(axis.size[1][0])
@@ -157,6 +158,9 @@ def _step(axis, n: int, env: dict):
     if isinstance(body, ast.BinOp) and isinstance(body.op, (ast.Add, ast.Sub)) and \
             isinstance(body.right, ast.Constant):
         body = body.left
+    if isinstance(body, ast.BinOp) and isinstance(body.op, ast.Sub):
+        return ()  # a step through a cut (`x[:, 1:][:, ::2]` walks N - 1 of N): the dim
+        # in memory is longer than the cut by what the geometry no longer says
     extent = value_of(ast.unparse(body), env)
     if extent is None:
         return None

@@ -1,0 +1,75 @@
+"""Witnesses of the long run's wrong-witness classes (seeds 57-96): sizes an op made are not
+free for the op that fixes the rank, a step through a cut is not witnessed at the cut's extent,
+and the oracle checks a witness of a flattened size at the inputs that give it. Each case runs
+under torch (tests/generated/oracle.py) and failed before its fix."""
+import pytest
+import torch
+
+from tests.test_generated_programs import SIZE3, agreed, program
+
+
+SIZE4 = SIZE3 + ("D = x.size(3)",)
+SIZES4 = ((4, 5, 6, 7), (1, 5, 6, 7), (4, 5, 6, 1), (1, 2, 2, 2))
+
+
+@pytest.mark.parametrize("prologue, body, rank, verdicts", [
+    # a product whose operands' shapes are unknown is square here (v0 @ v0.mT): its sizes are
+    # the operands', so the permute that fixes its rank does not give it free ones
+    (SIZE4, [("v0 = torch.select(x, -2, 0)", "op", ""),
+             ("v1 = torch.matmul(v0, v0.mT)", "op", ""),
+             ("v3 = torch.permute(v1, (0, 2, 1,))", "op", ""),
+             ("s = v3.view(v3.size(0), -1)", "view", "v3")], 4, [("raises", False)]),
+    # a repeat of a diagonal taken at an unknown rank: the diagonal's dims are x's
+    (SIZE4, [("v0 = x.diagonal(0, 0, 3)", "op", ""),
+             ("v1 = v0.unsqueeze(0).repeat(3, 1, 1, 1)", "op", ""),
+             ("v2 = v1.swapdims(0, -3)", "op", ""), ("s = v2.view(N, -1)", "view", "v2")], 4,
+     [("unknown", False)]),
+    # a narrow of that diagonal, expanded: the cut's sizes are the diagonal's, and stay so
+    # through the expand and the permute after it
+    (SIZE4, [("v0 = x.diagonal(0, 0, 3)", "op", ""),
+             ("v1 = torch.narrow(v0, 0, 0, 1)", "op", ""),
+             ("v2 = v1.unsqueeze(0).expand(3, -1, -1, -1)", "op", ""),
+             ("v3 = v2.permute(0, 2, 1, 3)", "op", ""), ("s = v3.view(-1)", "view", "v3")], 4,
+     [("unknown", False)]),
+    # adaptive pooling fixes the rank of x, known to have 4 dims or more, at 4: its batch and
+    # channels are x's, so this view is x's own (B, 2, N, 1) and succeeds
+    (SIZE4, [("v0 = F.adaptive_avg_pool2d(x, 1)", "op", ""),
+             ("v1 = v0[:, :, [0, 0]]", "op", ""), ("v2 = torch.transpose(v1, 2, 1)", "op", ""),
+             ("s = v2.view(B, 2, N, 1)", "view", "v2")], 4, [("ok", False)]),
+    # an elementwise op of a piece of a split keeps the piece's sizes: (B, N - 1) here
+    (("B = x.size(0)", "N = x.size(1)"),
+     [("v0 = x.split_with_sizes([1, N - 1], 1)[-1]", "op", ""), ("v1 = v0 + 1", "op", ""),
+      ("v2 = v1.t()", "op", ""), ("s = v2.view(1, (N - 1) * B)", "view", "v2")], 2,
+     [("raises", True)]),
+])
+def test_sizes_an_op_made_are_not_free_for_the_op_that_fixes_the_rank(prologue, body, rank,
+                                                                       verdicts):
+    """From the long run of seeds 57-96: each gave a witness whose sizes no input gives."""
+    sizes = SIZES4 if rank == 4 else ((4, 5), (4, 1), (1, 5), (4, 2))
+    found = agreed(program("size", prologue, body, ("x",), rank, sizes))
+    assert [(v.engine, v.finding) for v in found] == verdicts
+
+
+def test_a_witness_of_a_flattened_size_is_checked_at_inputs_that_give_it():
+    """`x.reshape(-1).size(0) = 2` holds where every input size but one is 1: the oracle tries
+    those assignments first (it sampled 1,500 of 12^4 and called the witness wrong)."""
+    p = program("size", SIZE4, [("v1 = x.reshape(-1)", "op", ""),
+                                ("v2 = v1.unsqueeze(1).expand(v1.size(0), 3)", "op", ""),
+                                ("s = v2.view(v1.size(0) * 3)", "view", "v2")], ("x",), 4,
+                SIZES4)
+    verdicts = agreed(p)
+    assert [v.finding for v in verdicts] == [True]
+    assert set(verdicts[0].witness) == {"v1.size(0)"}
+
+
+def test_a_step_through_a_cut_is_not_witnessed_at_the_cut_s_extent():
+    """`x[:, 1:][:, ::2]` steps through N - 1 elements of a dim N long in memory: the view that
+    merges it with the dim outside succeeds where N is twice the stepped size (N = 4), so a
+    witness built on a dim N - 1 long named sizes at which torch does not raise."""
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v1 = x[..., 1:, :1]", "op", ""), ("v3 = v1[1:, ::2, :]", "op", ""),
+                 ("s = v3.view(-1)", "view", "v3")], ("B", "N", "C"), 3,
+                ((4, 5, 6), (4, 4, 12), (4, 1, 6)))
+    verdicts = agreed(p)
+    assert [v.witness for v in verdicts] == [None]
+    assert torch.randn(4, 4, 12)[..., 1:, :1][1:, ::2, :].view(-1).shape == (6,)
