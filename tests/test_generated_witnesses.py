@@ -1,7 +1,8 @@
 """Witnesses of the long run's wrong-witness classes (seeds 57-96): sizes an op made are not
 free for the op that fixes the rank, a step through a cut is not witnessed at the cut's extent,
-and the oracle checks a witness of a flattened size at the inputs that give it. Each case runs
-under torch (tests/generated/oracle.py) and failed before its fix."""
+the oracle checks a witness of a flattened size at the inputs that give it; and a view whose
+grouping the sizes decide is witnessed where the code names every size. Each case runs under
+torch (tests/generated/oracle.py) and failed before its fix."""
 import pytest
 import torch
 
@@ -48,6 +49,21 @@ def test_sizes_an_op_made_are_not_free_for_the_op_that_fixes_the_rank(prologue, 
     sizes = SIZES4 if rank == 4 else ((4, 5), (4, 1), (1, 5), (4, 2))
     found = agreed(program("size", prologue, body, ("x",), rank, sizes))
     assert [(v.engine, v.finding) for v in found] == verdicts
+
+
+def test_a_view_whose_grouping_the_sizes_decide_is_witnessed_where_the_code_names_them():
+    """`B, N, K, S = x.shape; x.transpose(2, 3).view(B, N, -1, K * 2)` splits S in two and
+    merges the halves with K: the sizes decide, and the code names every one of them, so the
+    finding is witnessed (it was a strict-mode finding only). At K = 1 the view succeeds."""
+    p = program("size", ("B, N, K, S = x.shape",),
+                [("v0 = x.transpose(2, 3)", "op", ""),
+                 ("s = v0.view(B, N, -1, K * 2)", "view", "v0")], ("x",), 4,
+                ((2, 3, 4, 6), (2, 3, 1, 6), (1, 1, 2, 2)))
+    verdicts = agreed(p)
+    assert [v.finding for v in verdicts] == [True] and verdicts[0].witness
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        torch.randn(2, 3, 4, 6).transpose(2, 3).view(2, 3, -1, 8)
+    assert torch.randn(2, 3, 1, 6).transpose(2, 3).view(2, 3, -1, 2).shape == (2, 3, 3, 2)
 
 
 def test_a_witness_of_a_flattened_size_is_checked_at_inputs_that_give_it():

@@ -10,6 +10,7 @@ from contiglint.findings import Edit, Fix
 from contiglint.layout.model.values import Tensor
 from contiglint.layout.model.view_verdict import view_verdict
 from contiglint.layout.model.witness import dtype_view_witness, own_sizes, view_witness
+from contiglint.layout.model.witness_sizes import atoms
 from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -39,9 +40,12 @@ class ViewOnNonContiguous(Rule):
         x = x.transpose(1, 2).view(B, N, H * D)   # CTG101: merges H and D after the transpose
 
     The finding names a witness, sizes under which torch raises: `raises for B=2, N=3, H=4,
-    D=5: (2, 3, 4, 5) with strides (60, 5, 15, 1) viewed as (2, 3, 20)`. Without one (the
-    tensor's rank or sizes are not shown by the code, only assumed) the view is reported in
-    `--strict` mode only.
+    D=5: (2, 3, 4, 5) with strides (60, 5, 15, 1) viewed as (2, 3, 20)`. Where the sizes
+    decide which dims merge (`B, N, K, S = x.shape; x.transpose(2, 3).view(B, N, -1, K * 2)`
+    raises unless K is 1), the view is reported when the code writes the target in the
+    tensor's own sizes and some of them fail. Without a witness (the tensor's rank or sizes
+    are not shown by the code, only assumed, or the target names sizes from elsewhere, such
+    as a layer's configured width) the view is reported in `--strict` mode only.
 
     **Fix.** `.reshape(...)` (safe: it returns a view wherever `.view` would have succeeded and
     copies only where `.view` raises). With `fix-style = "contiguous-view"` the fix inserts
@@ -80,7 +84,8 @@ class ViewOnNonContiguous(Rule):
         geometry = tensor.witness_geometry \
             if tensor.geometry is not None or verdict == "raises" else None
         witness = None
-        if verdict in ("raises", "merge") and geometry is not None and sink.sizes is not None:
+        if (verdict in ("raises", "merge") or named(tensor, sink.sizes)) and \
+                geometry is not None and sink.sizes is not None:
             witness = view_witness(geometry, own_sizes(geometry, sink.sizes, owner))
         if witness is None and not ctx.strict:
             return  # no concrete sizes shown by the code fail: strict-mode only
@@ -120,6 +125,36 @@ class ViewOnNonContiguous(Rule):
         replacement = "reshape_as" if func.attr == "view_as" else "reshape"
         return Fix("safe", (Edit(start, end, replacement),), f"replace .{func.attr}() with "
                    f".{replacement}(), which copies where .view() would raise")
+
+
+def named(tensor: Tensor, target: Optional[tuple]) -> bool:
+    """Whether the view's target is written in the tensor's own sizes: every size of its
+    layout and of the target is known, and the target's sizes are made of names its layout's
+    sizes are made of (`B, N, K, S = x.shape; x.transpose(2, 3).view(B, N, -1, K * 2)`).
+    Where the verdict leaves it to the sizes, a witness then gives values to those names
+    only. Not where a size is only a stand-in for an unknown one (`t.size(0)` of a
+    `torch.tensor(pairs)`, whose data fixes it). A name the target takes from elsewhere
+    (`self.embed_dim`, `x_size[0]`) may be tied to them in ways the code does not show (it is
+    the channel count the layer was built for), and a witness that sets it apart would be a
+    guess."""
+    geometry = tensor.geometry
+    if geometry is None or tensor.maybe or target is None:
+        return False
+    sizes = [size for size in target if size != "-1"]
+    if any(size is None for size in (*geometry.sizes, *sizes)):
+        return False
+    own = size_names(geometry.sizes)
+    return size_names(sizes) <= own and not any(".size(" in name or ".shape" in name
+                                                for name in own)
+
+
+def size_names(sizes) -> set:
+    """The names sizes are made of (`C // H` is C and H)."""
+    found: dict = {}
+    for size in sizes:
+        for factor in size[1]:
+            atoms(factor, found)
+    return set(found)
 
 
 CONVERSIONS = {name: ELEMENT_SIZE[dtype] for name, dtype in CONVERSION_DTYPES.items()}
