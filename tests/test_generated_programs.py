@@ -62,10 +62,11 @@ OPEN = {
                  ("s3 = v1.view(torch.float8_e5m2fnuz)", "dtype_view", "v1")],
                 ("B", "N", "C"), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (2, 1, 3)))),
     "claimed non-contiguous, torch contiguous": (
-        "the same narrow to 1: the diagonal of it and a generic dim is called stepped",
-        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
-                [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.diagonal(0, 1, 0)", "op", ""),
-                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
+        "the diagonal of a size-1 dim that unfold adds and a generic dim is called stepped: "
+        "it has a single element",
+        program("size", ("B = x.size(0)",),
+                [("v0 = x.unfold(-1, 1, 1)", "op", ""), ("v1 = v0.diagonal(0, 1, 0)", "op", ""),
+                 ("s3 = v1.data_ptr()", "probe", "v1")], ("x",), 1, ((4,), (1,)))),
     "claimed contiguous, torch not": (
         "torch.stack of tensors whose only non-contiguity is in size-1 dims keeps their "
         "strides; the model calls the result contiguous",
@@ -289,6 +290,12 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
     ("size", ("B = x.size(0)", "N = x.size(1)"),
      [("v0 = x.unsqueeze(1).repeat(1, 3, 1)", "op", ""), ("v2 = v0.transpose(1, 0)", "op", ""),
       ("s = v2.view(-1)", "view", "v2")], ("x",), 2, SIZES2, ["raises"]),
+    # chunk(2) of an empty dim gives two empty pieces (the model divided by zero), which are
+    # contiguous
+    ("literal", ("x = torch.randn(1)",),
+     [("v0 = x.split_with_sizes([1, 1 - 1], -1)[-1]", "op", ""),
+      ("v1 = v0.chunk(2, -1)[0]", "op", ""), ("s = v1.data_ptr()", "probe", "v1")], (), 1,
+     ((),), ["contiguous"]),
 ])
 def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts

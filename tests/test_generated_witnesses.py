@@ -37,6 +37,31 @@ SIZES4 = ((4, 5, 6, 7), (1, 5, 6, 7), (4, 5, 6, 1), (1, 2, 2, 2))
     (SIZE4, [("v0 = F.adaptive_avg_pool2d(x, 1)", "op", ""),
              ("v1 = v0[:, :, [0, 0]]", "op", ""), ("v2 = torch.transpose(v1, 2, 1)", "op", ""),
              ("s = v2.view(B, 2, N, 1)", "view", "v2")], 4, [("ok", False)]),
+    # interpolation of a permuted tensor of unknown rank: its sizes are x's, moved and doubled,
+    # not free for the permutes that fix the rank (seed 110 of the long run read after the fix
+    # above)
+    (SIZE4, [("v0 = x.moveaxis(-2, -3)", "op", ""),
+             ("v1 = F.interpolate(v0, scale_factor=2)", "op", ""),
+             ("v2 = v1.transpose(1, 0)", "op", ""),
+             ("v3 = torch.permute(v2, (0, 2, 1, 3,))", "op", ""),
+             ("v4 = torch.permute(v3, (1, 3, 2, 0,))", "op", ""),
+             ("s = v4.view(-1)", "view", "v4")], 4, [("unknown", False)]),
+    # an expand to as many sizes as x has dims at least fixes its rank: (3, B, N, C), with
+    # x's sizes (seed 102)
+    (SIZE3, [("v0 = x.unsqueeze(0).expand(3, B, N, C)", "op", ""),
+             ("v1 = v0.flatten(1, 2)", "op", ""), ("v3 = v1.permute(2, 1, 0)", "op", ""),
+             ("s = v3.view(-1)", "view", "v3")], 3, [("can raise", True)]),
+    # a piece of one element of dim -4, at a rank above x's least: x's named sizes are not
+    # placed there, so the geometry assumed at that rank has no free sizes (seed 105)
+    (SIZE4, [("v0 = torch.split(x, 1, dim=-4)[-1]", "op", ""), ("v1 = v0 + 1", "op", ""),
+             ("v2 = v1.transpose(0, 3)", "op", ""), ("v3 = v2.permute(0, 2, 1, 3)", "op", ""),
+             ("s = v3.view(D * C, N, 1)", "view", "v3")], 4, [("unknown", False)]),
+    # a stack of inputs of unknown shape has one dim of the inputs' count: not free sizes for
+    # the permute that fixes its rank (the long run of seeds 97-136)
+    (("B, N, C, D = x.shape",),
+     [("v0 = x[x == x]", "op", ""), ("v1 = torch.stack([v0, v0], 0)", "op", ""),
+      ("v3 = torch.permute(v1, (1, 0,))", "op", ""),
+      ("s = v3.view(v0.size(0) * 2)", "view", "v3")], 4, [("raises", False)]),
     # an elementwise op of a piece of a split keeps the piece's sizes: (B, N - 1) here
     (("B = x.size(0)", "N = x.size(1)"),
      [("v0 = x.split_with_sizes([1, N - 1], 1)[-1]", "op", ""), ("v1 = v0 + 1", "op", ""),
@@ -46,7 +71,8 @@ SIZES4 = ((4, 5, 6, 7), (1, 5, 6, 7), (4, 5, 6, 1), (1, 2, 2, 2))
 def test_sizes_an_op_made_are_not_free_for_the_op_that_fixes_the_rank(prologue, body, rank,
                                                                        verdicts):
     """From the long run of seeds 57-96: each gave a witness whose sizes no input gives."""
-    sizes = SIZES4 if rank == 4 else ((4, 5), (4, 1), (1, 5), (4, 2))
+    sizes = SIZES4 if rank == 4 else ((4, 5, 6), (4, 5, 1), (4, 1, 6), (3, 2, 3)) \
+        if rank == 3 else ((4, 5), (4, 1), (1, 5), (4, 2))
     found = agreed(program("size", prologue, body, ("x",), rank, sizes))
     assert [(v.engine, v.finding) for v in found] == verdicts
 

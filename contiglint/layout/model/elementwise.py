@@ -47,7 +47,7 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
         # which the other operands may order
         return Tensor(Kind.UNKNOWN, min_rank=rank, assumed=assumed, lost=lost)
     return Tensor(first.kind, None, first.origin, first.maybe, first.partial, rank,
-                  first.assumed if first.geometry is None else None)
+                  first.assumed if first.geometry is None else None, lost=lost)
 
 
 def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tensor]:

@@ -7,6 +7,7 @@ from typing import Optional
 from contiglint.layout.model import part_views as pv
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model import views as vw
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.shape_transfers import least_shape
 from contiglint.layout.model.sizes import ONE, literal
@@ -112,11 +113,16 @@ def _stacked(items, call: Call) -> Tensor:
     per input at `dim`, where the list and a shape are known. Where the inputs' rank is
     unknown, the shape at their least rank, as `assumed` (see shape_transfers.least_shape)."""
     shapes = [least_shape(t) for t in items]
+    tensors = [t for t in items if isinstance(t, Tensor)]
+    # the inputs' shapes unknown: the result's sizes are not free either (one of them is the
+    # number of inputs), so an op that later fixes its rank gives it none
+    unknown = evolve(CONTIGUOUS, min_rank=1 + max((t.min_rank for t in tensors), default=0),
+                     lost=True) if tensors else CONTIGUOUS
     if not shapes or None in shapes or len({len(s) for s in shapes}) != 1:
-        return CONTIGUOUS
+        return unknown
     known = all(t.geometry is not None for t in items)  # a shape: a Tensor
     if not known and not shapes[0]:
-        return CONTIGUOUS
+        return unknown
     rank = len(shapes[0]) + 1
     dim = call.dim_arg(0, "dim", 0, rank=rank)
     if dim is None:

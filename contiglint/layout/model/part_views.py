@@ -50,10 +50,11 @@ def narrow(call: Call) -> Tensor:
     if size == ONE and call.tensor.geometry is None and result.geometry is None and \
             not call.tensor.noncontiguous and dim != 0:
         least = max(call.tensor.min_rank, -dim if dim is not None and dim < 0 else 0)
-        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, least,
-                      cut.assumed)  # a size-1 dim: contiguous when only leading dims of size
-        # > 1 precede it; the cut stays in the assumed geometry, at a rank above the least
-        # one the code states, for the ops that fix the rank
+        return Tensor(Kind.UNKNOWN, None, None, False, result.partial, least, cut.assumed,
+                      lost=cut.lost)  # a size-1 dim: contiguous when only leading dims of
+        # size > 1 precede it; the cut stays in the assumed geometry, at a rank above the
+        # least one the code states, for the ops that fix the rank (unless its sizes are not
+        # free: `lost`)
     return result if size is not None and not size[1] and size[0] > 1 else \
         _blind_cut(call.tensor, result)
 
@@ -205,6 +206,8 @@ def _piece_lengths(name: str, sections: Optional[Value], size: Optional[Size]):
     if given is None or given[1] or given[0] <= 0:
         return (None, None)
     k = given[0]
+    if n == 0:  # measured: split(k) of an empty dim gives one empty piece, chunk(k) k of them
+        return [0] if name == "split" else [0] * k
     if n is not None:
         if name in ("split",):
             return [k] * (n // k) + ([n % k] if n % k else [])
@@ -263,7 +266,9 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
         return call.tensor  # x.expand(-1, -1) keeps every size: x itself
     kept = [i for i, s in enumerate(sizes or ()) if s == WILDCARD]  # -1 keeps a dim x has:
     rank = len(sizes) - kept[0] if kept else 0  # x has at least the dims from the first -1 on
-    result = apply_view(call, change, Kind.BROADCAST, rank)
+    # x has at most as many dims as sizes are given: as many, where it has at least that many
+    fixed = len(sizes) if sizes is not None and call.tensor.min_rank >= len(sizes) else None
+    result = apply_view(call, change, Kind.BROADCAST, rank, fixed)
     if result.kind is Kind.BROADCAST and result.kind is not call.tensor.kind and (
             call.tensor.geometry is None or all(guessed)):
         result = evolve(result, maybe=True)  # the sizes may be the ones it already has

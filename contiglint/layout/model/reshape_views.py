@@ -84,12 +84,17 @@ def flatten(call: Call) -> Value:
         if kept is not None:
             return kept
     if geometry is None or start is None or end is None:
-        if call.tensor.noncontiguous and call.tensor.min_rank > (start or 0) + 1:
-            return Tensor(Kind.UNKNOWN, min_rank=1)
-        if call.tensor.kind is Kind.UNKNOWN:
-            return evolve(UNKNOWN_TENSOR)
+        tensor = call.tensor
+        least = max(1, tensor.min_rank - (end - start)) \
+            if start is not None and end is not None and 0 <= start <= end else 1
+        if tensor.noncontiguous and tensor.min_rank > (start or 0) + 1:
+            # its sizes are the input's merged, which an op made: not free either
+            return Tensor(Kind.UNKNOWN, min_rank=least, lost=True)
+        if tensor.kind is Kind.UNKNOWN:
+            return evolve(UNKNOWN_TENSOR, min_rank=least, lost=tensor.lost)
         # a copy, or a view where sizes let the dims merge: as contiguous as the input then
-        return evolve(CONTIGUOUS, maybe=call.tensor.noncontiguous)
+        return evolve(CONTIGUOUS, maybe=tensor.noncontiguous, min_rank=least,
+                      lost=tensor.made_sizes)
     s, e = _norm(start, geometry.rank), _norm(end, geometry.rank)
     if geometry.rank == 0:
         return view(call, [ONE], copy_if_needed=True)

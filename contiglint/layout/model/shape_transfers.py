@@ -172,19 +172,23 @@ def at_assumed_rank(transfer):
     def shaped(call: Call) -> Value:
         result = transfer(call)
         tensor = call.tensor
-        assumed = tensor.assumed
         if not isinstance(result, Tensor) or result.geometry is not None or \
-                tensor.geometry is not None or assumed is None or tensor.lost or \
-                assumed.rank != tensor.min_rank or tensor.partial is not None or \
-                tensor.kind not in (Kind.UNKNOWN, Kind.CONTIGUOUS):
+                tensor.geometry is not None:
             return result
-        sized = transfer(evolve(call, this=Tensor(Kind.CONTIGUOUS, assumed,
-                                                  min_rank=assumed.rank)))
-        if not isinstance(sized, Tensor) or sized.geometry is None or \
-                sized.kind is not Kind.CONTIGUOUS:
-            return result
-        return evolve(result, min_rank=max(result.min_rank, sized.rank),
-                      assumed=Geometry.contiguous(sized.geometry.sizes))
+        assumed = tensor.assumed
+        if assumed is not None and not tensor.lost and assumed.rank == tensor.min_rank and \
+                tensor.partial is None and tensor.kind in (Kind.UNKNOWN, Kind.CONTIGUOUS):
+            sized = transfer(evolve(call, this=Tensor(Kind.CONTIGUOUS, assumed,
+                                                      min_rank=assumed.rank)))
+            if isinstance(sized, Tensor) and sized.geometry is not None and \
+                    sized.kind is Kind.CONTIGUOUS:
+                return evolve(result, min_rank=max(result.min_rank, sized.rank),
+                              assumed=Geometry.contiguous(sized.geometry.sizes))
+        if tensor.made_sizes or tensor.noncontiguous or tensor.partial is not None:
+            # sizes made from a tensor that an op made (moved, cut, lost): not free for a
+            # later op that fixes the rank
+            return evolve(result, lost=True)
+        return result
     shaped.__doc__ = transfer.__doc__
     return shaped
 

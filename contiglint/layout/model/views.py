@@ -72,6 +72,10 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         if base is not None and base.rank > implied and tensor.kind is Kind.UNKNOWN:
             base = None  # assumed at a rank above the least one: a guess for the ops that
             # fix the rank, which this op does not (a narrow to 1 of x's last dim)
+        # the geometry assumed at a lower rank names sizes (x.size(0)) that a rank this op
+        # implies does not place: the free sizes assumed there are not free
+        named = base is not None and base.rank < implied and \
+            base != Geometry.contiguous([None] * base.rank)
         if base is None or base.rank < implied:
             base = None if cut else Geometry.contiguous([None] * implied)
         assumed = change(base) if base is not None else None
@@ -82,7 +86,7 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
                 # contiguous through a size-1 dim of the rank assumed (`e[..., None,
                 # :].transpose(0, 1)` swaps that dim at rank 1 only): at other ranks, not
                 result = evolve(result, maybe=True)
-            return result
+            return evolve(result, lost=True) if named else result
     kind = tensor.kind if coarse is None else coarse
     if tensor.noncontiguous and kind is not Kind.CONTIGUOUS:
         if coarse is Kind.PERMUTED and tensor.kind in (Kind.STRIDED, Kind.BROADCAST):
