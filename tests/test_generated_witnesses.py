@@ -115,3 +115,15 @@ def test_a_step_through_a_cut_is_not_witnessed_at_the_cut_s_extent():
     verdicts = agreed(p)
     assert [v.witness for v in verdicts] == [None]
     assert torch.randn(4, 4, 12)[..., 1:, :1][1:, ::2, :].view(-1).shape == (6,)
+
+
+def test_an_expand_fixes_the_rank_only_where_the_sizes_there_are_known():
+    """`broadcast_to(v.unsqueeze(0), (3, v.size(0)))` of a 1-D v of unknown size: the second
+    dim may or may not grow, so the rank fixed at 2 with free sizes made both dims stride 0
+    and the view that torch refuses 'ok' (seeds 137-144, after the expand fix above)."""
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v0 = x[x == x]", "op", ""),
+                 ("v1 = torch.broadcast_to(v0.unsqueeze(0), (3, v0.size(0),))", "op", ""),
+                 ("s = v1.view(-1)", "view", "v1")], ("B", "N", "C"), 3,
+                ((4, 5, 6), (4, 5, 1), (3, 2, 3)))
+    assert [v.engine for v in agreed(p)] != ["ok"]

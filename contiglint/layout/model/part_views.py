@@ -267,7 +267,11 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
     kept = [i for i, s in enumerate(sizes or ()) if s == WILDCARD]  # -1 keeps a dim x has:
     rank = len(sizes) - kept[0] if kept else 0  # x has at least the dims from the first -1 on
     # x has at most as many dims as sizes are given: as many, where it has at least that many
-    fixed = len(sizes) if sizes is not None and call.tensor.min_rank >= len(sizes) else None
+    # and its sizes there are assumed (a dim of unknown size given one may or may not grow)
+    assumed = call.tensor.assumed
+    fixed = len(sizes) if sizes is not None and call.tensor.min_rank >= len(sizes) and \
+        assumed is not None and assumed.rank == len(sizes) and None not in assumed.sizes \
+        else None
     result = apply_view(call, change, Kind.BROADCAST, rank, fixed)
     if result.kind is Kind.BROADCAST and result.kind is not call.tensor.kind and (
             call.tensor.geometry is None or all(guessed)):
