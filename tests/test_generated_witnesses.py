@@ -11,6 +11,8 @@ from tests.test_generated_programs import SIZE3, agreed, program
 
 SIZE4 = SIZE3 + ("D = x.size(3)",)
 SIZES4 = ((4, 5, 6, 7), (1, 5, 6, 7), (4, 5, 6, 1), (1, 2, 2, 2))
+SIZES = {2: ((4, 5), (4, 1), (1, 5), (4, 2)), 3: ((4, 5, 6), (4, 5, 1), (4, 1, 6), (3, 2, 3)),
+         4: SIZES4}  # input sizes per rank, size-1 dims among them
 
 
 @pytest.mark.parametrize("prologue, body, rank, verdicts", [
@@ -71,9 +73,7 @@ SIZES4 = ((4, 5, 6, 7), (1, 5, 6, 7), (4, 5, 6, 1), (1, 2, 2, 2))
 def test_sizes_an_op_made_are_not_free_for_the_op_that_fixes_the_rank(prologue, body, rank,
                                                                        verdicts):
     """From the long run of seeds 57-96: each gave a witness whose sizes no input gives."""
-    sizes = SIZES4 if rank == 4 else ((4, 5, 6), (4, 5, 1), (4, 1, 6), (3, 2, 3)) \
-        if rank == 3 else ((4, 5), (4, 1), (1, 5), (4, 2))
-    found = agreed(program("size", prologue, body, ("x",), rank, sizes))
+    found = agreed(program("size", prologue, body, ("x",), rank, SIZES[rank]))
     assert [(v.engine, v.finding) for v in found] == verdicts
 
 

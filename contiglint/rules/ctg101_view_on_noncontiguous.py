@@ -10,7 +10,7 @@ from contiglint.findings import Edit, Fix
 from contiglint.layout.model.values import Tensor
 from contiglint.layout.model.view_verdict import view_verdict
 from contiglint.layout.model.witness import dtype_view_witness, own_sizes, view_witness
-from contiglint.layout.model.witness_sizes import atoms
+from contiglint.layout.model.witness_sizes import Names
 from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
@@ -149,12 +149,11 @@ def named(tensor: Tensor, target: Optional[tuple]) -> bool:
 
 
 def size_names(sizes) -> set:
-    """The names sizes are made of (`C // H` is C and H)."""
-    found: dict = {}
+    """The names known sizes are made of (`C // H` is C and H), as a witness names them."""
+    names = Names()
     for size in sizes:
-        for factor in size[1]:
-            atoms(factor, found)
-    return set(found)
+        names.add(size)
+    return set(names.atoms)
 
 
 CONVERSIONS = {name: ELEMENT_SIZE[dtype] for name, dtype in CONVERSION_DTYPES.items()}

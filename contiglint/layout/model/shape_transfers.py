@@ -184,7 +184,7 @@ def at_assumed_rank(transfer):
                     sized.kind is Kind.CONTIGUOUS:
                 return evolve(result, min_rank=max(result.min_rank, sized.rank),
                               assumed=Geometry.contiguous(sized.geometry.sizes))
-        if tensor.made_sizes or tensor.noncontiguous or tensor.partial is not None:
+        if tensor.lost or tensor.noncontiguous or tensor.partial is not None:
             # sizes made from a tensor that an op made (moved, cut, lost): not free for a
             # later op that fixes the rank
             return evolve(result, lost=True)
