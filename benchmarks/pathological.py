@@ -14,15 +14,17 @@ The files are generated here, into a temporary directory (or `--keep DIR`):
     deep, `if` blocks 90 deep, a 1000-deep `elif` chain, a 1000-term `+` chain);
   * many_functions: 40k small functions that each view and transpose a tensor;
   * huge_function: one function of 60k lines.
-`--fit 409600` shrinks each one to just under contiglint's default `max-file-size`, so that it
-is checked rather than reported (E903): the time and memory of a run at the limit.
+`--fit BYTES` shrinks each one to just under BYTES (e.g. contiglint's `max-file-size`, so that
+it is checked rather than reported as E903): the time and memory of a run at that size.
 Each is linted by the CLI in a fresh subprocess (`--no-cache -j1`), with the default rules and
-with every rule (`--select CTG,<opt-in codes>`, as benchmarks/findings_diff.py builds it). Wall
-time and the child's peak RSS (`resource.getrusage(RUSAGE_CHILDREN)`, one child per run, read
-in a fresh helper process) are printed per file and rule set, with the result (findings, or the
-E9xx error the run reported). Then a linearity check: the 100k-line module at 1/4, 1/2 and 1x
-of its size; "slope" is the growth (wall, CPU, RSS) per line of the second half over that of
-the second quarter, 1.0 when linear.
+with every rule (`--select` of every code, preview and opt-in ones too, as
+benchmarks/findings_diff.py builds it). Wall time and the child's peak RSS
+(`resource.getrusage(RUSAGE_CHILDREN)`, one child per run, read in a fresh helper process)
+are printed per file and rule set, with the result (findings, or the E9xx error the run
+reported). Then a linearity check: the 100k-line module at 1/4, 1/2 and 1x of its size;
+"slope" is the growth (wall, CPU, RSS) per line of the second half over that of the second
+quarter, 1.0 when linear. A file over 256 kB is analysed one group of top-level statements at
+a time (contiglint/segments.py), which bounds the memory; the target is 150 MB per process.
 """
 from __future__ import annotations
 
@@ -32,7 +34,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -163,8 +164,9 @@ FILES = {
 
 
 def codes() -> str:
+    # every code by name: preview and opt-in rules run only when selected so
     from contiglint.rules import all_rules
-    return ",".join(["CTG"] + [rule.code for rule in all_rules() if rule.opt_in])
+    return ",".join(rule.code for rule in all_rules())
 
 
 # One child per measurement: RUSAGE_CHILDREN of a fresh helper is the peak of its only child.
@@ -228,8 +230,8 @@ def main() -> None:
     parser.add_argument("--rules", default="default,all")
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--fit", type=int, default=None, metavar="BYTES",
-                        help="shrink each file to 97%% of BYTES (contiglint's max-file-size, "
-                        "409600 by default), so that it is checked: a run at the limit")
+                        help="shrink each file to 97%% of BYTES (e.g. contiglint's max-file-size, "
+                        "5242880 by default): a run at that size")
     parser.add_argument("--keep", type=Path, help="write the files here and keep them")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per lint run")
     parser.add_argument("--max-file-size", type=int, default=None,

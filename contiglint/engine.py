@@ -22,6 +22,7 @@ from contiglint.prefilter import (
 )
 from contiglint.rules import enabled_rules
 from contiglint.rules.base import ParsedModule, Rule, RuleContext
+from contiglint.segments import is_valid, parse_tree, segmented, segments
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
 
@@ -72,19 +73,11 @@ def sink_kinds(rules: list[Rule]) -> frozenset[str]:
 
 
 def parse(text: str, path: str) -> tuple[Optional[ast.Module], Optional[SourceError]]:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escape sequences etc. are not ours to report
-            return ast.parse(text, filename=path, type_comments=False), None
-    except SyntaxError as error:
-        line, column = error.lineno or 1, error.offset or 1
-        message = f"cannot parse: {error.msg}" if error.msg else "cannot parse"
-        return None, SourceError(path, line, max(column, 1), message)
-    except ValueError as error:  # NUL bytes
-        return None, SourceError(path, 1, 1, f"cannot parse: {error}")
-    except (RecursionError, MemoryError):  # absurd nesting: the parser's own stack overflows
-        return None, SourceError(path, 1, 1, "cannot parse: too deeply nested for Python's "
-                                 "parser (its stack overflowed)")
+    tree, error = parse_tree(text, path)
+    if error is None:
+        return tree, None
+    message = f"cannot parse: {error.msg}" if error.msg else "cannot parse"
+    return None, SourceError(path, error.lineno or 1, max(error.offset or 1, 1), message)
 
 
 def size_error(text: str, path: str, settings: Settings) -> Optional[SourceError]:
@@ -141,12 +134,24 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
         # No token, or only words of rules whose functions the text never names as a word:
         # nothing to analyse, but a file that does not parse is still reported: silence
         # would read as "this file is fine".
+        if tree is None and segmented(text):
+            return LintResult(errors=_segment_errors(text, path, settings))
         error = syntax_error(text, path) if tree is None else None
         return LintResult(errors=[error] if error else [])
+    if tree is None and segmented(text):
+        return _lint_segments(text, path, settings, rules, found, searched, project, observer)
     if tree is None:
         tree, error = parse(text, path)
         if error:
             return LintResult(errors=[error])
+    return _lint_parsed(tree, text, path, settings, rules, found, searched, project, index,
+                        observer)
+
+
+def _lint_parsed(tree: ast.Module, text: str, path: str, settings: Settings, rules: list[Rule],
+                 found: Optional[set[str]], searched: str,
+                 project: Optional[ProjectContracts], index: Optional[ModuleIndex], observer,
+                 source: Optional[SourceMap] = None) -> LintResult:
     if index is None:
         index = ModuleIndex(tree)
     if found is not None and only_outside_code(index, found):
@@ -154,17 +159,49 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if not any(holds_tokens(rule, searched) and rule.may_fire(index, settings.strict)
                for rule in rules):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
-    return lint_tree(tree, text, path, settings, rules, project, index, observer)
+    return lint_tree(tree, text, path, settings, rules, project, index, observer, source)
+
+
+def _lint_segments(text: str, path: str, settings: Settings, rules: list[Rule],
+                   found: Optional[set[str]], searched: str,
+                   project: Optional[ProjectContracts], observer) -> LintResult:
+    """A large text, one segment at a time (segments.py): each segment's tree is dropped once
+    it is analysed. A segment that cannot be parsed makes the result its error alone, as a
+    text that does not parse gives no findings."""
+    result, source = LintResult(), SourceMap(text)
+    for segment in segments(text, path, bool(settings.max_file_size)):
+        if segment.error is not None:
+            return LintResult(errors=[_segment_error(segment, path)])
+        part = _lint_parsed(segment.tree, text, path, settings, rules, found, searched,
+                            project, None, observer, source)
+        result.findings.extend(part.findings)
+        result.errors.extend(part.errors)
+    return result
+
+
+def _segment_errors(text: str, path: str, settings: Settings) -> list[SourceError]:
+    """What parsing a large text a segment at a time reports (nothing when every segment
+    parses)."""
+    return [_segment_error(segment, path)
+            for segment in segments(text, path, bool(settings.max_file_size))
+            if segment.error is not None]
+
+
+def _segment_error(segment, path: str) -> SourceError:
+    return SourceError(path, segment.line, segment.column, segment.error,
+                       "limit" if segment.over_limit else "syntax")
 
 
 def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
               rules: Optional[list[Rule]] = None,
               project: Optional[ProjectContracts] = None,
-              index: Optional[ModuleIndex] = None, observer=None) -> LintResult:
+              index: Optional[ModuleIndex] = None, observer=None,
+              source: Optional[SourceMap] = None) -> LintResult:
     """`observer`: records the abstract values the flow pass computes (`contiglint explain`,
-    editor hovers: layout/explain/observe.py)."""
+    editor hovers: layout/explain/observe.py); `source`: the text's SourceMap, where the
+    caller has one."""
     rules = enabled_rules(settings) if rules is None else rules
-    source = SourceMap(text)
+    source = source or SourceMap(text)
     result = LintResult()
     try:
         index = index or ModuleIndex(tree)
@@ -219,8 +256,7 @@ def fix_source(text: str, path: str = "-", settings: Settings = Settings(),
         candidate, applied = apply_fixes(text, [f.fix for f in fixable], accepted)
         if applied == 0 or candidate == text:
             break
-        _, error = parse(candidate, path)
-        if error:
+        if not is_valid(candidate, path):
             result.errors.append(SourceError(
                 path, 1, 1, "a fix produced code that does not parse; the file was left as it "
                 "was (please report this bug)", "internal"))

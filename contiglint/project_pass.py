@@ -26,6 +26,7 @@ from contiglint.layout.contracts.records import ModuleSummary
 from contiglint.layout.contracts.summary import summarize
 from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.rules import enabled_rules
+from contiglint.segments import segmented
 from contiglint.source import text_digest
 
 if TYPE_CHECKING:
@@ -105,7 +106,8 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     module = module_name(path) if contracts else ""  # only contracts are named by module
     package = path.endswith("__init__.py")
     try:
-        if "def " in text and contracts:
+        # a large text is analysed in segments (segments.py): no summary of the whole
+        if "def " in text and contracts and not segmented(text):
             key = cache.summary_key(text, path, module) if cache is not None else ""
             cached = cache.load_summary(key) if cache is not None else None
             if cached is not None:
@@ -129,7 +131,7 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
         return first
     try:
         own = None
-        if contracts and summary is None:
+        if contracts and summary is None and not segmented(text):
             if not parsed:
                 tree, _ = parse(text, path)
             if tree is not None:
@@ -223,7 +225,7 @@ def _answers_stand(source: SourceFile, project: ProjectContracts, asked: dict) -
     own summary is the project's copy when made from this text, else made here."""
     own = project.own if project.own is not None and \
         project.own_digest == source.text_digest else None
-    if own is None and asked:
+    if own is None and asked and not segmented(source.text):
         try:
             tree, _ = parse(source.text, source.path)
             if tree is None:
