@@ -2,36 +2,39 @@
 
     python benchmarks/bench.py [--repeats 3] [--pairs 3] [--torchfix-repeats 1] [--jobs N]
                                [--packages transformers,timm,torchvision] [--skip-torchfix]
-                               [--ruff-only] [--rules all|default]
+                               [--ruff-only] [--rules both|all|default]
 
 Corpus: fixed wheels from PyPI (`pip download --no-deps`), unpacked into benchmarks/corpus/
 (git-ignored, never committed) and reused when already there. Every tool gets exactly the
-`*.py` files contiglint discovers there, so files/s are comparable.
+`*.py` files contiglint discovers there, so files/s are comparable. The rule sets: every rule
+(`all`: preview and opt-in ones too) and the default set (`default`); `--rules both` (the
+default) measures each of them wherever contiglint is measured more than once.
 
 Measured, each as a fresh subprocess, median of `--repeats` runs (TorchFix: `--torchfix-repeats`,
 default 1 because one run takes minutes), with min and max:
   * ruff (`ruff check --select ALL --no-cache`, every rule, its own threads, diagnostics written
-    to a file in its default format) and contiglint cold -jN, measured in `--pairs`
-    alternating pairs (ruff first in odd pairs, contiglint first in even ones), so that load from
-    elsewhere on the machine falls on both; the ratio is taken per pair. ruff runs from its own
-    virtual environment (benchmarks/corpus/ruff-venv, pinned), with `--isolated` so that no
-    configuration file in the wheels or around the corpus changes its rule set. ruff with
-    `--output-format concise` (one line per diagnostic) is timed too, for reference: writing
-    its default format's source snippets is a large part of ruff's time on this corpus;
-  * contiglint cold: all rules (opt-in ones too), `--no-cache`, with -j1 and -jN (N = all cores);
-  * linearity: contiglint cold -jN on an interleaved quarter and half of the files and on all of
-    them, in rounds of the three in turn; the CPU seconds per MB of the second half (full - half) over those of the second
-    quarter (half - quarter) is 1.0 when the cost is linear in corpus size (start-up cancels);
-  * contiglint warm: the same -jN run again with a cache that a first run has filled (3x
-    `--repeats` runs, as for the start-up rows: each takes well under a second);
+    to a file in its default format) and contiglint cold -jN with each rule set, in `--pairs`
+    rounds whose order turns by one each round, so that each runs first as often and load from
+    elsewhere on the machine falls on all; the ratio to ruff is taken within each round. ruff
+    runs from its own virtual environment (benchmarks/corpus/ruff-venv, pinned), with
+    `--isolated` so that no configuration file in the wheels or around the corpus changes its
+    rule set. ruff with `--output-format concise` (one line per diagnostic) is timed too, for
+    reference: writing its default format's source snippets is a large part of ruff's time;
+  * contiglint cold -j1 (`--no-cache`, the first rule set);
+  * linearity: contiglint cold -jN (the first rule set) on an interleaved quarter and half of
+    the files and on all of them, in rounds of the three in turn; the CPU seconds per MB of the
+    second half (full - half) over those of the second quarter (half - quarter) is 1.0 when
+    the cost is linear in corpus size (start-up cancels);
+  * contiglint warm, each rule set: the same -jN run again with a cache that a first run has
+    filled (3x `--repeats` runs, as for the start-up rows: each takes well under a second);
   * TorchFix's CLI with its default rules and jobs (it runs in its own virtual environment,
     benchmarks/corpus/torchfix-venv, so that its libcst pin and its TOR flake8 plugin never
     touch this environment; it needs neither torch nor CUDA);
   * `flake8 --select CTG` (contiglint's plugin, default rules, flake8's default jobs);
   * a bare single-process `libcst.parse_module` of every file (TorchFix's libcst), and
     `ast.parse` for reference.
-`--ruff-only` runs the ruff / contiglint pairs alone (for comparing two commits: run it from
-each checkout with the same `--corpus`).
+`--ruff-only` runs the ruff rounds alone (for comparing two commits: run it from each checkout
+with the same `--corpus`).
 contiglint runs as installed: from a byte-compiled copy of this checkout's package
 (benchmarks/corpus/contiglint-build, made afresh by each run; `pip install` byte-compiles too),
 and every measured command runs in that folder. Like ruff, it runs from a virtual environment
@@ -46,11 +49,12 @@ pool workers), with `ru_maxrss` the largest *single* process among them: that is
 "peak memory per process" target. The machine may be shared, so CPU seconds are printed too:
 they are far less sensitive to other load than wall seconds.
 
-Targets get PASS/FAIL, judged on wall time (CPU alongside; linearity on CPU). Issue 16:
-cold -jN <= ruff (median of the per-pair ratios); linear in corpus size (marginal cost ratio
-<= 1.2); warm <= 3% of cold; peak RSS <= 100 MB per process. Issue 8: cold -jN >= 15x faster
-than TorchFix; cold <= 0.7x the bare LibCST parse. No test asserts timings; this script is the
-measurement.
+Targets get PASS/FAIL, judged on wall time (CPU alongside; linearity on CPU). Issue 31: cold
+-jN with every rule <= ruff and with the default set <= 0.7x ruff (medians of the per-round
+ratios); linear in corpus size (marginal cost ratio <= 1.2); warm <= 3% of cold, each rule
+set; peak RSS <= 150 MB per process. Issue 8: cold -jN >= 15x faster than TorchFix; cold <=
+0.7x the bare LibCST parse. No test asserts timings; this script is the measurement
+(bench_runs.py runs the commands, bench_report.py prints the result).
 
 A run that fails is never a number: every command must exit with the status it is expected to
 (0: all run with --exit-zero or print a summary) and its output must look like a completed run
@@ -60,230 +64,25 @@ file); otherwise the bench stops with exit status 2 and shows the tool's output.
 from __future__ import annotations
 
 import argparse
-import compileall
 import os
 import re
 import shutil
-import signal
-import statistics
 import subprocess
 import sys
-import tempfile
-import threading
-import time
-import zipfile
-from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PINNED = {"transformers": "5.24.0", "timm": "1.0.31", "torchvision": "0.29.1"}
-TORCHFIX = "torchfix==0.7.0"
-CANARY = "flake8-canary.py"  # a file of one default finding, to show the plugin ran
-RUFF = "ruff==0.17.6"
 sys.path.insert(0, str(ROOT))  # this checkout's contiglint, installed or not
+sys.path.insert(0, str(HERE))
 
-
-class BenchError(Exception):
-    pass
-
-
-RUN_DIR = ROOT  # where every measured command runs: the installed copy's folder, once made
-
-
-def installed_copy(corpus: Path) -> Path:
-    """This checkout's package as `pip install` leaves it: a copy with its bytecode compiled
-    (pip byte-compiles what it installs). Run from the checkout under
-    PYTHONDONTWRITEBYTECODE, every run would first compile each module it imports again
-    (about 0.1 s in the parent, before a worker forks), which no installed contiglint does.
-    Made afresh by every bench run, from the working tree."""
-    build = corpus / "contiglint-build"
-    shutil.rmtree(build, ignore_errors=True)
-    shutil.copytree(ROOT / "contiglint", build / "contiglint",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    if not compileall.compile_dir(str(build / "contiglint"), quiet=1):
-        raise BenchError(f"could not byte-compile the package copy in {build}")
-    return build
-
-
-@dataclass
-class Timing:
-    label: str
-    wall: list[float] = field(default_factory=list)
-    cpu: list[float] = field(default_factory=list)
-    rss_mb: float = 0.0
-    output: str = ""
-    files: int = 0  # how many files the command was given (0: the whole corpus)
-    per_file: bool = True  # False: a reference row that is given no file (start-up)
-    mb: float = 0.0  # their size, where a measurement needs it
-    findings: int = 0  # diagnostics a tool wrote to a file, where it does
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.wall)
-
-    @property
-    def cpu_median(self) -> float:
-        return statistics.median(self.cpu)
-
-    @property
-    def spread(self) -> str:
-        return f"{min(self.wall):.2f}-{max(self.wall):.2f}"
-
-
-def measure(label: str, argv: list[str], repeats: int, timeout: float, env=None,
-            ok=(0,), before=None, files: int = 0, check=None,
-            timing: Optional[Timing] = None, per_file: bool = True) -> Timing:
-    """Run argv `repeats` times; wall, CPU (user+sys incl. reaped children) and max RSS.
-
-    `ok`: the exit statuses a completed run has; `check(output)` returns what is wrong with a
-    run's output, or None. Anything else stops the bench (BenchError)."""
-    timing = timing or Timing(label, files=files, per_file=per_file)
-    for index in range(repeats):
-        if before:
-            before()
-        out = tempfile.TemporaryFile()
-        start = time.perf_counter()
-        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                   cwd=RUN_DIR, start_new_session=True)
-        timer = threading.Timer(timeout, os.killpg, (process.pid, signal.SIGKILL))
-        timer.start()
-        try:
-            _, status, usage = os.wait4(process.pid, 0)
-        finally:
-            timer.cancel()
-        elapsed = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        timing.output = out.read().decode("utf-8", "replace")
-        if process.returncode == -signal.SIGKILL and elapsed >= timeout:
-            raise BenchError(f"{label}: timed out after {timeout:.0f}s")
-        if process.returncode not in ok:
-            raise BenchError(f"{label}: exit {process.returncode} (expected "
-                             f"{' or '.join(map(str, ok))})\n{timing.output[-3000:]}")
-        problem = check(timing.output) if check else None
-        if problem:
-            raise BenchError(f"{label}: {problem}\n{timing.output[-3000:]}")
-        timing.wall.append(elapsed)
-        timing.cpu.append(usage.ru_utime + usage.ru_stime)
-        timing.rss_mb = max(timing.rss_mb, usage.ru_maxrss / 1024)  # Linux: KiB
-        print(f"  {label} #{len(timing.wall)}: {elapsed:.1f}s wall, {timing.cpu[-1]:.1f}s CPU, "
-              f"{usage.ru_maxrss / 1024:.0f} MB", flush=True)
-    return timing
-
-
-def pip(python: str, *args: str, timeout: float = 900) -> None:
-    result = subprocess.run([python, "-m", "pip", *args], capture_output=True, text=True,
-                            timeout=timeout)
-    if result.returncode:
-        raise BenchError(f"pip {' '.join(args)} failed:\n{result.stdout[-2000:]}"
-                         f"{result.stderr[-2000:]}")
-
-
-def fetch_corpus(corpus: Path, packages: list[str]) -> list[Path]:
-    """Download each pinned wheel once and unpack it; an unpacked tree is reused."""
-    trees = []
-    for name in packages:
-        tree = corpus / f"{name}-{PINNED[name]}"
-        if not (tree / ".complete").exists():
-            print(f"downloading {name}=={PINNED[name]} ...", flush=True)
-            with tempfile.TemporaryDirectory() as download:
-                pip(sys.executable, "download", "--no-deps", "--only-binary=:all:",
-                    f"{name}=={PINNED[name]}", "-d", download)
-                wheels = list(Path(download).glob("*.whl"))
-                if len(wheels) != 1:
-                    raise BenchError(f"expected one wheel for {name}, got {wheels}")
-                shutil.rmtree(tree, ignore_errors=True)
-                with zipfile.ZipFile(wheels[0]) as wheel:
-                    wheel.extractall(tree)
-            (tree / ".complete").write_text(wheels[0].name + "\n")
-        trees.append(tree)
-    # An empty [tool.contiglint] table: the corpus is linted with the defaults, whatever
-    # configuration the checkout around it has.
-    (corpus / "pyproject.toml").write_text("[tool.contiglint]\n")
-    return trees
-
-
-def runtime_requirements() -> list[str]:
-    """contiglint's runtime dependencies (pyproject.toml's [project] dependencies that apply
-    to this Python), pinned to the versions installed here."""
-    import importlib.metadata
-    import tomllib
-    from packaging.requirements import Requirement
-
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    pinned = []
-    for text in project["dependencies"]:
-        requirement = Requirement(text)
-        if requirement.marker is None or requirement.marker.evaluate():
-            pinned.append(f"{requirement.name}=="
-                          f"{importlib.metadata.version(requirement.name)}")
-    return pinned
-
-
-def tool_python(corpus: Path, name: str, requirement: str) -> str:
-    """A virtual environment of its own for a tool (reused once complete); its python."""
-    venv = corpus / f"{name}-venv"
-    python = venv / "bin" / "python"
-    stamp = venv / ".complete"
-    if not stamp.exists() or stamp.read_text().strip() != requirement:
-        print(f"installing {requirement} into {venv} ...", flush=True)
-        shutil.rmtree(venv, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-        pip(str(python), "install", "-q", *requirement.split())
-        if name == "torchfix":
-            check = subprocess.run([str(python), "-c", "import torch"], capture_output=True)
-            if check.returncode == 0:
-                raise BenchError("torchfix pulled torch into its venv; it should not need it")
-        stamp.write_text(requirement + "\n")
-    return str(python)
-
-
-PARSE_SCRIPT = """
-import sys
-files = open(sys.argv[2], encoding="utf-8").read().splitlines()
-failed = 0
-if sys.argv[1] == "libcst":
-    import libcst
-    parse = libcst.parse_module
-else:
-    import ast, warnings
-    warnings.simplefilter("ignore")
-    parse = ast.parse
-for path in files:
-    with open(path, "rb") as handle:
-        data = handle.read()
-    try:
-        parse(data.decode("utf-8-sig"))
-    except Exception:
-        failed += 1
-print(f"parsed {len(files) - failed}, failed {failed}")
-"""
-
-
-def parsed_all(count: int):
-    """The check of a parse script's output: it read every one of the `count` files."""
-    def check(output: str) -> Optional[str]:
-        match = re.search(r"parsed (\d+), failed (\d+)", output)
-        if not match or int(match[1]) + int(match[2]) != count:
-            return f"expected a summary covering {count} files"
-        return None
-    return check
-
-
-def no_traceback(output: str) -> Optional[str]:
-    return "the tool crashed (traceback in its output)" if "Traceback (most recent call" \
-        in output else None
-
-
-def line_count(path: Path) -> int:
-    count = 0
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            count += block.count(b"\n")
-    return count
+import bench_runs as runs  # noqa: E402
+from bench_report import CANARY, report, report_pairs  # noqa: E402
+from bench_runs import (  # noqa: E402,F401 - PINNED and fetch_corpus: other scripts' too
+    PARSE_SCRIPT, PINNED, RUFF, TORCHFIX, BenchError, Timing, fetch_corpus, installed_copy,
+    line_count, measure, no_traceback, parsed_all, runtime_requirements, tool_python,
+)
 
 
 def corpus_facts(trees: list[Path], select: list[str]) -> tuple[list[str], int]:
@@ -307,11 +106,6 @@ def all_codes() -> list[str]:
     return ["CTG"] + [entry.code for entry in registry.entries() if entry.opt_in]
 
 
-def per_code(statistics_output: str) -> Counter:
-    return Counter({code: int(count) for count, code in
-                    re.findall(r"^\s*(\d+)\s+(CTG\d+)\b", statistics_output, re.M)})
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3, help="runs per measurement")
@@ -330,10 +124,10 @@ def main() -> int:
     parser.add_argument("--ruff-only", action="store_true",
                         help="measure only the ruff / contiglint cold -jN pairs (the issue 16 "
                              "target), e.g. to compare two commits in one run each")
-    parser.add_argument("--rules", choices=("all", "default"), default="all",
-                        help="contiglint's rules: every rule, opt-in and preview ones too "
-                             "(default), or only those that run by default (the issue 16 "
-                             "target's setting)")
+    parser.add_argument("--rules", choices=("both", "all", "default"), default="both",
+                        help="contiglint's rules: every rule (opt-in and preview ones too) "
+                             "and the default set, each in every measurement of contiglint "
+                             "alone and in every ruff round (both, the default), or one of them")
     parser.add_argument("--torchfix-packages", metavar="NAMES",
                         help="run TorchFix on this subset only (it is ~40x slower than "
                              "contiglint); the speedup then compares both on that subset")
@@ -359,31 +153,36 @@ def bench(args: argparse.Namespace) -> int:
                    .split(",") if name.strip()]
     if not set(tf_packages) <= set(packages):
         raise BenchError("--torchfix-packages must be a subset of --packages")
-    select = all_codes() if args.rules == "all" else ["CTG"]
-    files, skipped = corpus_facts(trees, select)
+    sets = ["all", "default"] if args.rules == "both" else [args.rules]
+    selects = {name: all_codes() if name == "all" else ["CTG"] for name in sets}
+    files, skipped = corpus_facts(trees, selects[sets[0]])
+    skips = {sets[0]: skipped}
+    for name in sets[1:]:
+        skips[name] = corpus_facts(trees, selects[name])[1]
     listing = corpus / "files.txt"
     listing.write_text("\n".join(files) + "\n")
     size_mb = sum(os.path.getsize(path) for path in files) / 1e6
     print(f"corpus: {', '.join(t.name for t in trees)}: {len(files)} files, {size_mb:.1f} MB; "
-          f"prefilter skips {skipped}; rules {','.join(select)}; -jN = -j{args.jobs}",
-          flush=True)
+          + "; ".join(f"rules {name} ({','.join(selects[name])}): prefilter skips {skips[name]}"
+                      for name in sets) + f"; -jN = -j{args.jobs}", flush=True)
 
-    global RUN_DIR
-    RUN_DIR = installed_copy(corpus)  # `-m contiglint` imports it from the folder it runs in
-    env = dict(os.environ, PYTHONPATH=str(RUN_DIR), PYTHONDONTWRITEBYTECODE="1")
+    # `-m contiglint` imports the copy from the folder every measured command runs in
+    runs.RUN_DIR = installed_copy(corpus)
+    env = dict(os.environ, PYTHONPATH=str(runs.RUN_DIR), PYTHONDONTWRITEBYTECODE="1")
     python = tool_python(corpus, "contiglint", " ".join(runtime_requirements()))
-    lint = [python, "-m", "contiglint", "--config", str(corpus / "pyproject.toml"),
-            "--select", ",".join(select), "-q", "--statistics", "--exit-zero"]
-    cache = corpus / ".contiglint_cache"
-    clear_cache = lambda: shutil.rmtree(cache, ignore_errors=True)  # noqa: E731
+    lints = {name: [python, "-m", "contiglint", "--config", str(corpus / "pyproject.toml"),
+                    "--select", ",".join(selects[name]), "-q", "--statistics", "--exit-zero"]
+             for name in sets}
+    lint = lints[sets[0]]  # the rows that measure one rule set: the first
     results: dict[str, Timing] = {}
     run = lambda key, label, argv, n=args.repeats, **kw: results.__setitem__(  # noqa: E731
         key, measure(label, argv, n, args.timeout, **kw))
     every = parsed_all(len(files))
+    colds = {name: lints[name] + ["--no-cache", f"-j{args.jobs}", *map(str, trees)]
+             for name in sets}
     if args.ruff_only:
-        ruff_pairs(args, corpus, files, lint + ["--no-cache", f"-j{args.jobs}",
-                                                *map(str, trees)], env, results, concise=False)
-        report_pairs(results, args.jobs)
+        ruff_rounds(args, corpus, files, colds, env, results, concise=False)
+        report_pairs(results, args.jobs, sets)
         return 0
 
     quick = 3 * args.repeats  # runs of well under a second: more of them for their medians
@@ -397,14 +196,17 @@ def bench(args: argparse.Namespace) -> int:
     libcst_python = tf_python or sys.executable
     run("libcst", "libcst.parse_module, 1 process",
         [libcst_python, "-c", PARSE_SCRIPT, "libcst", str(listing)], check=every)
-    run("cold1", "contiglint cold -j1", lint + ["--no-cache", "-j1", *map(str, trees)], env=env)
-    ruff_pairs(args, corpus, files, lint + ["--no-cache", f"-j{args.jobs}", *map(str, trees)],
-               env, results)
-    warm_env = dict(env, CONTIGLINT_CACHE_DIR=str(cache))
-    run("fill", f"contiglint cache fill -j{args.jobs}",
-        lint + [f"-j{args.jobs}", *map(str, trees)], env=warm_env, before=clear_cache)
-    run("warm", f"contiglint warm -j{args.jobs}", lint + [f"-j{args.jobs}", *map(str, trees)],
-        n=quick, env=warm_env)
+    run("cold1", f"contiglint cold -j1 ({sets[0]})",
+        lint + ["--no-cache", "-j1", *map(str, trees)], env=env)
+    ruff_rounds(args, corpus, files, colds, env, results)
+    for name in sets:
+        cache = corpus / ".contiglint_cache" / name
+        warm_env = dict(env, CONTIGLINT_CACHE_DIR=str(cache))
+        run(f"fill_{name}", f"contiglint cache fill -j{args.jobs} ({name})",
+            lints[name] + [f"-j{args.jobs}", *map(str, trees)], env=warm_env,
+            before=lambda: shutil.rmtree(cache, ignore_errors=True))
+        run(f"warm_{name}", f"contiglint warm -j{args.jobs} ({name})",
+            lints[name] + [f"-j{args.jobs}", *map(str, trees)], n=quick, env=warm_env)
     if not args.skip_linearity:
         # rounds of a quarter, a half and all of the files in turn, so that the three are
         # measured under the same load (a difference of medians taken minutes apart is
@@ -413,7 +215,7 @@ def bench(args: argparse.Namespace) -> int:
             subset = files[::share]
             label = f"contiglint cold -j{args.jobs}, 1/{share} of files" if share > 1 else \
                 f"contiglint cold -j{args.jobs}, all files"
-            results[f"part{share}"] = Timing(label, files=len(subset))
+            results[f"part{share}"] = Timing(f"{label} ({sets[0]})", files=len(subset))
             results[f"part{share}"].mb = sum(os.path.getsize(p) for p in subset) / 1e6
         for _ in range(args.repeats):
             for share in (4, 2, 1):
@@ -432,13 +234,16 @@ def bench(args: argparse.Namespace) -> int:
             run("coldN_tf", f"contiglint cold -j{args.jobs} ({'+'.join(tf_packages)})",
                 lint + [*map(str, subset), "--no-cache", f"-j{args.jobs}"],
                 env=env, files=count)
-    report(results, len(files), skipped, args.jobs)
+    report(results, len(files), skips, args.jobs, sets)
     return 0
 
 
-def ruff_pairs(args: argparse.Namespace, corpus: Path, files: list[str], cold: list[str],
-               env: dict, results: dict[str, Timing], concise: bool = True) -> None:
-    """ruff and contiglint cold -jN in alternating pairs; per-pair ratios in results."""
+def ruff_rounds(args: argparse.Namespace, corpus: Path, files: list[str],
+                colds: dict[str, list[str]], env: dict, results: dict[str, Timing],
+                concise: bool = True) -> None:
+    """ruff and contiglint cold -jN with each rule set, in `--pairs` rounds whose order turns
+    by one each round (so each tool runs first, and after each other, as often); the ratio
+    to ruff is taken within each round."""
     ruff = str(Path(tool_python(corpus, "ruff", RUFF)).parent / "ruff")
     output = corpus / "ruff-output.txt"
     argv = [ruff, "check", "--isolated", "--select", "ALL", "--no-cache", "--exit-zero",
@@ -449,14 +254,14 @@ def ruff_pairs(args: argparse.Namespace, corpus: Path, files: list[str], cold: l
             return f"ruff wrote no diagnostics to {output}"
         return None
 
-    ours = results["coldN"] = Timing(f"contiglint cold -j{args.jobs}")
     theirs = results["ruff"] = Timing("ruff --select ALL --no-cache")
+    steps = [(theirs, argv, None, written, lambda: output.unlink(missing_ok=True))]
+    for name, cold in colds.items():
+        ours = results[f"coldN_{name}"] = Timing(f"contiglint cold -j{args.jobs} ({name})")
+        steps.append((ours, cold, env, None, None))
     for index in range(args.pairs):
-        order = [(theirs, argv, None, written, lambda: output.unlink(missing_ok=True)),
-                 (ours, cold, env, None, None)]
-        if index % 2:
-            order.reverse()
-        for timing, command, environment, check, before in order:
+        turn = index % len(steps)
+        for timing, command, environment, check, before in steps[turn:] + steps[:turn]:
             measure(timing.label, command, 1, args.timeout, env=environment, check=check,
                     before=before, timing=timing)
     if concise:  # for reference: one line per diagnostic instead of ruff's source snippets
@@ -465,8 +270,10 @@ def ruff_pairs(args: argparse.Namespace, corpus: Path, files: list[str], cold: l
                                           args.repeats, args.timeout, check=written,
                                           before=lambda: output.unlink(missing_ok=True))
         theirs.findings = line_count(output)  # one line per diagnostic
-    results["ruff_ratio"] = [a / b for a, b in zip(ours.wall, theirs.wall)]
-    results["ruff_cpu_ratio"] = [a / b for a, b in zip(ours.cpu, theirs.cpu)]
+    for name in colds:
+        ours = results[f"coldN_{name}"]
+        results[f"ruff_ratio_{name}"] = [a / b for a, b in zip(ours.wall, theirs.wall)]
+        results[f"ruff_cpu_ratio_{name}"] = [a / b for a, b in zip(ours.cpu, theirs.cpu)]
 
 
 def run_flake8(corpus: Path, trees: list[Path], env: dict, run) -> None:
@@ -479,7 +286,7 @@ def run_flake8(corpus: Path, trees: list[Path], env: dict, run) -> None:
     flake8_cfg.write_text("[flake8]\n" + ("" if installed else (
         "[flake8:local-plugins]\nextension =\n"
         "    CTG = contiglint.flake8_plugin:ContiglintChecker\n"
-        f"paths = {RUN_DIR}\n")))
+        f"paths = {runs.RUN_DIR}\n")))
 
     # The corpus may hold no finding of the default rules (it holds none today), so the
     # plugin's run is shown by a file with one: flake8 must report it, or the plugin did not
@@ -496,99 +303,6 @@ def run_flake8(corpus: Path, trees: list[Path], env: dict, run) -> None:
     run("flake8", "flake8 --select CTG",
         [sys.executable, "-m", "flake8", "--config", str(flake8_cfg), "--select", "CTG",
          "--exit-zero", *map(str, trees), str(canary)], env=env, check=ran_contiglint)
-
-
-def report_pairs(results: dict, jobs: int) -> None:
-    """The paired rows alone (--ruff-only)."""
-    print(f"\n{'measurement':38} {'wall s':>8} {'min-max':>12} {'CPU s':>8} {'CPU min-max':>12} "
-          f"{'max RSS':>8}")
-    for key in ("ruff", "coldN"):
-        timing = results[key]
-        print(f"{timing.label:38} {timing.median:8.2f} {timing.spread:>12} "
-              f"{timing.cpu_median:8.2f} {min(timing.cpu):5.2f}-{max(timing.cpu):<6.2f} "
-              f"{timing.rss_mb:6.0f}MB")
-    counts = per_code(results["coldN"].output)
-    print("findings per code:", ", ".join(f"{c} {n}" for c, n in sorted(counts.items()))
-          or "none")
-    ratios, cpu_ratios = results["ruff_ratio"], results["ruff_cpu_ratio"]
-    print("contiglint cold -j%d / ruff, per pair: wall %s; CPU %s" % (
-        jobs, " ".join(f"{r:.2f}" for r in ratios), " ".join(f"{r:.2f}" for r in cpu_ratios)))
-    median = statistics.median(ratios)
-    print(f"cold -j{jobs} <= ruff --select ALL (median of {len(ratios)} pairs): wall "
-          f"{median:.2f}x ({min(ratios):.2f}-{max(ratios):.2f}), CPU "
-          f"{statistics.median(cpu_ratios):.2f}x ({min(cpu_ratios):.2f}-{max(cpu_ratios):.2f})"
-          f"  {'PASS' if median <= 1.0 else 'FAIL'}")
-
-
-def report(results: dict, files: int, skipped: int, jobs: int) -> None:
-    parse = results["libcst"]
-    print(f"\n{'measurement':38} {'files':>5} {'wall s':>8} {'min-max':>12} {'CPU s':>8} "
-          f"{'files/s':>8} {'÷libcst':>8} {'max RSS':>8}  runs")
-    timings = [t for t in results.values() if isinstance(t, Timing)]
-    for timing in timings:
-        count = timing.files or files
-        ratio = f"{timing.median / parse.median:8.2f}" if count == files else f"{'-':>8}"
-        rate = f"{count / timing.median:8.1f}"
-        if not timing.per_file:
-            count, rate, ratio = "-", f"{'-':>8}", f"{'-':>8}"
-        print(f"{timing.label:38} {count:>5} {timing.median:8.2f} {timing.spread:>12} "
-              f"{timing.cpu_median:8.2f} {rate} {ratio} "
-              f"{timing.rss_mb:6.0f}MB  {len(timing.wall)}")
-    print(f"\nfiles: {files}; prefilter skipped: {skipped}")
-    print("libcst / ast outputs:", results["libcst"].output.strip(), "|",
-          results["ast"].output.strip())
-    counts = per_code(results["coldN"].output)
-    print("findings per code:", ", ".join(f"{c} {n}" for c, n in sorted(counts.items()))
-          or "none")
-    print(f"ruff diagnostics: {results['ruff'].findings}")
-    ratios, cpu_ratios = results["ruff_ratio"], results["ruff_cpu_ratio"]
-    print("contiglint cold -j%d / ruff, per pair: wall %s; CPU %s" % (
-        jobs, " ".join(f"{r:.2f}" for r in ratios), " ".join(f"{r:.2f}" for r in cpu_ratios)))
-    if "flake8" in results:
-        flake8_total = len([line for line in re.findall(r"^.*:\d+:\d+: CTG\d+",
-                                                        results["flake8"].output, re.M)
-                            if CANARY not in line])
-        print(f"flake8 CTG findings: {flake8_total} (default rules, the canary not counted; "
-              f"the CLI's total: {sum(counts.values())})")
-    if "torchfix" in results:
-        print("torchfix says:", " / ".join(results["torchfix"].output.strip().splitlines()[-2:]))
-
-    cold, cold1, warm = results["coldN"], results["cold1"], results["warm"]
-    rss = max(t.rss_mb for k, t in results.items()
-              if k.startswith(("cold", "fill", "warm", "part")))
-    median, low, high = (statistics.median(ratios), min(ratios), max(ratios))
-    targets = [(f"cold -j{jobs} <= ruff --select ALL (median of {len(ratios)} pairs; "
-                f"{low:.2f}-{high:.2f})", median, statistics.median(cpu_ratios), 1.0, "x")]
-    if "part2" in results:
-        quarter, half, whole = results["part4"], results["part2"], results["part1"]
-        first = (half.cpu_median - quarter.cpu_median) / (half.mb - quarter.mb)
-        second = (whole.cpu_median - half.cpu_median) / (whole.mb - half.mb)
-        wall_first = (half.median - quarter.median) / (half.mb - quarter.mb)
-        wall_second = (whole.median - half.median) / (whole.mb - half.mb)
-        print(f"marginal cost per MB: 1/4 -> 1/2 of the files {first:.3f} CPU s "
-              f"({wall_first:.3f} wall), 1/2 -> all {second:.3f} CPU s ({wall_second:.3f} wall)")
-        # judged on CPU: a difference of two wall times on a shared machine is mostly noise
-        targets.append(("linear: CPU per MB, second half / second quarter <= 1.2",
-                        second / first, second / first, 1.2, "x"))
-    targets += [(f"warm -j{jobs} <= 3% of cold -j{jobs}", 100 * warm.median / cold.median,
-                 100 * warm.cpu_median / cold.cpu_median, 3.0, "%"),
-                ("peak RSS per process (max over contiglint runs) <= 100 MB", rss, rss,
-                 100.0, "MB"),
-                (f"cold -j{jobs} <= 0.7x bare LibCST parse", cold.median / parse.median,
-                 cold.cpu_median / parse.cpu_median, 0.7, "x"),
-                ("cold -j1 <= 0.7x bare LibCST parse", cold1.median / parse.median,
-                 cold1.cpu_median / parse.cpu_median, 0.7, "x")]
-    print(f"\n{'target':72} {'wall':>9} {'CPU':>9}")
-    if "torchfix" in results:
-        ours, theirs = results.get("coldN_tf", cold), results["torchfix"]
-        speedup, cpu_speedup = theirs.median / ours.median, theirs.cpu_median / ours.cpu_median
-        print(f"{'cold -j%d >= 15x faster than TorchFix' % jobs:72} {speedup:7.1f}x  "
-              f"{cpu_speedup:7.1f}x   {'PASS' if speedup >= 15 else 'FAIL'}")
-    else:
-        print("TorchFix skipped: the 15x target is not measured")
-    for name, value, cpu_value, limit, unit in targets:
-        print(f"{name:72} {value:7.2f}{unit:2} {cpu_value:7.2f}{unit:2}  "
-              f"{'PASS' if value <= limit else 'FAIL'}")
 
 
 if __name__ == "__main__":
