@@ -77,6 +77,37 @@ def test_sizes_an_op_made_are_not_free_for_the_op_that_fixes_the_rank(prologue, 
     assert [(v.engine, v.finding) for v in found] == verdicts
 
 
+@pytest.mark.parametrize("prologue, body, rank, verdicts", [
+    # a conversion to a dtype the code does not show of a narrow: the narrow itself (x of
+    # that dtype) or a dense copy, so the step after it is not witnessed on the narrow's
+    # strides (seed 162 of the long run of seeds 137-176: B = 2 has one row, and the copy is
+    # contiguous)
+    (SIZE4, [("v0 = torch.narrow(x, 3, D - 1, 1)", "op", ""),
+             ("s1 = v0.view(B, N, C, 1)", "view", "v0"),
+             ("v1 = v0.to(torch.uint8)", "op", ""), ("v2 = v1[::3, :, :, None]", "op", ""),
+             ("s5 = v2.data_ptr()", "probe", "v2")], 4,
+     [("unknown", False), ("strided", False)]),
+    # a real copy of the narrow (both dtypes known) is dense: contiguous, so its transpose is
+    # permuted, not strided (a disagreement on the kind before)
+    (("x = x.float()",) + SIZE4, [("v0 = torch.narrow(x, 3, D - 1, 1)", "op", ""),
+                                  ("v1 = v0.to(torch.uint8)", "op", ""),
+                                  ("v2 = v1.transpose(0, 1)", "op", ""),
+                                  ("s5 = v2.data_ptr()", "probe", "v2")], 4,
+     [("permuted", True)]),
+    # a boolean mask selects a count the sizes decide (here B * B): not a free size for the
+    # expand and view after it (seed 170)
+    (("B = x.size(0)", "N = x.size(1)"),
+     [("v0 = x @ x.mT", "op", ""), ("v3 = v0[v0 == v0]", "op", ""),
+      ("v4 = v3.unsqueeze(1).expand(-1, 3)", "op", ""),
+      ("s8 = v4.view(v3.size(0) * 3)", "view", "v4")], 2, [("can raise", False)]),
+])
+def test_sizes_and_strides_a_copy_or_a_mask_made_are_not_the_inputs(prologue, body, rank,
+                                                                   verdicts):
+    """From the long run of seeds 137-176: each gave a witness under which torch succeeds."""
+    found = agreed(program("size", prologue, body, ("x",), rank, SIZES[rank]))
+    assert [(v.engine, v.finding) for v in found] == verdicts
+
+
 def test_a_view_whose_grouping_the_sizes_decide_is_witnessed_where_the_code_names_them():
     """`B, N, K, S = x.shape; x.transpose(2, 3).view(B, N, -1, K * 2)` splits S in two and
     merges the halves with K: the sizes decide, and the code names every one of them, so the

@@ -11,7 +11,6 @@ from typing import Optional, Sequence
 from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE, Size, is_one, size_text, symbol
-from contiglint.layout.model.transfer import CONTIGUOUS
 from contiglint.layout.model.values import NONCONTIGUOUS, Kind, Origin, Tensor, classify
 from contiglint.layout.model.views import _result
 
@@ -36,7 +35,10 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
         # permutation (measured: x.permute(3, 2, 0, 1)[:, idx] has strides (1, 35, 70, 7))
         if tensor.kind is Kind.CONTIGUOUS:
             sizes = _gathered(tensor.geometry, items)
-            return Tensor.of(Geometry.contiguous(sizes), None) if sizes else CONTIGUOUS
+            # sizes the index made and the model does not know (`x[x > 0]` has as many
+            # elements as are true) are lost: no witness may choose them
+            return Tensor.of(Geometry.contiguous(sizes), None) if sizes else \
+                Tensor(Kind.CONTIGUOUS, lost=True)
         if tensor.kind is Kind.UNKNOWN and tensor.geometry is None:
             if not any(item.kind == "ellipsis" for item in items):  # dims from the front
                 sizes = _gathered(tensor.assumed, items)

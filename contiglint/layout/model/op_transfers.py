@@ -64,6 +64,7 @@ class Op:
         if self.effect in ("breaks", "preserves", "depends") and \
                 self.transfer not in DTYPE_SETTERS:
             object.__setattr__(self, "transfer", _keeping_dtype(self.transfer))
+        object.__setattr__(self, "transfer", _made_sizes_stay_made(self.transfer))
 
 
 CONVERSION_DTYPES = dtypes.CONVERSIONS
@@ -78,6 +79,24 @@ def dtype_of(value) -> Optional[str]:
             name in DTYPE_NAMES or name.startswith(("float", "int", "uint", "bfloat",
                                                     "complex", "bool"))) else None
     return None
+
+
+def _made_sizes_stay_made(transfer: Transfer) -> Transfer:
+    """Sizes an op made from lost sizes stay lost: where the input's sizes are lost and the
+    result's come from them (`.mT` of a repeat of unknown sizes), the result's are lost too,
+    not free sizes for a witness, nor for an op that fixes the rank later."""
+    def apply(call: Call) -> Value:
+        result = transfer(call)
+        this = call.this
+        if not isinstance(result, Tensor) or result.lost or not isinstance(this, Tensor) or \
+                result.assumed is not None or not this.lost:
+            return result
+        if result.geometry is None or None in result.geometry.sizes:
+            return evolve(result, lost=True)
+        return result
+    apply.__name__ = getattr(transfer, "__name__", "transfer")
+    apply.__doc__ = getattr(transfer, "__doc__", None)
+    return apply
 
 
 def _keeping_dtype(transfer: Transfer) -> Transfer:
@@ -163,6 +182,10 @@ def _convert_layout(call: Call) -> Value:
     if call.tensor.kind is Kind.BROADCAST or (call.tensor.kind is Kind.STRIDED and not copies
                                               and call.memory_format() is None):
         return _itself_or_copy(tensor)
+    if tensor.kind is Kind.UNKNOWN and tensor.geometry is None and not copies and \
+            call.memory_format() is None and tensor.assumed is not None and \
+            not tensor.assumed.is_dense():
+        return _itself_or_copy(tensor)  # as assumed, cut or stepped itself, or a dense copy
     return result
 
 
@@ -237,7 +260,8 @@ def _repeated(call: Call) -> Value:
         # an op made the tensor and the model lost its sizes: they are not free
         return Tensor(Kind.CONTIGUOUS, min_rank=len(counts), lost=True)
     if given is None or len(given) > len(counts):
-        return tr.fresh(call, [None] * len(counts))
+        # count times sizes the model does not know: made, not free
+        return evolve(tr.fresh(call, [None] * len(counts)), lost=True)
     given = [literal(1)] * (len(counts) - len(given)) + list(given)
     return tr.fresh(call, [multiply(c, g) if c is not None and g is not None else None
                            for c, g in zip(counts, given)])

@@ -184,11 +184,10 @@ def at_assumed_rank(transfer):
                     sized.kind is Kind.CONTIGUOUS:
                 return evolve(result, min_rank=max(result.min_rank, sized.rank),
                               assumed=Geometry.contiguous(sized.geometry.sizes))
-        if tensor.lost or tensor.noncontiguous or tensor.partial is not None:
-            # sizes made from a tensor that an op made (moved, cut, lost): not free for a
-            # later op that fixes the rank
-            return evolve(result, lost=True)
-        return result
+        # the op made the sizes and the model does not know them (a conv's channels are its
+        # weight's, a pool's spatial sizes its input's): not free for a later op that fixes
+        # the rank
+        return evolve(result, lost=True)
     shaped.__doc__ = transfer.__doc__
     return shaped
 

@@ -176,6 +176,10 @@ def identity(call: Call) -> Value:
 
 def densify(tensor: Tensor) -> Tensor:
     """preserve_format allocation: dense layouts kept, others made dense in the same dim order."""
+    if tensor.kind is Kind.UNKNOWN and tensor.geometry is None and tensor.assumed is not None \
+            and not tensor.assumed.is_dense():
+        # cut or stepped where the inputs are as assumed: the copy is dense there
+        return evolve(tensor, partial=None, assumed=tensor.assumed.densified())
     if tensor.kind is Kind.UNKNOWN or (tensor.kind is Kind.CONTIGUOUS and tensor.geometry is None):
         return evolve(tensor, partial=None)  # a contiguous input keeps its layout
     if tensor.geometry is None:

@@ -90,8 +90,8 @@ class Tensor:
     def witness_geometry(self) -> Optional[Geometry]:
         """The geometry a witness may give sizes to: the known one, else the one assumed at
         the least rank, unless an op derived the sizes (a caller does not choose them)."""
-        if self.geometry is not None:
-            return self.geometry
+        if self.geometry is not None:  # with sizes an op made and the model lost: none
+            return None if self.lost and None in self.geometry.sizes else self.geometry
         return None if self.lost else self.assumed
 
     @property
