@@ -105,9 +105,10 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     contracts = reads_any_contract(config)
     module = module_name(path) if contracts else ""  # only contracts are named by module
     package = path.endswith("__init__.py")
+    # a large text is analysed in segments (segments.py): no summary of the whole
+    whole = contracts and not segmented(text)
     try:
-        # a large text is analysed in segments (segments.py): no summary of the whole
-        if "def " in text and contracts and not segmented(text):
+        if "def " in text and whole:
             key = cache.summary_key(text, path, module) if cache is not None else ""
             cached = cache.load_summary(key) if cache is not None else None
             if cached is not None:
@@ -131,7 +132,7 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
         return first
     try:
         own = None
-        if contracts and summary is None and not segmented(text):
+        if whole and summary is None:
             if not parsed:
                 tree, _ = parse(text, path)
             if tree is not None:
