@@ -95,6 +95,14 @@ class SubscriptMixin:
             # N columns has (N + 1) // 2 there): a fresh name would be a free size that no
             # input gives, where a witness at that rank names both
             return IntVal(assumed.axes[index].size)
+        if isinstance(tensor, Tensor) and tensor.made_sizes and (
+                geometry is None or not -geometry.rank <= index < geometry.rank
+                or geometry.axes[index].size is None):
+            # a size an op made that the model lost is no free name: a witness would give it
+            # a value no input gives
+            if geometry is None and isinstance(tensor, Tensor):
+                self.states_rank(owner, tensor, index + 1 if index >= 0 else -index, called)
+            return IntVal(None)
         if geometry is None or not -geometry.rank <= index < geometry.rank:
             size = symbol(f"{self.program.unparse(owner)}.size({index})")
             if geometry is None and isinstance(tensor, Tensor):
@@ -149,7 +157,7 @@ class SubscriptMixin:
         """Name the unknown sizes of `owner` as `owner.size(i)`, the symbols `dim_size` gives
         to `owner.size(i)` / `owner.shape[i]` in the arguments of the same call."""
         geometry = tensor.geometry
-        if geometry is None or all(a.size is not None for a in geometry.axes):
+        if geometry is None or tensor.made_sizes or all(a.size is not None for a in geometry.axes):
             return tensor
         text = self.program.short_text(owner)
         if text is None:

@@ -15,6 +15,7 @@ from contiglint.layout.model.view_verdict import (
 )
 from contiglint.layout.model.views import _norm, _result, apply_view
 from contiglint.layout.model.witness import reshape_proven_contiguous
+from contiglint.layout.model.witness_sizes import is_atom
 from contiglint.layout.model.values import UNKNOWN_TENSOR, Kind, Tensor, Value
 
 
@@ -34,7 +35,8 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
         if tensor.noncontiguous and copy_if_needed and view_verdict(tensor, target) == "raises":
             return _copied(call, sizes, tensor.assumed, target)
         return Tensor(tensor.kind if not tensor.noncontiguous else Kind.UNKNOWN,
-                      Geometry.contiguous(sizes), min_rank=len(sizes))
+                      Geometry.contiguous(sizes), min_rank=len(sizes),
+                      lost=None in sizes and _numel_made(tensor))
     groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
     regrouped = geometry.regrouped(groups, sizes) if groups is not None else None
     if regrouped is not None:
@@ -47,6 +49,19 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     if copies:
         return _copied(call, sizes, geometry, target)
     return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
+
+
+def _numel_made(tensor: Tensor) -> bool:
+    """Whether the number of elements of a tensor of unknown rank is one an op made, not one a
+    caller chooses: its sizes are lost, or the geometry assumed at its least rank holds a size
+    derived from others (`F.pad(x, (1, 1))` has at least 3 elements). A `-1` of its view is
+    then no free name: a witness would give it a value no input gives."""
+    if tensor.made_sizes:
+        return True
+    assumed = tensor.assumed
+    return assumed is not None and any(
+        size is not None and not (size[0] == 1 and len(size[1]) == 1 and is_atom(size[1][0]))
+        for size in assumed.sizes)
 
 
 def _copied(call: Call, sizes: list, geometry: Optional[Geometry], target: list) -> Tensor:

@@ -39,6 +39,13 @@ def atoms(text: str, out: dict) -> None:
         out.setdefault(text, None)
 
 
+def is_atom(text: str) -> bool:
+    """Whether a symbol's text is one name (`B`, `x.size(0)`), not one made of others."""
+    found: dict = {}
+    atoms(text, found)
+    return list(found) == [text]
+
+
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 
 
