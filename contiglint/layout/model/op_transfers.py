@@ -3,9 +3,9 @@
 The facts about each op (its spellings, `effect`, whether it is a view, what it keeps) live in
 `contiglint/catalogue/ops.py`; this module maps each entry's `transfer` name to the function
 that computes the result exactly (here, in views.py, part_views.py, join_transfers.py,
-literal_transfers.py, spectral_transfers.py, dtype_views.py or transfer.py). The table test
-(tests/test_op_table.py) runs every entry under torch on generated shapes and fails when an
-entry lies; an entry it cannot run says why in `untested`.
+literal_transfers.py, spectral_transfers.py, conversions.py, dtype_views.py or transfer.py).
+The table test (tests/test_op_table.py) runs every entry under torch on generated shapes and
+fails when an entry lies; an entry it cannot run says why in `untested`.
 
 Every claim here was measured on torch 2.13 (see docs/layout-facts.md and the table test);
 several intuitions are wrong: clone() keeps a transposed layout, softmax and layer_norm
@@ -21,7 +21,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
 from contiglint.layout.model import einops_transfers
-from contiglint.layout.model import dtype_views
+from contiglint.layout.model import conversions as cv
 from contiglint.layout.model import elementwise as ew
 from contiglint.layout.model import indexing
 from contiglint.layout.model import join_transfers as jt
@@ -43,7 +43,6 @@ from contiglint.layout.model.values import (
     UNKNOWN_TENSOR,
     Const,
     Kind,
-    Ref,
     Tensor,
     Value,
 )
@@ -62,23 +61,9 @@ class Op:
 
     def __post_init__(self) -> None:
         if self.effect in ("breaks", "preserves", "depends") and \
-                self.transfer not in DTYPE_SETTERS:
-            object.__setattr__(self, "transfer", _keeping_dtype(self.transfer))
+                self.transfer not in cv.DTYPE_SETTERS:
+            object.__setattr__(self, "transfer", cv.keeping_dtype(self.transfer))
         object.__setattr__(self, "transfer", _made_sizes_stay_made(self.transfer))
-
-
-CONVERSION_DTYPES = dtypes.CONVERSIONS
-DTYPE_NAMES = dtypes.ALIASES
-
-
-def dtype_of(value) -> Optional[str]:
-    """`torch.float16` (a Ref) as "float16"; None for anything else."""
-    if isinstance(value, Ref) and value.qualname.startswith("torch."):
-        name = value.qualname[len("torch."):]
-        return DTYPE_NAMES.get(name, name) if name.replace("_", "").isalnum() and (
-            name in DTYPE_NAMES or name.startswith(("float", "int", "uint", "bfloat",
-                                                    "complex", "bool"))) else None
-    return None
 
 
 def _made_sizes_stay_made(transfer: Transfer) -> Transfer:
@@ -97,118 +82,6 @@ def _made_sizes_stay_made(transfer: Transfer) -> Transfer:
     apply.__name__ = getattr(transfer, "__name__", "transfer")
     apply.__doc__ = getattr(transfer, "__doc__", None)
     return apply
-
-
-def _keeping_dtype(transfer: Transfer) -> Transfer:
-    """Views and layout-preserving ops keep their input's dtype (elementwise ops only when
-    every tensor operand has that dtype; `.view(dtype)` and `dtype=` change it)."""
-    def apply(call: Call) -> Value:
-        result = transfer(call)
-        source = call.tensor.dtype
-        if source is None or not isinstance(result, Tensor) or result.dtype is not None:
-            return result
-        if any(dtype_of(v) for v in list(call.args) + list(call.kwargs.values())):
-            return result
-        if any(isinstance(a, Tensor) and a.dtype != source for a in call.args):
-            return result
-        return evolve(result, dtype=source)
-    apply.__name__ = getattr(transfer, "__name__", "transfer")
-    apply.__doc__ = getattr(transfer, "__doc__", None)
-    return apply
-
-
-def _contiguous(call: Call) -> Value:
-    fmt = call.memory_format()
-    if fmt in ("channels_last", "channels_last_3d"):
-        return tr.channels_last(call.tensor, call.origin, 5 if fmt.endswith("3d")
-                                else 4)
-    tensor = call.tensor
-    sizes = tensor.geometry.sizes if tensor.geometry is not None else None
-    geometry = None if sizes is None else Geometry.contiguous(list(sizes))
-    kept = tensor.partial if tensor.kind in (Kind.CONTIGUOUS, Kind.UNKNOWN) else None
-    assumed = tensor.assumed  # at an unknown rank, the sizes assumed for the tensor stay
-    keeps = geometry is None and assumed is not None and assumed.rank == tensor.min_rank
-    return Tensor(Kind.CONTIGUOUS, geometry, partial=kept, min_rank=tensor.min_rank,  # may be
-                  assumed=Geometry.contiguous(list(assumed.sizes)) if keeps else None,  # self
-                  lost=tensor.lost)
-
-
-def _convert(call: Call) -> Value:
-    """`.to()`, `.float()`, `.cpu()`: a dtype/device that is already the tensor's returns the
-    tensor itself (measured: `x[:, ::2].float() is x[:, ::2]`), a real conversion densifies it.
-    Where both dtypes are known, which one happens is known; otherwise a non-dense input
-    gives an unknown layout."""
-    target = _target_dtype(call)
-    tensor = call.tensor
-    copies = isinstance(call.kwargs.get("copy"), Const) and call.kwargs["copy"].value is True
-    device = any(isinstance(v, Const) and isinstance(v.value, str) for v in call.args) or \
-        "device" in call.kwargs or call.name in ("cuda", "xpu")
-    if target is not None and tensor.dtype is not None and not device and \
-            call.memory_format() is None and not copies:
-        if target == tensor.dtype:
-            return tensor  # no conversion: the tensor itself
-        return evolve(tr.densify(tensor), dtype=target)
-    result = _convert_layout(call)
-    if isinstance(result, Tensor) and result is not tensor and result.kind is Kind.PERMUTED \
-            and call.name in ("to", "cuda", "cpu"):
-        result = evolve(result, kept_by=call.origin)  # a copy keeps the strides
-    return evolve(result, dtype=target) if isinstance(result, Tensor) and \
-        target is not None else result
-
-
-def _target_dtype(call: Call) -> Optional[str]:
-    if call.name in CONVERSION_DTYPES:
-        return CONVERSION_DTYPES[call.name]
-    if call.name in ("to", "type"):
-        given = [dtype_of(v) for v in list(call.args) + [call.kwargs.get("dtype")]]
-        return next((d for d in given if d), None)
-    if call.name == "type_as" and call.args and isinstance(call.args[0], Tensor):
-        return call.args[0].dtype
-    return None
-
-
-def _convert_layout(call: Call) -> Value:
-    result = tr.preserve(call)
-    copies = isinstance(call.kwargs.get("copy"), Const) and call.kwargs["copy"].value is True
-    tensor = call.tensor
-    if call.memory_format() == "contiguous_format" and not copies and not tensor.channels_last:
-        # measured: x.t().to(memory_format=torch.contiguous_format) is x.t() itself (torch
-        # aliases when the tensor's suggested format matches); with a dtype it may copy
-        if not call.args:
-            return tensor
-        if tensor.kind is Kind.CONTIGUOUS:
-            return tensor
-        return _itself_or_copy(tensor)
-    if call.tensor.kind is Kind.BROADCAST or (call.tensor.kind is Kind.STRIDED and not copies
-                                              and call.memory_format() is None):
-        return _itself_or_copy(tensor)
-    if tensor.kind is Kind.UNKNOWN and tensor.geometry is None and not copies and \
-            call.memory_format() is None and tensor.assumed is not None and \
-            not tensor.assumed.is_dense():
-        return _itself_or_copy(tensor)  # as assumed, cut or stepped itself, or a dense copy
-    return result
-
-
-def _itself_or_copy(tensor: Tensor) -> Tensor:
-    """A conversion to a dtype the code does not show: the tensor itself (already of that
-    dtype) or a dense copy. Layout unknown; the rank is the tensor's, its sizes are not free."""
-    return Tensor(Kind.UNKNOWN, min_rank=tensor.rank or tensor.min_rank, lost=True)
-
-
-_shape_view = _keeping_dtype(rv.view)
-
-
-def _view(call: Call) -> Value:
-    """`.view(shape)`, or `.view(dtype)` by position or by keyword (`dtype_views`)."""
-    if "dtype" in call.kwargs:
-        return dtype_views.dtype_view(call, dtype_of(call.kwargs["dtype"]))
-    if len(call.args) == 1 and dtype_of(call.args[0]) is not None:
-        return dtype_views.dtype_view(call, dtype_of(call.args[0]))
-    return _shape_view(call)
-
-
-# transfers that decide the result's dtype themselves
-DTYPE_SETTERS = frozenset({_convert, _view})
 
 
 def _dropout(call: Call) -> Value:
@@ -346,19 +219,20 @@ TRANSFERS: dict[str, Transfer] = {
     "view_as_real": mv.view_as_real, "view_as_complex": mv.view_as_complex,
     "sparse_part": _sparse_part, "expand": pv.expand, "expand_as": pv.expand_as,
     "expand_tensors": jt.expand_tensors, "unfold": mv.unfold, "as_strided": lt.as_strided,
-    "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": _view,
+    "unsqueeze": vw.unsqueeze, "squeeze": _squeeze_like, "view": cv.view,
     "view_as": rv.view_as, "reshape": rv.reshape,
     "reshape_as": partial(rv.view_as, copy_if_needed=True), "flatten": rv.flatten,
-    "unflatten": rv.unflatten, "identity": tr.identity, "clone": _clone, "convert": _convert,
+    "unflatten": rv.unflatten, "identity": tr.identity, "clone": _clone, "convert": cv.convert,
     "preserve": tr.preserve, "sort": ew.sort, "elementwise": ew.elementwise,
     "where_method": _where_method, "dropout": _dropout, "glu": _glu,
-    "attention": shapes.attention, "einsum": jt.einsum, "contiguous": _contiguous,
+    "attention": shapes.attention, "einsum": jt.einsum, "contiguous": cv.contiguous,
     "fresh_copy": _fresh_copy, "device_layout": ew.device_layout, "nonzero": _nonzero,
     "matmul": shapes.matmul,
     "embedding": shapes.embedding, "im2col": shapes.unfold, "interpolate": windows.interpolate,
     "pad_packed": shapes.pad_packed, "fresh": tr.fresh,
     "composite_norm": _composite_norm, "cat": jt.cat, "stack": jt.stack,
-    "reduction": reductions.reduction, "reduction_pair": reductions.reduction_pair, "factory": tr.factory,
+    "reduction": reductions.reduction, "reduction_pair": reductions.reduction_pair,
+    "factory": tr.factory,
     "function_factory": _function_factory, "sized_factory": tr.sized_factory,
     "vector_factory": tr.vector_factory, "matrix_factory": tr.matrix_factory,
     "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": windows.convolution,
@@ -415,7 +289,7 @@ def with_factory_dtype(name: str, call: Call, result: Value) -> Value:
     """Factories give `dtype=` or, for the floating ones, torch's default float32."""
     if not isinstance(result, Tensor) or result.dtype is not None:
         return result
-    given = dtype_of(call.kwargs.get("dtype"))
+    given = cv.dtype_of(call.kwargs.get("dtype"))
     if given is None and name in FLOAT_FACTORIES and "dtype" not in call.kwargs and not (
             name == "torch.full"):
         given = "float32"

@@ -92,12 +92,12 @@ def align(source: Sequence[Size], target: Target) -> Optional[list[tuple[range, 
     i, j = (front[-1][0].stop, front[-1][1].stop) if front else (0, 0)
     back_rev = _greedy(list(reversed(source[i:])), list(reversed(target[j:])))
     back = [(range(n - s.stop, n - s.start), range(m - t.stop, m - t.start)) for s, t in back_rev]
-    k, l = (back[-1][0].start, back[-1][1].start) if back else (n, m)
+    k, q = (back[-1][0].start, back[-1][1].start) if back else (n, m)
     middle = []
-    if k > i or l > j:
-        if k - i > 1 and l - j > 1:
+    if k > i or q > j:
+        if k - i > 1 and q - j > 1:
             return None
-        middle = [(range(i, k), range(j, l))]
+        middle = [(range(i, k), range(j, q))]
     return front + middle + list(reversed(back))
 
 
