@@ -6,7 +6,7 @@ torch (tests/generated/oracle.py) and failed before its fix."""
 import pytest
 import torch
 
-from tests.test_generated_programs import SIZE3, agreed, program
+from tests.generated.cases import SIZE3, agreed, program
 
 
 SIZE4 = SIZE3 + ("D = x.size(3)",)

@@ -1,0 +1,32 @@
+"""Programs written by hand for the model's exam: one per class of disagreement the generated
+programs found, run under torch through the same oracle (tests/generated/oracle.py)."""
+from __future__ import annotations
+
+from tests.generated.oracle import compare
+from tests.generated.programs import Line, Program
+
+SIZE3 = ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)")  # x's sizes, named as code does
+
+
+def program(form: str, prologue: tuple[str, ...], body: list[tuple[str, str, str]],
+            params: tuple[str, ...] = (), rank: int = 0, sizes=((),),
+            literal_shape: tuple[int, ...] = ()) -> Program:
+    """A program written by hand: `body` holds (statement, kind, target) triples."""
+    lines = tuple(Line(text, kind, "hand", target) for text, kind, target in body)
+    return Program(form, params, prologue, lines, rank, literal_shape, tuple(sizes))
+
+
+def agreed(p: Program) -> list:
+    """The engine's verdicts on `p`, none of which may disagree with torch."""
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    return verdicts
+
+
+
+def verdicts_of(p: Program) -> list[str]:
+    verdicts, found, ran = compare(p)
+    assert ran, f"torch ran no size assignment of\n{p}"
+    assert not found, "\n".join(f"{d.name}: {d.detail}" for d in found)
+    return [v.engine for v in verdicts]
+

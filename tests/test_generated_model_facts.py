@@ -1,0 +1,333 @@
+"""Model facts the generated programs found (tests/test_generated_programs.py): one program
+per fixed class, written by hand and run under torch through the same oracle. Views, dtype
+views and raw reads at known and assumed ranks."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from contiglint.catalogue.dtypes import ELEMENT_SIZE
+from tests.generated.cases import agreed, program, verdicts_of
+from tests.generated.oracle import compare
+
+
+SIZES3 = ((2, 3, 4), (1, 3, 4), (2, 1, 4), (2, 3, 1))
+
+
+def test_unflatten_at_an_unknown_rank_keeps_its_size_1_dim():
+    """`x.unflatten(1, (1, -1))` of a tensor whose rank the code leaves open splits dim 1 of
+    the geometry assumed at the least rank: the new dim is 1, not a free size, so the permute
+    that fixes the rank keeps x's named sizes, and the witness names x's sizes alone (it
+    used to set the permuted tensor's sizes freely, which no input gives)."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = torch.narrow(x, -2, 0, 1)", "op", ""),
+                 ("v1 = v0.unflatten(1, (1, -1))", "op", ""),
+                 ("v2 = v1.permute(0, 3, 2, 1)", "op", ""), ("s3 = v2.view(-1)", "view", "v2")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6)))
+    assert verdicts_of(p) == ["raises"]
+
+
+def test_a_view_after_a_step_is_witnessed_at_a_dim_the_step_does_not_divide():
+    """x[..., ::2] of an even C keeps whole rows at stride 2 (the view works); of an odd C
+    it does not (the view raises). The witness names an odd C."""
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v0 = x[..., ::2]", "op", ""),
+                 ("s1 = v0.view(1, B, N * v0.size(2))", "view", "v0")],
+                ("B", "N", "C"), 3, ((4, 5, 6), (4, 5, 7), (1, 5, 6)))
+    assert verdicts_of(p) == ["raises"]
+
+
+@pytest.mark.parametrize("view, verdict", [
+    ("v.view(C, B * N)", "ok"),  # B and N still neighbours in memory after the movedim
+    ("v.view(C * B, N)", "raises"),
+])
+def test_size_parameters_name_the_dims_a_view_merges(view, verdict):
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v = x.movedim(-1, 0)", "op", ""), (f"s = {view}", "view", "v")],
+                ("B", "N", "C"), 3, SIZES3)
+    assert verdicts_of(p) == [verdict]
+
+
+def test_an_expanded_tensor_viewed_as_its_own_shape_succeeds():
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v = x.unsqueeze(0).expand(3, -1, -1, -1)", "op", ""),
+                 ("s = v.view(3, B, N, C)", "view", "v")], ("B", "N", "C"), 3, SIZES3)
+    assert verdicts_of(p) == ["ok"]
+
+
+def test_a_view_that_merges_dims_next_to_a_cut_one_is_not_reported():
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v = x[1:, :, 1:]", "op", ""), ("s = v.view((B - 1) * N, C - 1)", "view", "v")],
+                ("B", "N", "C"), 3, ((2, 3, 4), (3, 3, 2), (2, 1, 4)))
+    assert verdicts_of(p) != ["can raise"]
+
+
+def test_a_view_that_adds_a_size_one_dim_to_a_diagonal_does_not_crash():
+    p = program("literal", ("x = torch.randn(3, 4, 2, 2)",),
+                [("v0 = x.diagonal(0, 3, 1)", "op", ""),
+                 ("v1 = torch.movedim(v0.permute(0, 2, 1), 0, 1)", "op", ""),
+                 ("s = v1.view(1, 2, 3, 2)", "view", "v1"),
+                 ("p = v1.data_ptr()", "probe", "v1")])
+    assert verdicts_of(p) == ["ok", "strided"]
+
+
+def test_unpacking_a_parameters_shape_states_its_rank():
+    p = program("unpack", ("B, N = x.shape",),
+                [("v = x.T", "op", ""), ("s = v.view(N, B)", "view", "v"),
+                 ("t = v.view(-1)", "view", "v"), ("p = v.data_ptr()", "probe", "v")],
+                ("x",), 2, ((4, 5), (1, 5), (4, 1)))
+    assert verdicts_of(p) == ["ok", "raises", "permuted"]
+
+
+def test_a_piece_of_split_1_has_one_element_along_the_split_dim():
+    p = program("params", ("x = torch.randn(B, N)",),
+                [("v = x.split(1, 1)[0]", "op", ""), ("s = v.view(-1)", "view", "v"),
+                 ("w = torch.split(x, 1, dim=0)[-1]", "op", ""),
+                 ("p = w.data_ptr()", "probe", "w")],
+                ("B", "N"), 2, ((4, 5), (1, 5), (4, 1)))
+    assert verdicts_of(p) == ["ok", "contiguous"]
+
+
+def test_a_keepdim_reduction_keeps_the_reduced_dim_as_size_one():
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v = x.sum(-1, keepdim=True).mT", "op", ""), ("p = v.data_ptr()", "probe", "v"),
+                 ("w = x.amax(1).mT", "op", ""), ("q = w.data_ptr()", "probe", "w")],
+                ("B", "N", "C"), 3, SIZES3)
+    assert verdicts_of(p) == ["contiguous", "permuted"]
+
+
+def test_every_torch_dtype_has_its_element_size():
+    names = [n for n in dir(torch) if isinstance(getattr(torch, n), torch.dtype)]
+    wrong = {n: (ELEMENT_SIZE.get(n), getattr(torch, n).itemsize) for n in names
+             if ELEMENT_SIZE.get(n) != getattr(torch, n).itemsize}
+    assert not wrong, wrong
+
+
+def test_a_view_between_one_byte_dtypes_is_not_reported():
+    p = program("literal", ("x = torch.randn(4, 6)",),
+                [("v = x.to(torch.uint8).t()", "op", ""),
+                 ("s = v.view(torch.float8_e8m0fnu)", "dtype_view", "v"),
+                 ("t = v.view(torch.float4_e2m1fn_x2)", "dtype_view", "v")])
+    assert verdicts_of(p) == ["ok", "ok"]
+
+
+def test_split_with_sizes_given_by_expressions_gives_narrows_of_those_sizes():
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v = x.split_with_sizes([1, C - 1], -1)[1]", "op", ""),
+                 ("s = v.view(-1)", "view", "v"),
+                 ("w = x.split([1, N - 1], 1)[0]", "op", ""), ("t = w.view(B, C)", "view", "w")],
+                ("B", "N", "C"), 3, SIZES3)
+    assert verdicts_of(p) == ["can raise", "ok"]
+
+
+@pytest.mark.parametrize("made, verdict", [
+    ("torch.randn(1, 3).t()", "raises"),  # contiguous, strides (1, 3)
+    ("torch.randn(3, 1).t().t()", "ok"),  # strides (1, 1)
+    ("torch.randn(4, 3)[:, :1]", "ok"),  # strides (3, 1)
+    ("torch.randn(4, 3).t()[:, :1]", "raises"),  # strides (1, 3)
+])
+def test_a_dtype_view_reads_the_stride_of_a_size_one_last_dim(made, verdict):
+    p = program("literal", ("x = torch.randn(2)",),
+                [(f"v = {made}.double()", "op", ""),
+                 ("s = v.view(torch.int16)", "dtype_view", "v")])
+    assert verdicts_of(p) == [verdict]
+
+
+def test_a_permuted_piece_of_a_split_to_one_keeps_its_holes():
+    # v: (B, 1) with strides (B, 1), a column of a (B, B) tensor; its transpose has strides
+    # (1, B): strided (holes), not a dense permutation (tensordot: a result of unknown shape,
+    # as matmul's was before its shape was inferred)
+    p = program("params", ("x = torch.randn(B, N)",),
+                [("v = torch.tensordot(x, x, dims=([1], [1])).split(1, -1)[-1]", "op", ""),
+                 ("w = torch.permute(v, (1, 0))", "op", ""), ("p = w.data_ptr()", "probe", "w")],
+                ("B", "N"), 2, ((4, 5), (3, 3)))
+    assert verdicts_of(p) == ["strided"]
+
+
+SIZES2 = ((4, 5), (1, 5), (4, 1))
+SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
+
+
+@pytest.mark.parametrize("form, prologue, body, params, rank, sizes, verdicts", [
+    # the main diagonal of two dims of unrelated sizes is stepped: its transpose has holes
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = x.diagonal(0, 0, 2)", "op", ""), ("v2 = v0.movedim(1, 0)", "op", ""),
+      ("s = v2.data_ptr()", "probe", "v2")], ("B", "N", "C"), 3, SIZES3, ["unknown"]),
+    # x.size(2) states that x has 3 dims: the piece of split_with_sizes([1, C - 1], -1) has a
+    # size-1 last dim, and a dtype copy of its permutation is contiguous
+    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+     [("v0 = x.split_with_sizes([1, C - 1], -1)[0]", "op", ""),
+      ("v2 = torch.permute(v0, (2, 0, 1,))", "op", ""), ("v3 = v2.to(torch.float64)", "op", ""),
+      ("s = v3.view(torch.float16)", "dtype_view", "v3")], ("x",), 3, SIZES3, ["unknown"]),
+    # a stepped slice of a dim of unknown size has holes, kept through transposes
+    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+     [("v0 = x[1:, :1, ::3]", "op", ""), ("v1 = torch.swapaxes(v0, 0, 0)", "op", ""),
+      ("v4 = v1.transpose(0, 2)", "op", ""), ("s = v4.data_ptr()", "probe", "v4")],
+     ("x",), 3, ((4, 5, 6), (1, 5, 6)), ["strided"]),
+    # ... and in an assumed geometry that a transpose permuted first
+    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+     [("v2 = x.mT", "op", ""), ("v4 = v2[:, 0, -1, ::2]", "op", ""),
+      ("s = v4.data_ptr()", "probe", "v4")], ("x",), 4, SIZES4, ["strided"]),
+    # advanced indexing keeps the permutation of a permuted tensor (TensorIterator's order)
+    ("params", ("x = torch.randn(B, N, C, D)",),
+     [("v1 = x.permute(3, 2, 0, 1)", "op", ""), ("v3 = v1[:, torch.tensor([0, 0])]", "op", ""),
+      ("v4 = torch.permute(v3, (2, 3, 1, 0,))", "op", ""),
+      ("s = v4.view(torch.bfloat16)", "dtype_view", "v4")], ("B", "N", "C", "D"), 4, SIZES4,
+     ["unknown"]),
+    # repeat's result has one dim per count, and expand's -1 names a dim the input has: the
+    # diagonal of a broadcast dim and a real one, transposed, is no dense permutation
+    ("params", ("x = torch.randn(B, N)",),
+     [("v0 = x.unsqueeze(1).repeat(1, 3, 1)", "op", ""),
+      ("v1 = v0.unsqueeze(0).expand(3, -1, -1, -1)", "op", ""),
+      ("v3 = v1.diagonal(0, 3, 0)", "op", ""), ("v4 = v3.swapdims(2, 0)", "op", ""),
+      ("s = v4.data_ptr()", "probe", "v4")], ("B", "N"), 2, SIZES2, ["unknown"]),
+    # a memory format fixes the rank, so the sizes the code read (x.size(i)) are the result's:
+    # the witness names them, not sizes of the interpolate's result that no input gives
+    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+     [("v0 = x.to(memory_format=torch.channels_last)", "op", ""),
+      ("v1 = F.interpolate(v0, scale_factor=2)", "op", ""), ("v2 = v1.swapdims(0, 3)", "op", ""),
+      ("s = v2.view(-1)", "view", "v2")], ("x",), 4, SIZES4, ["raises"]),
+    # ... and so do as many repeat counts as the dims the code read: (N, 3, B) after transposing
+    ("size", ("B = x.size(0)", "N = x.size(1)"),
+     [("v0 = x.unsqueeze(1).repeat(1, 3, 1)", "op", ""), ("v2 = v0.transpose(1, 0)", "op", ""),
+      ("s = v2.view(-1)", "view", "v2")], ("x",), 2, SIZES2, ["raises"]),
+    # chunk(2) of an empty dim gives two empty pieces (the model divided by zero), which are
+    # contiguous
+    ("literal", ("x = torch.randn(1)",),
+     [("v0 = x.split_with_sizes([1, 1 - 1], -1)[-1]", "op", ""),
+      ("v1 = v0.chunk(2, -1)[0]", "op", ""), ("s = v1.data_ptr()", "probe", "v1")], (), 1,
+     ((),), ["contiguous"]),
+])
+def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
+    assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts
+
+
+def test_an_int_index_drops_a_size_one_dim_without_a_hole():
+    """`x[:, :, 0]` of a (1, 2, 1) tensor drops a dim of one element: the rest stays
+    contiguous, and its dtype view succeeds."""
+    p = program("literal", ("x = torch.randn(1, 2, 1)",),
+                [("v0 = x[:, :, 0]", "op", ""), ("s1 = v0.data_ptr()", "probe", "v0"),
+                 ("s2 = v0.view(torch.float64)", "dtype_view", "v0")], (), 3,
+                literal_shape=(1, 2, 1))
+    assert verdicts_of(p) == ["contiguous", "ok"]
+
+
+def test_sizes_named_on_a_tensor_whose_layout_was_lost_assume_no_layout():
+    """The diagonal of a moved tensor of unknown rank has a layout the model does not know;
+    naming its size (`v1.size(1)`) must not make it contiguous by assumption, else moving
+    its dims back reads as a permute whose view to its own shape raises."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = torch.movedim(x, -2, -3)", "op", ""),
+                 ("v1 = v0.diagonal(0, 1, 0)", "op", ""),
+                 ("s1 = v1.view(C, v1.size(1), 1)", "view", "v1"),
+                 ("v2 = v1.movedim(1, 0)", "op", ""),
+                 ("s2 = v2.view(v1.size(1), C)", "view", "v2")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (1, 1, 3)))
+    assert verdicts_of(p) == ["unknown", "unknown"]
+
+
+def test_leading_ints_may_drop_the_dims_a_permute_moved():
+    """`x.movedim(-2, -3)[-1, -1, -1]`: at the least rank the ints drop every dim, so the
+    result is not known to be permuted."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = torch.movedim(x, -2, -3)", "op", ""), ("v1 = v0[-1, -1, -1]", "op", ""),
+                 ("s1 = v1.data_ptr()", "probe", "v1")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6)))
+    assert verdicts_of(p) == ["unknown"]
+
+
+def test_a_finding_true_only_at_other_sizes_is_proven_by_its_witness():
+    """`x.chunk(2)[0][::2]` keeps one element for an x of 4 or 1 (the sizes tried), two of
+    them, strided, for an x of 8: the finding's witness names such sizes and torch agrees
+    there, so it is no false finding; at the tried sizes alone it would read as one."""
+    p = program("params", ("x = torch.randn(B)",),
+                [("v0 = x.chunk(2, -1)[0]", "op", ""), ("v1 = v0[::2]", "op", ""),
+                 ("s1 = v1.data_ptr()", "probe", "v1")], ("B",), 1, ((4,), (1,)))
+    verdicts, found, _ = compare(p)
+    assert verdicts[0].finding and verdicts[0].witness and not found, found
+    x = torch.randn(8).chunk(2, -1)[0][::2]
+    assert not x.is_contiguous() and torch.randn(4).chunk(2, -1)[0][::2].is_contiguous()
+
+
+@pytest.mark.parametrize("last, verdict", [(6, "ok"), (5, "raises")])
+def test_a_step_that_divides_its_dim_still_merges_with_the_dim_outside(last, verdict):
+    """`x[:, :, ::2]` keeps 3 of 6 elements with stride 2: the next dim out has stride 6, 3
+    times 2, so `.view(90)` merges all three dims; of 5 elements it keeps 3 and does not."""
+    p = program("literal", (f"x = torch.randn(6, 5, {last})",),
+                [("v0 = x[:, :, ::2]", "op", ""), ("s1 = v0.view(-1)", "view", "v0"),
+                 ("s2 = v0.data_ptr()", "probe", "v0")], (), 3, literal_shape=(6, 5, last))
+    assert verdicts_of(p) == [verdict, "strided"]
+
+
+@pytest.mark.parametrize("ops, sink", [
+    # flatten of one dim is the tensor itself: its sizes are still x's
+    (("v0 = x.flatten(0, 0)", "v1 = v0.permute(1, 0)"), ("s1 = v1.view(N * B)", "view")),
+    # a concatenation of x with itself has 2 * B rows, whatever x's rank
+    (("v0 = torch.cat([x, x], 0)", "v1 = v0.transpose(0, 1)"), ("s1 = v1.data_ptr()", "probe")),
+])
+def test_sizes_kept_where_the_rank_is_unknown_give_witnesses_inputs_reach(ops, sink):
+    """A witness names sizes; where the model loses how an op's sizes follow from x's, the
+    sizes it names freely may be ones no input gives (2 * B = 3)."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)"),
+                [(op, "op", "") for op in ops] + [(sink[0], sink[1], "v1")], ("x",), 2,
+                ((4, 5), (1, 5), (1, 1)))
+    verdicts = agreed(p)
+    assert verdicts[0].finding and verdicts[0].witness, verdicts
+
+
+def test_a_convolution_of_an_input_of_known_rank_keeps_its_sizes():
+    """F.conv2d of x (layout unknown, rank 4 from its unpacked shape) with a 1x1 kernel has
+    x's batch and spatial sizes: the permute of it is witnessed at sizes x can have."""
+    p = program("unpack", ("B, N, C, D = x.shape",),
+                [("v0 = F.conv2d(x, torch.randn(3, x.size(1), 1, 1))", "op", ""),
+                 ("v1 = torch.permute(v0, (3, 2, 0, 1,))", "op", ""),
+                 ("s1 = v1.data_ptr()", "probe", "v1")], ("x",), 4,
+                ((4, 5, 6, 7), (4, 5, 6, 1), (2, 1, 4, 3)))
+    verdicts = agreed(p)
+    assert verdicts[0].finding and set(verdicts[0].witness) <= {"B", "C", "D"}, verdicts
+
+
+SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (2, 4, 3, 4))
+
+
+@pytest.mark.parametrize("prologue, ops, sink, sizes", [
+    # at rank 2, -2 is 0: the transpose may swap a dim with itself, so its layout is lost
+    (("B = x.size(0)", "N = x.size(1)"), ("v0 = x.transpose(0, -2)", "v1 = v0.permute(1, 0)"),
+     ("s1 = v1.view(N * B)", "view"), ((4, 5), (1, 5), (1, 1))),
+    # a reduction over a dim counted from the front keeps x's other sizes at any rank
+    (("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+     ("v0 = x.sum(0, keepdim=True)", "v1 = torch.permute(v0, (3, 1, 0, 2,))"),
+     ("s1 = v1.data_ptr()", "probe"), SIZES4),
+])
+def test_no_witness_is_made_of_sizes_an_op_lost(prologue, ops, sink, sizes):
+    p = program("size", prologue, [(op, "op", "") for op in ops] + [(*sink, "v1")], ("x",),
+                len(prologue), sizes)
+    agreed(p)
+
+
+@pytest.mark.parametrize("ops, view", [
+    # two ints among four items: the result has two dims fewer than x, the view is its shape
+    (("v1 = x[1:, 0, 1:, -1]",), "s1 = v1.view(B - 1, C - 1)"),
+    # a permute that fixes the rank at the one the earlier transpose assumed: exact again
+    (("v0 = x.transpose(0, 1)", "v2 = torch.permute(v0, (0, 1, 2, 3))",
+      "v1 = v2.permute(1, 0, 2, 3)"), "s1 = v1.view(B * N, C, D)"),
+    # a move the model cannot place at an unknown rank loses the layout: not assumed after
+    (("v0 = x.mT", "v2 = v0.moveaxis(0, 3)", "v1 = v2.permute(0, 2, 1, 3)"),
+     "s1 = v1.view(-1, B)"),
+])
+def test_no_view_is_reported_where_the_rank_decides_against_it(ops, view):
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+                [(op, "op", "") for op in ops] + [(view, "view", "v1")], ("x",), 4, SIZES4)
+    agreed(p)
+
+
+def test_a_cut_whose_rank_a_later_op_fixes_otherwise_is_not_assumed_generic():
+    """`narrow(x, -3, B - 1, 1)` is a cut of the leading dim at rank 3 (one element left) and a
+    cut inside at rank 4: a permute that fixes the rank at 3 must not give the cut dim a
+    generic size, else swapping it reads as a permute whose view raises."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = torch.narrow(x, -3, B - 1, 1)", "op", ""),
+                 ("v2 = torch.permute(v0, (0, 1, 2,))", "op", ""),
+                 ("v1 = v2.swapdims(0, -2)", "op", ""), ("s1 = v1.view(-1)", "view", "v1")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (2, 1, 3)))
+    agreed(p)
