@@ -37,14 +37,17 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
             sizes = _gathered(tensor.geometry, items)
             # sizes the index made and the model does not know (`x[x > 0]` has as many
             # elements as are true) are lost: no witness may choose them
-            return Tensor.of(Geometry.contiguous(sizes), None) if sizes else \
-                Tensor(Kind.CONTIGUOUS, lost=True)
+            return evolve(Tensor.of(Geometry.contiguous(sizes), None), lost=None in sizes) \
+                if sizes else Tensor(Kind.CONTIGUOUS, lost=True)
         if tensor.kind is Kind.UNKNOWN and tensor.geometry is None:
             if not any(item.kind == "ellipsis" for item in items):  # dims from the front
                 sizes = _gathered(tensor.assumed, items)
-                if sizes:  # the geometry assumed for x (contiguous) gathers contiguously
-                    return Tensor(Kind.UNKNOWN, min_rank=max(tensor.min_rank, len(sizes)),
-                                  assumed=Geometry.contiguous(sizes))
+                if sizes:  # the geometry assumed for x (contiguous) gathers contiguously;
+                    # a length the index made is lost, as above
+                    rank = max(tensor.min_rank, len(sizes))
+                    return Tensor(Kind.UNKNOWN, min_rank=rank, lost=True) if None in sizes \
+                        else Tensor(Kind.UNKNOWN, min_rank=rank,
+                                    assumed=Geometry.contiguous(sizes))
         if tensor.kind is Kind.PERMUTED:
             return Tensor(Kind.PERMUTED, None, origin, maybe=True)  # unless the index drops
             # or merges the permuted dims
@@ -233,7 +236,7 @@ def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int) -> Optional[
     `pred.t()[:1]` is known to have a size-1 dim and `codes[..., ::2]` a stepped last dim."""
     base = tensor.assumed
     if base is None or base.rank < consumed:
-        if (tensor.noncontiguous or tensor.lost) and base is None:
+        if tensor.made_by_op and base is None:
             return None
         base = Geometry.contiguous([None] * max(consumed, 1))
     return _apply(base, items, consumed)

@@ -116,7 +116,7 @@ def diagonal(call: Call) -> Tensor:
         result = _result(call.tensor, changed, call, call.origin)
         return evolve(result, maybe=True) if unrelated else result
     if geometry is None and call.tensor.kind in (Kind.UNKNOWN, Kind.BROADCAST) and \
-            (call.tensor.lost or call.tensor.noncontiguous):
+            call.tensor.made_by_op:
         # dims of stride 0 and 1 make a diagonal of stride 1 (`x.expand(n, n).diagonal()` is
         # contiguous), a kept stride-0 dim a broadcast one: with the dims unknown, so is this
         return Tensor(Kind.UNKNOWN, partial=call.origin, min_rank=max(call.tensor.min_rank - 1, 1),

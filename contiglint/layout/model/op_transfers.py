@@ -66,19 +66,22 @@ class Op:
         object.__setattr__(self, "transfer", _made_sizes_stay_made(self.transfer))
 
 
+def _stays_made(this, result: Value) -> Value:
+    """`result`, lost where `this`'s sizes are lost and some of the result's come from them."""
+    if not isinstance(result, Tensor) or result.lost or not isinstance(this, Tensor) or \
+            result.assumed is not None or not this.lost:
+        return result
+    if result.geometry is None or None in result.geometry.sizes:
+        return evolve(result, lost=True)
+    return result
+
+
 def _made_sizes_stay_made(transfer: Transfer) -> Transfer:
     """Sizes an op made from lost sizes stay lost: where the input's sizes are lost and the
     result's come from them (`.mT` of a repeat of unknown sizes), the result's are lost too,
     not free sizes for a witness, nor for an op that fixes the rank later."""
     def apply(call: Call) -> Value:
-        result = transfer(call)
-        this = call.this
-        if not isinstance(result, Tensor) or result.lost or not isinstance(this, Tensor) or \
-                result.assumed is not None or not this.lost:
-            return result
-        if result.geometry is None or None in result.geometry.sizes:
-            return evolve(result, lost=True)
-        return result
+        return _stays_made(call.this, transfer(call))
     apply.__name__ = getattr(transfer, "__name__", "transfer")
     apply.__doc__ = getattr(transfer, "__doc__", None)
     return apply
@@ -129,7 +132,7 @@ def _repeated(call: Call) -> Value:
     given = tensor.geometry.sizes if tensor.geometry is not None else \
         tensor.assumed.sizes if tensor.assumed is not None and \
         tensor.assumed.rank == tensor.min_rank == len(counts) else None  # the rank is fixed
-    if given is None and (tensor.noncontiguous or tensor.lost):
+    if given is None and tensor.made_by_op:
         # an op made the tensor and the model lost its sizes: they are not free
         return Tensor(Kind.CONTIGUOUS, min_rank=len(counts), lost=True)
     if given is None or len(given) > len(counts):
@@ -277,7 +280,9 @@ def module(qualname: str) -> Optional[Op]:
 
 
 def index(tensor: Tensor, items, origin) -> Tensor:
-    result = indexing.index(tensor, items, origin)
+    """`tensor[items]`: indexing.py's result, with the dtype kept and lost sizes kept lost
+    (`v[v > 0][::2]` has a length no input chooses)."""
+    result = _stays_made(tensor, indexing.index(tensor, items, origin))
     return evolve(result, dtype=tensor.dtype) if tensor.dtype and \
         result.dtype is None else result
 

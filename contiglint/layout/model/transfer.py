@@ -230,7 +230,7 @@ def channels_last(tensor: Tensor, origin: Origin, rank: int = 4) -> Tensor:
     for position, dim in enumerate(order):
         axes[dim] = base.axes[position]
     geometry = Geometry(tuple(axes), base.memory)
-    if sizes is None and (tensor.noncontiguous or tensor.lost):
+    if sizes is None and tensor.made_by_op:
         # an op made the tensor and the model lost its sizes: they are not free
         return Tensor(Kind.PERMUTED, None, origin, min_rank=rank, assumed=geometry, lost=True)
     return Tensor.of(geometry, origin)
@@ -265,8 +265,11 @@ def keep_channels_last(call: Call) -> Value:
                       min_rank=tensor.rank)
     if tensor.kind is Kind.UNKNOWN or (tensor.noncontiguous and tensor.rank in (3, 5, None)):
         # measured: AvgPool1d on a transposed (n, c, l) input keeps its strides, MaxPool3d
-        # keeps channels_last_3d (so a non-contiguous input of unknown rank may be either)
-        return evolve(UNKNOWN_TENSOR, min_rank=tensor.min_rank)
+        # keeps channels_last_3d (so a non-contiguous input of unknown rank may be either);
+        # a pad or pool of a tensor an op made: its layout and sizes are lost, not a caller's
+        # free choice (a convolution's output has the weight's channels and a fresh layout)
+        return evolve(UNKNOWN_TENSOR, min_rank=tensor.min_rank,
+                      lost=tensor.made_by_op and "conv" not in call.name.lower())
     return fresh(call, [None] * tensor.rank) if tensor.rank else CONTIGUOUS
 
 
@@ -320,7 +323,7 @@ def adaptive_pool(call: Call) -> Value:
     given = tensor.geometry.sizes if tensor.geometry is not None else \
         tensor.assumed.sizes if tensor.assumed is not None and tensor.assumed.rank == rank \
         and not tensor.lost else None  # the pool fixes the rank: the assumed sizes are x's
-    if given is None and (tensor.noncontiguous or tensor.lost):
+    if given is None and tensor.made_by_op:
         # an op made the tensor and the model lost its sizes: they are not free
         return Tensor(Kind.CONTIGUOUS, min_rank=rank, lost=True)
     given = given or (None,) * rank

@@ -78,6 +78,13 @@ class Tensor:
         return self.geometry.rank if self.geometry is not None else None
 
     @property
+    def made_by_op(self) -> bool:
+        """Whether an op made this tensor, not a caller: one that broke its layout
+        (non-contiguous) or whose result the model lost. Where its sizes are unknown too, they
+        are not free: a witness may not choose them."""
+        return self.noncontiguous or self.lost
+
+    @property
     def made_sizes(self) -> bool:
         """Whether an op made this tensor's sizes and the model knows neither them nor a
         geometry assumed at its least rank: `lost`, or a non-contiguous result of unknown dims
@@ -92,7 +99,10 @@ class Tensor:
         the least rank, unless an op derived the sizes (a caller does not choose them)."""
         if self.geometry is not None:  # with sizes an op made and the model lost: none
             return None if self.lost and None in self.geometry.sizes else self.geometry
-        return None if self.lost else self.assumed
+        if self.lost or self.assumed is None or self.assumed.rank != self.min_rank:
+            return None  # a geometry assumed above the least rank is a rank the code does
+            # not show (`x.narrow(-2, ...)` of x of 2 dims or more, cut as at 3)
+        return self.assumed
 
     @property
     def channels_last(self) -> bool:

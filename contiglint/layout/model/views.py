@@ -80,7 +80,7 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             base = None if cut else Geometry.contiguous([None] * implied)
         assumed = change(base) if base is not None else None
         if assumed is not None:
-            result = _assumed_result(tensor, assumed, call, part or tensor.partial, min_rank)
+            result = _assumed_result(tensor, assumed, call, part or tensor.partial)
             if result.kind is Kind.CONTIGUOUS and \
                     not _keeps_contiguous(change, Geometry.contiguous([None] * base.rank)):
                 # contiguous through a size-1 dim of the rank assumed (`e[..., None,
@@ -145,11 +145,13 @@ def _keeps_contiguous(change: GeometryChange, geometry: Geometry) -> bool:
     return changed is not None and classify(changed) is Kind.CONTIGUOUS
 
 
-def _assumed_result(tensor: Tensor, assumed: Geometry, call: Call, partial, min_rank: int):
+def _assumed_result(tensor: Tensor, assumed: Geometry, call: Call, partial):
     """A result computed on an assumed geometry: its contiguity claim stands (the op moved or
-    cut the dims it names whatever the true rank), but its geometry stays an assumption."""
+    cut the dims it names whatever the true rank), but its geometry stays an assumption. The
+    op was applied at the least rank the input can have, so the result's least rank is the
+    assumed geometry's (a select of a tensor of 3 dims or more has 2 or more)."""
     kind = classify(assumed)
-    rank = max(min_rank, tensor.min_rank, assumed.rank)
+    rank = assumed.rank
     if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST):
         return Tensor(kind, None, call.origin, False, partial, rank, assumed, lost=tensor.lost)
     return Tensor(tensor.kind, None, None, tensor.maybe and tensor.kind is Kind.CONTIGUOUS,

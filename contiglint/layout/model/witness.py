@@ -83,6 +83,16 @@ def materialize(geometry: Geometry, sizes: Sequence[int],
     `walks`: per axis, the sizes of the dims a diagonal walks (`Axis.walks`, evaluated).
     `steps`: per stepped axis, the extent of the dim it steps through and the step, where its
     size names them (`(C + 1) // 2`: C and 2); else a step of 2 through 2n - 1 elements."""
+    built = _built(geometry, sizes, walks, steps)
+    return None if built is None else built[0]
+
+
+def _built(geometry: Geometry, sizes: Sequence[int], walks: Sequence[Sequence[int]],
+           steps: Sequence[Optional[tuple[int, int]]]) \
+        -> Optional[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """`materialize`'s strides, and the memory strides of the base axes where the view may
+    start past the first element: those a cut or a step spans, and those indexing dropped.
+    The storage offset is a sum of multiples of them."""
     base: dict[int, int] = {}
     walked = dict(enumerate(walks))
     stepped = {i: step for i, step in enumerate(steps) if step is not None}
@@ -124,10 +134,16 @@ def materialize(geometry: Geometry, sizes: Sequence[int],
                 strides[index] = memory_strides[axis.base[-1]] * (step if axis.span == "step"
                                                                   else 1)
         following = max(strides[index], 1) * max(sizes[index], 1)
-    return tuple(strides)
+    spanned = {b for axis in geometry.axes for b in axis.base}
+    starts = {b for axis in geometry.axes if axis.span in ("cut", "step") and not axis.walks
+              for b in axis.base} | (set(memory_strides) - spanned)  # (a diagonal's offset
+    # is 0 unless given, and the geometry does not hold it)
+    return tuple(strides), tuple(memory_strides[b] for b in sorted(starts))
 
 
-def _tensor(geometry: Geometry, names: list[str], env: dict):
+def _tensor(geometry: Geometry, names: list[str], env: dict, starts: bool = False):
+    """(sizes, strides) of the tensor of `geometry` the assignment builds, with `starts`
+    also the memory strides its storage offset is a sum of multiples of (`_built`)."""
     sizes = [size_value(s, env, name) for s, name in zip(geometry.sizes, names)]
     if any(n is None or n < 1 for n in sizes):
         return None
@@ -138,8 +154,10 @@ def _tensor(geometry: Geometry, names: list[str], env: dict):
     steps = [_step(axis, n, env) for axis, n in zip(geometry.axes, sizes)]
     if any(step == () for step in steps):
         return None  # a stepped dim longer than the dim it steps through allows
-    strides = materialize(geometry, sizes, walks, steps)
-    return None if strides is None else (tuple(sizes), strides)
+    built = _built(geometry, sizes, walks, steps)
+    if built is None:
+        return None
+    return (tuple(sizes), built[0], built[1]) if starts else (tuple(sizes), built[0])
 
 
 def _step(axis, n: int, env: dict):
@@ -295,12 +313,19 @@ def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int) \
     names = Names()
     source = [names.add(s) for s in geometry.sizes]
 
+    ratio = max(new_itemsize // itemsize, 1)
+
     def attempt(env: dict) -> Optional[Witness]:
-        made = _tensor(geometry, source, env)
-        if made is None or dtype_view_error(*made, 0, itemsize, new_itemsize) != STRIDE_ERROR:
+        made = _tensor(geometry, source, env, starts=True)
+        if made is None or dtype_view_error(*made[:2], 0, itemsize, new_itemsize) != \
+                STRIDE_ERROR:
             return None
-        return Witness("view_dtype", _shown(env), *made, itemsizes=(itemsize, new_itemsize),
-                       error=STRIDE_ERROR)
+        sizes, strides, starts = made
+        if any(stride % ratio for stride in starts):
+            return None  # torch checks the storage offset first: where the view starts past
+            # the first element by a multiple of these, only even ones give the stride error
+        return Witness("view_dtype", _shown(env), sizes, strides,
+                       itemsizes=(itemsize, new_itemsize), error=STRIDE_ERROR)
 
     return search(names, attempt)
 
