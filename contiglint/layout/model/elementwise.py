@@ -116,6 +116,18 @@ def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tenso
 
 
 def elementwise(call: Call) -> Value:
+    """The result of an elementwise op: its layout (`_layout`), with an operand's dtype only
+    where every tensor operand has it (`torch.where(x > 0, x, 0.0)` has x's dtype, not the
+    condition's bool, though it follows the condition's layout)."""
+    result = _layout(call)
+    if isinstance(result, Tensor) and result.dtype is not None:
+        dtypes = {a.dtype for a in [call.this] + list(call.args) if isinstance(a, Tensor)}
+        if dtypes != {result.dtype}:
+            return evolve(result, dtype=None)
+    return result
+
+
+def _layout(call: Call) -> Value:
     operands = [call.this] + [a for a in call.args if isinstance(a, Tensor) or a is OPAQUE]
     if call.name.endswith("rsub") and len(operands) > 1:
         operands[0], operands[1] = operands[1], operands[0]  # rsub(x, y) is y - x
