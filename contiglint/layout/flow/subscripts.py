@@ -100,7 +100,7 @@ class SubscriptMixin:
                 or geometry.axes[index].size is None):
             # a size an op made that the model lost is no free name: a witness would give it
             # a value no input gives
-            if geometry is None and isinstance(tensor, Tensor):
+            if geometry is None:
                 self.states_rank(owner, tensor, index + 1 if index >= 0 else -index, called)
             return IntVal(None)
         if geometry is None or not -geometry.rank <= index < geometry.rank:

@@ -141,9 +141,9 @@ def _built(geometry: Geometry, sizes: Sequence[int], walks: Sequence[Sequence[in
     return tuple(strides), tuple(memory_strides[b] for b in sorted(starts))
 
 
-def _tensor(geometry: Geometry, names: list[str], env: dict, starts: bool = False):
-    """(sizes, strides) of the tensor of `geometry` the assignment builds, with `starts`
-    also the memory strides its storage offset is a sum of multiples of (`_built`)."""
+def _tensor(geometry: Geometry, names: list[str], env: dict):
+    """(sizes, strides, starts) of the tensor of `geometry` the assignment builds: `starts`
+    are the memory strides its storage offset is a sum of multiples of (`_built`)."""
     sizes = [size_value(s, env, name) for s, name in zip(geometry.sizes, names)]
     if any(n is None or n < 1 for n in sizes):
         return None
@@ -155,9 +155,7 @@ def _tensor(geometry: Geometry, names: list[str], env: dict, starts: bool = Fals
     if any(step == () for step in steps):
         return None  # a stepped dim longer than the dim it steps through allows
     built = _built(geometry, sizes, walks, steps)
-    if built is None:
-        return None
-    return (tuple(sizes), built[0], built[1]) if starts else (tuple(sizes), built[0])
+    return None if built is None else (tuple(sizes), *built)
 
 
 def _step(axis, n: int, env: dict):
@@ -288,7 +286,7 @@ class _ViewProblem:
         made = _tensor(self.geometry, self.source, env)
         if made is None:
             return None
-        sizes, strides = made
+        sizes, strides, _ = made
         wanted = [0 if s == "-1" else size_value(s, env, name)
                   for s, name in zip(self.target, self.shape)]
         if any(n is None or n < 1 for i, n in enumerate(wanted) if i not in self.wildcard):
@@ -316,11 +314,12 @@ def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int) \
     ratio = max(new_itemsize // itemsize, 1)
 
     def attempt(env: dict) -> Optional[Witness]:
-        made = _tensor(geometry, source, env, starts=True)
-        if made is None or dtype_view_error(*made[:2], 0, itemsize, new_itemsize) != \
-                STRIDE_ERROR:
+        made = _tensor(geometry, source, env)
+        if made is None:
             return None
         sizes, strides, starts = made
+        if dtype_view_error(sizes, strides, 0, itemsize, new_itemsize) != STRIDE_ERROR:
+            return None
         if any(stride % ratio for stride in starts):
             return None  # torch checks the storage offset first: where the view starts past
             # the first element by a multiple of these, only even ones give the stride error
@@ -339,9 +338,12 @@ def noncontiguous_witness(geometry: Geometry, rows: bool = False) -> Optional[Wi
 
     def attempt(env: dict) -> Optional[Witness]:
         made = _tensor(geometry, source, env)
-        if made is None or (made[1][-1:] == (1,) if rows else is_contiguous(*made)):
+        if made is None:
             return None
-        return Witness("rows" if rows else "contiguous", _shown(env), *made,
+        sizes, strides, _ = made
+        if (strides[-1:] == (1,)) if rows else is_contiguous(sizes, strides):
+            return None
+        return Witness("rows" if rows else "contiguous", _shown(env), sizes, strides,
                        error="last dim not unit-stride" if rows else "not contiguous")
 
     return search(names, attempt)
