@@ -72,6 +72,8 @@ def segments(text: str, path: str = "-", bounded: bool = True) -> Iterator[Segme
     # SEGMENT_MARKS marks of the text's average density
     density = len(text) / max(marks(text), 1)
     segment_chars, part_chars = int(SEGMENT_MARKS * density), int(PART_MARKS * density)
+    # ...but whether a part is over the limit is counted, not estimated from its length: a
+    # part of sparse code (long strings, comments) has more characters per mark than the text
     cuts = [match.start() for match in _CUT.finditer(text)] + [len(text)]
     imports: list[ast.stmt] = []
     start, line = 0, 1
@@ -80,8 +82,8 @@ def segments(text: str, path: str = "-", bounded: bool = True) -> Iterator[Segme
                      bisect.bisect_right(cuts, start))
         while True:
             end = cuts[end_at]
-            if bounded and end - start > part_chars:  # never parsed: that is the memory
-                yield _too_large(line, end - start, part_chars)
+            if bounded and marks(text[start:end]) > PART_MARKS:  # never parsed: that is the memory
+                yield _too_large(line, marks(text[start:end]))
                 return
             tree, error = parse_tree("\n" * (line - 1) + text[start:end], path)
             if tree is not None:
@@ -94,12 +96,12 @@ def segments(text: str, path: str = "-", bounded: bool = True) -> Iterator[Segme
                 if tree is not None:
                     end = cuts[at]
                     break
-            if end == len(text) or bounded and end - start >= part_chars:
+            if end == len(text) or bounded and marks(text[start:end]) >= PART_MARKS:
                 if error.msg and not any(words in error.msg for words in _UNFINISHED):
                     yield Segment(error=f"cannot parse: {error.msg}", line=error.lineno or line,
                                   column=max(error.offset or 1, 1))
                 else:  # a statement that may well end past the limit
-                    yield _too_large(line, end - start, part_chars)
+                    yield _too_large(line, marks(text[start:end]))
                 return
             # doubled, to the last cut within twice the size (at least the next cut)
             grown = 2 * (end - start)
@@ -141,9 +143,10 @@ def parse_tree(text: str, path: str) -> tuple[Optional[ast.Module], Optional[Syn
                                  "overflowed)", (path, 1, 1, ""))
 
 
-def _too_large(line: int, size: int, limit: int) -> Segment:
+def _too_large(line: int, size: int) -> Segment:
     return Segment(error=f"not checked: the code from line {line} has no place to cut within "
-                   f"{limit} characters (this part would be {size} or more); a file whose "
+                   f"{PART_MARKS} punctuation marks (this part would have {size} or more); a "
+                   "file whose "
                    "syntax tree would take more than about 80 MB is checked in parts of whole "
                    "top-level statements, each cut before a line that starts a statement at "
                    "column 0", line=line, over_limit=True)

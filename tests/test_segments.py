@@ -124,6 +124,20 @@ def test_a_part_that_cannot_be_cut_within_the_limit_is_e903_naming_it(small):
     assert "no place to cut within" in result.errors[0].message
 
 
+def test_the_limit_is_counted_in_marks_not_estimated_from_characters(small):
+    """A class of sparse code (long strings: many characters per mark) under the limit in
+    marks is checked, though the text's average density would put it over in characters."""
+    prose = '    """' + "words " * 300 + '"""\n'
+    sparse = "class Sparse(torch.nn.Module):\n" + prose + \
+        "    def forward(self, x):\n        return x.t().view(-1)\n" + prose
+    text = program(200) + sparse
+    assert segments.marks(sparse) < segments.PART_MARKS
+    assert len(sparse) > segments.PART_MARKS * len(text) / segments.marks(text)
+    result = whole(text)
+    assert not result.errors
+    assert program(200).count("\n") + 4 in [f.line for f in result.findings]
+
+
 def test_a_statement_past_the_limit_is_e903_unless_max_file_size_is_0():
     text = "z = [" + "1, " * 70000 + "]\n" + "import torch\nx = torch.randn(2, 3)\n" \
         "y = x.t().view(-1)\n"
