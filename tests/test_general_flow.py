@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from contiglint.engine import lint_source
 from contiglint.layout.model import op_transfers
 from contiglint.layout.flow.nn_modules import module_output, module_parameter
 from contiglint.layout.model.geometry import Geometry
@@ -21,6 +22,7 @@ from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import CONTIGUOUS, Const, IntVal, Kind, Ref, Seq, Tensor
+from contiglint.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -188,3 +190,34 @@ def test_a_batched_convolution_keeps_the_batch_size(qualname, module, shape):
     real = module(torch.randn(shape))
     assert model.geometry.sizes[0] == literal(real.shape[0])
     assert model.geometry.sizes[1] == literal(real.shape[1])
+
+
+ITEM_SIZES = '''import torch
+
+
+def merged(self, x):
+    y = x.view(x.size(0), self.hw[0], self.hw[1], -1)
+    z = y.permute(0, 3, 1, 2)
+    return z.view(x.size(0), -1, self.hw[0] * self.hw[1])
+
+
+def swapped(self, x):
+    y = x.view(x.size(0), self.hw[0], self.hw[1], -1)
+    z = y.permute(0, 3, 2, 1)
+    return z.view(x.size(0), -1, self.hw[0] * self.hw[1])
+'''
+
+
+def test_an_item_of_an_attribute_is_a_size_of_its_own():
+    """`self.hw[0]` written in two view targets is one size: the permute keeps h and w
+    adjacent in `merged`, whose view works (no finding, even in strict mode), and swaps them
+    in `swapped`, whose view raises wherever both are more than 1."""
+    found = lint_source(ITEM_SIZES, "m.py", Settings(strict=True, select=("CTG101",))).findings
+    assert [(f.code, f.line) for f in found] == [("CTG101", 13)]
+    space: dict = {}
+    exec(compile(ITEM_SIZES, "m.py", "exec"), space)
+    owner = type("Owner", (), {"hw": (3, 4)})()
+    x = torch.randn(2, 3 * 4 * 5)
+    assert space["merged"](owner, x).shape == (2, 5, 12)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        space["swapped"](owner, x)

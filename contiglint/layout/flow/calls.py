@@ -341,8 +341,8 @@ class CallMixin(CallSinkMixin):
 
     def named_size_value(self, value: Value, expr: ast.expr) -> Value:
         """One size argument: an unknown name (or product of names) is the size it stands for."""
-        return IntVal(self.named_size(expr)) if value is OPAQUE and \
-            isinstance(expr, (ast.Name, ast.Attribute, ast.BinOp)) else value
+        return IntVal(self.named_size(expr)) if value is OPAQUE and (isinstance(
+            expr, (ast.Name, ast.Attribute, ast.BinOp)) or is_constant_item(expr)) else value
 
     def named_size(self, expr: ast.expr) -> Size:
         if isinstance(expr, (ast.Name, ast.Attribute)):
@@ -354,7 +354,11 @@ class CallMixin(CallSinkMixin):
             return literal(expr.value)
         if isinstance(expr, (ast.Call, ast.Subscript)):  # `v.size(1) * C`: v's size
             value = self.evaluate(expr)
-            return value.size if isinstance(value, IntVal) else None
+            if isinstance(value, IntVal):
+                return value.size
+            # `self.kpt_shape[0]`: an item of a constant's unknown value is a name of its own
+            return symbol(ast.unparse(expr)) if value is OPAQUE and is_constant_item(expr) \
+                else None
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
             return multiply(self.named_size(expr.left), self.named_size(expr.right))
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)) and \
@@ -380,3 +384,15 @@ class CallMixin(CallSinkMixin):
         last = qualname.rsplit(".", 1)[-1]
         return qualname.startswith("torch.nn.") and last[:1].isupper() and \
             not qualname.startswith("torch.nn.functional")
+
+
+def is_constant_item(expr: ast.expr) -> bool:
+    """`shape[0]`, `self.kpt_shape[1]`: a constant index into a name or an attribute path,
+    which stands for the same number wherever it is written in one function."""
+    if not (isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and
+            type(expr.slice.value) is int):
+        return False
+    root = expr.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return isinstance(root, ast.Name)
