@@ -78,13 +78,17 @@ def demucs_sparse():
     real = dtr.dynamic_sparse_attention
     dtr.dynamic_sparse_attention = spy
     try:
-        for bf, heads in ((False, 4), (True, 4), (False, 1)):
-            m = dtr.MultiheadAttention(32, heads, batch_first=bf, auto_sparsity=0.9)
-            x = torch.randn(6, 2, 32) if not bf else torch.randn(2, 6, 32)
-            m(x, x, x)
+        for batch in (2, 1):
+            for bf, heads in ((False, 4), (True, 4), (False, 1)):
+                m = dtr.MultiheadAttention(32, heads, batch_first=bf, auto_sparsity=0.9)
+                x = torch.randn(6, batch, 32) if not bf else torch.randn(batch, 6, 32)
+                m(x, x, x)
     finally:
         dtr.dynamic_sparse_attention = real
-    return f"q/k/v already contiguous when reaching line 831 (batch_first F/T, 1 head): {seen}"
+    # at batch size 1 with several heads, flatten(0, 1) of the head permute is a view of it:
+    # q/k/v reach line 831 transposed, and the .contiguous() copies
+    return ("q/k/v already contiguous when reaching line 831 (batch 2 then 1; batch_first F/T, "
+            f"1 head): {seen}")
 
 
 report("CTG113 demucs/transformer.py:831 [x.contiguous() for x in [query, key, value]]", demucs_sparse)
