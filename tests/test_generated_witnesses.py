@@ -108,11 +108,19 @@ def test_sizes_an_op_made_are_not_free_for_the_op_that_fixes_the_rank(prologue, 
      [("v0 = F.pad(x, (1, 1))", "op", ""), ("v1 = v0.reshape(-1)", "op", ""),
       ("v3 = v1.unsqueeze(0).expand(3, -1)", "op", ""),
       ("s8 = v3.view(3 * v1.size(0))", "view", "v3")], 1, [("can raise", False)]),
-    # the size of a flattening named by `.size()`: the same through `dim_size`
+    # the size of a flattening named by `.size()`: one size wherever the code names it, but
+    # no free one; the view of the expand raises at every size from 2, so the witness names
+    # n at any of them, which a pad of 3 or more elements gives
     (("B = x.size(0)",),
      [("v0 = F.pad(x, (1, 1))", "op", ""), ("v1 = v0.reshape(-1)", "op", ""),
       ("n = v1.size(0)", "op", ""), ("v3 = v1.unsqueeze(0).expand(3, n)", "op", ""),
-      ("s8 = v3.view(3 * n)", "view", "v3")], 1, [("can raise", False)]),
+      ("s8 = v3.view(3 * n)", "view", "v3")], 1, [("raises", True)]),
+    # ...where the view raises only at some sizes of n (4 or more, and even), no witness: a
+    # size the op made is not chosen, so a finding needs the failure at every size from 2
+    (("B = x.size(0)",),
+     [("v0 = F.pad(x, (1, 1))", "op", ""), ("v1 = v0.reshape(-1)", "op", ""),
+      ("n = v1.size(0)", "op", ""), ("v3 = v1.view(2, n // 2).t()", "op", ""),
+      ("s8 = v3.view(n)", "view", "v3")], 1, [("raises", False)]),
 ])
 def test_sizes_and_strides_a_copy_or_a_mask_made_are_not_the_inputs(prologue, body, rank,
                                                                    verdicts):

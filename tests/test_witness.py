@@ -687,3 +687,36 @@ def test_a_reshape_is_proven_contiguous_only_where_torch_never_views_holes(ops, 
     if witness is not None:
         assert replay(witness) is None
         torch.empty_strided(witness.sizes, witness.strides).view(witness.target)
+
+
+MADE_SIZES = '''import torch
+
+
+def decode(parts, k0, k1):
+    kpt = torch.cat([p.view(p.size(0), k0 * (k1 + 2), -1) for p in parts], -1)
+    spatial = kpt.shape[-1]
+    kpt = kpt.view(kpt.size(0), k0, k1 + 2, spatial)[:, :, :-2, :]
+    return kpt.view(kpt.size(0), k0 * k1, spatial)
+'''
+
+
+def test_a_size_an_op_made_is_witnessed_at_any_size_from_2():
+    """`spatial` is the length of a cat, which no caller chooses: the witness holds at every
+    size of it (and of the cat's batch) from 2, as torch shows for lengths that parts of
+    several sizes give, and says so in its description and its JSON."""
+    [finding] = lint_source(MADE_SIZES, "m.py", Settings(select=("CTG101",))).findings
+    witness = finding.witness
+    assert set(witness.any_size) == {"kpt.size(0)", "kpt.size(-1)"}
+    assert "kpt.size(-1)=" in witness.describe() and "(or any size from 2)" in \
+        witness.describe()
+    assert Witness.from_json(witness.as_json()) == witness
+    assert replay(witness) is None
+    space: dict = {}
+    exec(compile(MADE_SIZES, "m.py", "exec"), space)
+    values = dict(witness.values)
+    k0, k1 = values["k0"], values["k1"]
+    for batch in (2, 3):
+        for lengths in ((1, 1), (2, 1), (3,), (2, 2), (4, 3)):
+            parts = [torch.randn(batch, k0 * (k1 + 2) * n) for n in lengths]
+            with pytest.raises(RuntimeError, match="view size is not compatible"):
+                space["decode"](parts, k0, k1)

@@ -75,6 +75,7 @@ class Verdict:
     engine: str  # "ok", "raises", "can raise", "contiguous", a kind, or "unknown"
     finding: bool  # a default-mode finding of the sink's rule
     witness: Optional[dict] = None  # the finding's witness values (name -> size), if any
+    any_size: frozenset = frozenset()  # names of the witness at which any size from 2 fails
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ def engine_verdicts(program: Program) -> list[Verdict]:
             by_line.setdefault(sink.node.lineno, sink)
     linted = lint_source(source, "gen.py", DEFAULT).findings
     findings = {(f.code, f.line) for f in linted}
-    witnesses = {(f.code, f.line): dict(f.witness.values) for f in linted if f.witness}
+    witnesses = {(f.code, f.line): f.witness for f in linted if f.witness}
     out = []
     for i, line in enumerate(program.lines):
         if line.kind == "op":
@@ -171,8 +172,11 @@ def engine_verdicts(program: Program) -> list[Verdict]:
         sink = by_line.get(number)
         tensor = sink.tensor if sink is not None else None
         code = "CTG106" if line.kind == "probe" else "CTG101"
+        witness = witnesses.get((code, number))
         out.append(Verdict(line, number, _verdict(line, sink, tensor),
-                           (code, number) in findings, witnesses.get((code, number))))
+                           (code, number) in findings,
+                           dict(witness.values) if witness else None,
+                           frozenset(witness.any_size) if witness else frozenset()))
     return out
 
 
@@ -313,8 +317,13 @@ FALSE_FINDINGS = ("view finding, torch never raises", "dtype-view finding, torch
 def _witness_holds(program: Program, v: Verdict, index: int) -> bool:
     """Does torch fail where the finding's witness says, at input sizes that give every size
     it names? A finding so shown is true, whatever the sizes tried by `run_torch` showed."""
-    return bool(witness_sizes(program, v.witness, index)) and \
+    return bool(witness_sizes(program, _chosen(v), index)) and \
         _wrong_witness(program, v, index) is None
+
+
+def _chosen(v: Verdict) -> dict:
+    """The witness's values but those of the names at which any size from 2 fails."""
+    return {name: value for name, value in v.witness.items() if name not in v.any_size}
 
 
 PROBES = ((2, 3, 5, 7, 11, 13), (13, 11, 7, 5, 3, 2))  # input sizes, all different
@@ -355,11 +364,11 @@ def _wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
     one that gives every size the witness names its value, the sink must fail (the view
     raises its layout error, the probed tensor is not contiguous). What torch did instead, or
     None. Other sinks are skipped: one that raises does not stop this one."""
-    candidates = witness_sizes(program, v.witness, index)
+    candidates = witness_sizes(program, _chosen(v), index)
     if not candidates:
         return None
     inputs = {n for group in _input_names(program) for n in group}
-    derived = {n: value for n, value in v.witness.items() if n not in inputs}
+    derived = {n: value for n, value in _chosen(v).items() if n not in inputs}
     ops = [line.text for line in program.lines[:index] if line.kind == "op"]
     steps = [compile(text, "<gen>", "exec") for text in list(program.prologue) + ops]
     reached = None
@@ -368,7 +377,8 @@ def _wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
         try:
             for step in steps:
                 exec(step, env)
-            if any(eval(name, env) != value for name, value in derived.items()):
+            if any(eval(name, env) != value for name, value in derived.items()) or \
+                    any(eval(name, env) < 2 for name in v.any_size):
                 continue  # not the state the witness names
         except (RuntimeError, ValueError, IndexError, TypeError, NameError):
             continue

@@ -8,7 +8,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model import op_transfers
 from contiglint.layout.model.indexing import Index
-from contiglint.layout.model.sizes import literal, symbol
+from contiglint.layout.model.sizes import literal, made_symbol, symbol
 from contiglint.layout.model.values import (
     NOT_TENSOR,
     Kind,
@@ -98,11 +98,14 @@ class SubscriptMixin:
         if isinstance(tensor, Tensor) and tensor.made_sizes and (
                 geometry is None or not -geometry.rank <= index < geometry.rank
                 or geometry.axes[index].size is None):
-            # a size an op made that the model lost is no free name: a witness would give it
-            # a value no input gives
+            # a size an op made that the model lost is no free name: one a witness may give
+            # no value of its own (sizes.made_symbol)
+            made = made_symbol(f"{self.program.unparse(owner)}.size({index})")
             if geometry is None:
                 self.states_rank(owner, tensor, index + 1 if index >= 0 else -index, called)
-            return IntVal(None)
+            elif -geometry.rank <= index < geometry.rank:
+                self.writes_size(owner, tensor, geometry, index % geometry.rank, made)
+            return IntVal(made)
         if geometry is None or not -geometry.rank <= index < geometry.rank:
             size = symbol(f"{self.program.unparse(owner)}.size({index})")
             if geometry is None and isinstance(tensor, Tensor):
@@ -114,10 +117,15 @@ class SubscriptMixin:
         if size is not None:
             return IntVal(size)
         size = symbol(f"{self.program.unparse(owner)}.size({index})")
+        self.writes_size(owner, tensor, geometry, index, size)
+        return IntVal(size)
+
+    def writes_size(self, owner: ast.expr, tensor: Tensor, geometry: Geometry, index: int,
+                    size) -> None:
+        """Dim `index` of `owner` (bound to `tensor`) is `size` from here on."""
         key = self.name_key(owner)
         if key is not None and self.env is not None and self.env.get(key) == tensor:
             self.env[key] = evolve(tensor, geometry=geometry.with_axis(index, size=size))
-        return IntVal(size)
 
     def states_rank(self, owner: ast.expr, tensor: Tensor, rank: int, called: bool) -> None:
         """`x.size(2)` raises unless x has at least 3 dims: from here on x's rank is known to
@@ -158,7 +166,7 @@ class SubscriptMixin:
         to `owner.size(i)` / `owner.shape[i]` in the arguments of the same call."""
         geometry = tensor.geometry
         if geometry is None or tensor.made_sizes or all(a.size is not None for a in geometry.axes):
-            return tensor
+            return tensor  # sizes an op made are named only where the code reads them
         text = self.program.short_text(owner)
         if text is None:
             return tensor

@@ -22,6 +22,27 @@ def symbol(text: str) -> Size:
     return (1, (text,))
 
 
+MADE = "!"  # the mark of a made size's name: not Python, so always one name (witness_sizes)
+
+
+def made_symbol(text: str) -> Size:
+    """The size code names `text` (`y.size(0)`) where an op made it and the model lost it (a
+    cat's length, a chunk of a lost tensor's): one size wherever the code names it, so that
+    a view of it is matched dim by dim, but no caller's choice. An op may give it only some
+    values (a pad of 1 on each side has 3 or more), so a witness may not pick one: it must
+    fail at every size it tries for it (witness.py)."""
+    return (1, (text + MADE,))
+
+
+def is_made(name: str) -> bool:
+    return name.endswith(MADE)
+
+
+def shown(name: str) -> str:
+    """A name as the code writes it, without the mark of a made size."""
+    return name[:-len(MADE)] if is_made(name) else name
+
+
 def multiply(a: Size, b: Size) -> Size:
     if a is None or b is None:
         return None
@@ -67,8 +88,8 @@ def size_text(size: Size) -> str:
         return "?"
     coefficient, factors = size
     parts = ([str(coefficient)] if coefficient != 1 or not factors else []) + \
-        [f if f.replace(".", "").isidentifier() or len(factors) == 1 and coefficient == 1
-         else f"({f})" for f in factors]
+        [shown(f) if f.replace(".", "").isidentifier() or len(factors) == 1 and
+         coefficient == 1 else f"({shown(f)})" for f in factors]
     return "*".join(parts)
 
 

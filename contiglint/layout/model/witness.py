@@ -17,14 +17,15 @@ witness_sizes.py's.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from contiglint.layout.model.concrete import (STRIDE_ERROR, VIEW_ERROR, dtype_view_error,
                                               is_contiguous, view_strides)
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import multiply, own_size_names, substitute
+from contiglint.layout.model.sizes import (Size, is_made, multiply, own_size_names, shown,
+                                           substitute)
 from contiglint.layout.model.witness_sizes import (DOMAIN, Names, expression, factors,
                                                    search, size_value, solve, value_of)
 
@@ -41,9 +42,11 @@ class Witness:
     target: tuple[int, ...] = ()  # .view's concrete shape
     itemsizes: tuple[int, int] = (0, 0)  # .view(dtype): element sizes from, to
     error: str = ""
+    any_size: tuple[str, ...] = ()  # names (sizes an op made) at which any size from 2 fails
 
     def describe(self) -> str:
-        values = ", ".join(f"{name}={value}" for name, value in self.values)
+        values = ", ".join(f"{name}={value}" + (" (or any size from 2)" if name in self.any_size
+                                                else "") for name, value in self.values)
         layout = f"{self.sizes} with strides {self.strides}".replace(",)", ")")
         where = f" for {values}" if values else ""
         if self.op == "view":
@@ -65,13 +68,16 @@ class Witness:
             out["target"] = list(self.target)
         if self.op == "view_dtype":
             out["itemsizes"] = list(self.itemsizes)
+        if self.any_size:
+            out["any_size"] = list(self.any_size)
         return {**out, "error": self.error, "description": self.describe()}
 
     @staticmethod
     def from_json(data: dict) -> "Witness":
         return Witness(data["op"], tuple(data["values"].items()), tuple(data["sizes"]),
                        tuple(data["strides"]), tuple(data.get("target", ())),
-                       tuple(data.get("itemsizes", (0, 0))), data["error"])
+                       tuple(data.get("itemsizes", (0, 0))), data["error"],
+                       tuple(data.get("any_size", ())))
 
 
 # --- a concrete tensor of a geometry ----------------------------------------------------------
@@ -184,7 +190,30 @@ def _step(axis, n: int, env: dict):
 
 
 def _shown(env: dict) -> tuple[tuple[str, int], ...]:
-    return tuple((name, value) for name, value in env.items() if not name.startswith("?"))
+    return tuple((shown(name), value) for name, value in env.items() if not name.startswith("?"))
+
+
+def _search(names: Names, attempt: Callable[[dict], Optional[Witness]],
+            sizes: Sequence[Size] = ()) -> Optional[Witness]:
+    """`search`, where a name of a size an op made (`sizes.made_symbol`) is no choice: a
+    witness holds only if the op fails at every size in DOMAIN for each such name, the other
+    names as they are (the op may give it only some of them, such as 3 or more)."""
+    made = [name for name in names.atoms if is_made(name)]
+    if not made:
+        return search(names, attempt, sizes)
+
+    def for_any(env: dict) -> Optional[Witness]:
+        found = attempt(env)
+        if found is None:
+            return None
+        for name in made:
+            for value in DOMAIN:
+                other = attempt(dict(env, **{name: value}))
+                if other is None or dict(other.values).get(shown(name)) != value:
+                    return None  # passes at this size, or only where a name is solved for
+        return replace(found, any_size=tuple(shown(name) for name in made))
+
+    return search(names, for_any, sizes)
 
 
 # --- the witnesses rules ask for --------------------------------------------------------------
@@ -224,7 +253,7 @@ def view_witness(geometry: Geometry, target: Sequence[object]) -> Optional[Witne
         env, sizes, strides, wanted = made
         return Witness("view", _shown(env), sizes, strides, tuple(wanted), error=VIEW_ERROR)
 
-    return search(viewed.names, attempt, [s for s in target if s != "-1"])
+    return _search(viewed.names, attempt, [s for s in target if s != "-1"])
 
 
 def view_with_holes_witness(geometry: Geometry, target: Sequence[object],
@@ -326,7 +355,7 @@ def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int) \
         return Witness("view_dtype", _shown(env), sizes, strides,
                        itemsizes=(itemsize, new_itemsize), error=STRIDE_ERROR)
 
-    return search(names, attempt)
+    return _search(names, attempt)
 
 
 def noncontiguous_witness(geometry: Geometry, rows: bool = False) -> Optional[Witness]:
@@ -346,4 +375,4 @@ def noncontiguous_witness(geometry: Geometry, rows: bool = False) -> Optional[Wi
         return Witness("rows" if rows else "contiguous", _shown(env), sizes, strides,
                        error="last dim not unit-stride" if rows else "not contiguous")
 
-    return search(names, attempt)
+    return _search(names, attempt)
