@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -221,3 +223,37 @@ def test_an_item_of_an_attribute_is_a_size_of_its_own():
     assert space["merged"](owner, x).shape == (2, 5, 12)
     with pytest.raises(RuntimeError, match="view size is not compatible"):
         space["swapped"](owner, x)
+
+
+@given(st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_an_elementwise_op_led_by_an_operand_of_unknown_layout_has_the_broadcast_shape(data):
+    """The first operand's layout unknown (a view of a module's output), the other's known:
+    the layout stays unknown, but the result has the broadcast shape torch gives, written in
+    the operands' sizes (a dim of 1 in one takes the other's); where two sizes differ as
+    written, `?`, and the sizes count as made (no free name for a witness); an operand's own
+    unknown size stays a free one."""
+    rank = data.draw(st.integers(1, 4))
+    full = data.draw(st.lists(st.integers(2, 5), min_size=rank, max_size=rank))
+    first = [n if data.draw(st.booleans()) else 1 for n in full]
+    second_rank = data.draw(st.integers(1, rank))
+    second = [n if data.draw(st.booleans()) else 1 for n in full[rank - second_rank:]]
+    real = torch.randn(*first).mT.contiguous().mT * torch.randn(*second) if rank > 1 else \
+        torch.randn(*first) * torch.randn(*second)
+    named = [symbol(f"n{i}") if n > 1 else literal(1) for i, n in enumerate(first)]
+    unknown = Tensor(Kind.UNKNOWN, Geometry.contiguous(named), min_rank=rank)
+    other = Tensor.of(Geometry.contiguous([literal(n) for n in second]), None)
+    model = op_transfers.method("mul").transfer(Call("mul", unknown, [other]))
+    assert model.kind is Kind.UNKNOWN and model.geometry.rank == real.dim()
+    assert model.lost == (None in model.geometry.sizes)
+    dropped = Tensor(Kind.UNKNOWN, Geometry.contiguous([None] * rank), min_rank=rank)
+    ones = Tensor.of(Geometry.contiguous([literal(1)] * second_rank), None)
+    alone = op_transfers.method("mul").transfer(Call("mul", dropped, [ones]))
+    assert alone.geometry.sizes == (None,) * rank and not alone.lost
+    for i, (size, n) in enumerate(zip(model.geometry.sizes, real.shape)):
+        shifted = i - (rank - second_rank)
+        if size is None:  # a name in one, a literal other than 1 in the other
+            assert first[i] > 1 and shifted >= 0 and second[shifted] > 1
+            assert model.lost
+        else:
+            assert size == (named[i] if first[i] > 1 else literal(n))

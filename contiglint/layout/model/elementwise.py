@@ -50,6 +50,25 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
                   first.assumed if first.geometry is None else None, lost=lost)
 
 
+def broadcast_shape(tensors: Sequence[Tensor]) -> Optional[tuple[list, bool]]:
+    """The sizes operands of known geometry broadcast to: per dim (aligned from the last), the
+    one size other than 1, or 1; and whether some dim is undecided (`?`: two sizes that differ
+    as written, or one unknown beside another, either of which may be the 1). None when an
+    operand's rank is not known."""
+    if any(t.geometry is None for t in tensors):
+        return None
+    rank = max(t.geometry.rank for t in tensors)
+    shape: list = []
+    undecided = False
+    for position in range(rank):
+        sizes = [t.geometry.sizes[position - rank + t.geometry.rank] for t in tensors
+                 if position - rank + t.geometry.rank >= 0]
+        live = {s for s in sizes if s != ONE}
+        undecided = undecided or len(live) > 1
+        shape.append(ONE if not live else next(iter(live)) if len(live) == 1 else None)
+    return shape, undecided
+
+
 def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tensor]:
     """TensorIterator's output for operands of known geometry: dims are ordered innermost
     first by comparing, for each pair of dims, the strides of the first operand in which
@@ -140,8 +159,14 @@ def _layout(call: Call) -> Value:
     if operands and (operands[0] is OPAQUE or (isinstance(operands[0], Tensor) and operands[0]
                                                .kind is Kind.UNKNOWN)) and \
             any(t.kind is not Kind.UNKNOWN for t in tensors):
-        return Tensor(Kind.UNKNOWN, min_rank=max(t.min_rank for t in tensors))  # the first
-        # operand may decide the layout, and its layout is unknown
+        # the first operand may decide the layout, and its layout is unknown; the shape is
+        # the broadcast one where every operand's rank is known
+        shape = broadcast_shape(tensors) if OPAQUE not in operands else None
+        if shape is not None:
+            sizes, undecided = shape
+            return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes),
+                          lost=undecided or any(t.made_sizes for t in tensors))
+        return Tensor(Kind.UNKNOWN, min_rank=max(t.min_rank for t in tensors))
     first = first_operand(operands)
     if first.kind is Kind.BROADCAST and any(o is not first and not (
             isinstance(o, Tensor) and o.kind is Kind.CONTIGUOUS) for o in operands):
