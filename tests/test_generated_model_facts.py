@@ -191,6 +191,14 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
     ("size", ("B = x.size(0)", "N = x.size(1)"),
      [("v0 = x.unsqueeze(1).repeat(1, 3, 1)", "op", ""), ("v2 = v0.transpose(1, 0)", "op", ""),
       ("s = v2.view(-1)", "view", "v2")], ("x",), 2, SIZES2, ["raises"]),
+    # a diagonal lives in memory at the outer of the dims it walks (its stride is the sum of
+    # theirs): an elementwise op of the diagonal of an expanded tensor puts it outermost, with
+    # the broadcast dim where TensorIterator leaves it (the long run of seeds 337-376: it was
+    # placed at the inner one and the result claimed contiguous)
+    ("literal", ("x = torch.randn(3, 2, 3)",),
+     [("v0 = x.unsqueeze(2).expand(3, 2, 3, 3)", "op", ""),
+      ("v2 = v0.diagonal(0, 0, 3)", "op", ""), ("v4 = F.gelu(v2)", "op", ""),
+      ("s = v4.data_ptr()", "probe", "v4")], (), 3, ((),), ["permuted"]),
     # chunk(2) of an empty dim gives two empty pieces (the model divided by zero), which are
     # contiguous
     ("literal", ("x = torch.randn(1)",),

@@ -147,8 +147,10 @@ class Geometry:
         so such a dim stays where the logical order put it (measured: `empty_like` of
         `randn(3, 2).t().unsqueeze(0).expand(5, 2, 3)`, strides (0, 1, 2), has (6, 1, 2))."""
         def position(dim: int) -> Optional[int]:
+            # where the axis lives, as `memory_order` says: its outermost base (a diagonal's
+            # stride, the sum of its bases', is larger than any base inside the outer one)
             axis = self.axes[dim]
-            return self.memory.index(axis.base[-1]) if axis.base and \
+            return self.memory.index(axis.base[0]) if axis.base and \
                 axis.span != "broadcast" else None
 
         def should_swap(dim0: int, dim1: int) -> int:
