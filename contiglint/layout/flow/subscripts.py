@@ -99,11 +99,13 @@ class SubscriptMixin:
                 geometry is None or not -geometry.rank <= index < geometry.rank
                 or geometry.axes[index].size is None):
             # a size an op made that the model lost is no free name: one a witness may give
-            # no value of its own (sizes.made_symbol)
-            made = made_symbol(f"{self.program.unparse(owner)}.size({index})")
+            # no value of its own (sizes.made_symbol), and none at all where it cannot vary
             if geometry is None:
                 self.states_rank(owner, tensor, index + 1 if index >= 0 else -index, called)
-            elif -geometry.rank <= index < geometry.rank:
+            if not self.takes_arguments():
+                return IntVal(None)
+            made = made_symbol(f"{self.program.unparse(owner)}.size({index})")
+            if geometry is not None and -geometry.rank <= index < geometry.rank:
                 self.writes_size(owner, tensor, geometry, index % geometry.rank, made)
             return IntVal(made)
         if geometry is None or not -geometry.rank <= index < geometry.rank:
@@ -119,6 +121,15 @@ class SubscriptMixin:
         size = symbol(f"{self.program.unparse(owner)}.size({index})")
         self.writes_size(owner, tensor, geometry, index, size)
         return IntVal(size)
+
+    def takes_arguments(self) -> bool:
+        """Whether a caller chooses anything here: in a function of no parameters (or code at
+        the top of a module) every size comes from the code's own literals, and one an op
+        made is a number the model lost (a mask's count of a tensor of 4), not one that
+        varies."""
+        spec = getattr(self.function, "args", None)
+        return spec is not None and bool(spec.posonlyargs or spec.args or spec.vararg or
+                                         spec.kwonlyargs or spec.kwarg)
 
     def writes_size(self, owner: ast.expr, tensor: Tensor, geometry: Geometry, index: int,
                     size) -> None:
@@ -165,14 +176,16 @@ class SubscriptMixin:
         """Name the unknown sizes of `owner` as `owner.size(i)`, the symbols `dim_size` gives
         to `owner.size(i)` / `owner.shape[i]` in the arguments of the same call."""
         geometry = tensor.geometry
-        if geometry is None or tensor.made_sizes or all(a.size is not None for a in geometry.axes):
-            return tensor  # sizes an op made are named only where the code reads them
+        if geometry is None or all(a.size is not None for a in geometry.axes) or \
+                tensor.made_sizes and not self.takes_arguments():
+            return tensor
         text = self.program.short_text(owner)
         if text is None:
             return tensor
+        name = made_symbol if tensor.made_sizes else symbol
         for index, axis in enumerate(geometry.axes):
             if axis.size is None:
-                geometry = geometry.with_axis(index, size=symbol(f"{text}.size({index})"))
+                geometry = geometry.with_axis(index, size=name(f"{text}.size({index})"))
         return evolve(tensor, geometry=geometry)
 
     def literal_int(self, node: Optional[ast.expr]) -> Optional[int]:
