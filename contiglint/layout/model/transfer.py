@@ -245,9 +245,11 @@ def kept_origin(tensor: Tensor, call: Call) -> Origin:
     return tensor.origin or call.origin
 
 
-def keep_channels_last(call: Call) -> Value:
+def keep_channels_last(call: Call, input_sizes: bool = True) -> Value:
     """Ops that return contiguous output unless the input is channels_last (pad, interpolate,
-    pooling, conv), which they keep."""
+    pooling, conv), which they keep. `input_sizes`: whether the result's sizes are made of the
+    input's (a pad's, a pool's), so that they are lost where an op made the input and its
+    layout is not known; a convolution's have the weight's channels (`convolution`)."""
     tensor = call.tensor
     if tensor.channels_last:
         # the op changes spatial sizes (conv and pixel (un)shuffle the channels too): the
@@ -269,7 +271,7 @@ def keep_channels_last(call: Call) -> Value:
         # a pad or pool of a tensor an op made: its layout and sizes are lost, not a caller's
         # free choice (a convolution's output has the weight's channels and a fresh layout)
         return evolve(UNKNOWN_TENSOR, min_rank=tensor.min_rank,
-                      lost=tensor.made_by_op and "conv" not in call.name.lower())
+                      lost=tensor.made_by_op and input_sizes)
     return fresh(call, [None] * tensor.rank) if tensor.rank else CONTIGUOUS
 
 
@@ -341,7 +343,7 @@ def convolution(call: Call) -> Value:
         # measured: a conv1d input of any layout, and a conv2d module's input that is not
         # channels_last (transposed, permuted, sliced), give a contiguous result
         return fresh_same_rank(call)
-    return keep_channels_last(call)
+    return keep_channels_last(call, input_sizes=False)
 
 
 def _literal_dim(value: Value) -> Optional[int]:
