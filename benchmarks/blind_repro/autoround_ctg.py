@@ -1,5 +1,6 @@
 """auto-round 0.16.1: CTG104 hadamard/inplace/hooks.py:524, CTG104 spinquant/preprocessor.py:1190,
-CTG103 modeling/fused_moe/moe_experts_interface.py:721 and :723.
+CTG103 modeling/fused_moe/moe_experts_interface.py:721 and :723, CTG101
+algorithms/transforms/awq/base.py:477.
 
 The flagged modules are imported bare (the package __init__ needs psutil/transformers); the
 auto_round helpers that moe_experts_interface imports at top level but the unfuse path does not
@@ -113,3 +114,14 @@ def unfuse():
 
 
 report("CTG103 moe_experts_interface.py:721/723 nn.Parameter(split)", unfuse)
+
+
+# --- CTG101 awq/base.py:477: `feat.view(1, -1)` runs only under `if feat.ndim == 1` ---
+def awq_feat_view():
+    """A 1-D tensor of any stride views as (1, n): the view only adds a size-1 dim."""
+    inputs = (torch.randn(12), torch.randn(12)[::3], torch.randn(4, 12)[:, 1],
+              torch.randn(12)[2:9])
+    return f"1-D feat.view(1, -1) works: {[tuple(x.view(1, -1).shape) for x in inputs]}"
+
+
+report("CTG101 awq/base.py:477 feat.view(1, -1) under feat.ndim == 1", awq_feat_view)
