@@ -126,6 +126,44 @@ def checked_then_other_branch(a):
     if x.is_contiguous():
         return None
     return x.view(2, -1)  # raises
+
+
+def cut(v, n):
+    if v.ndim == 2:
+        return v[:, :n]
+    return v
+
+
+def rank_one_after_cut(x, n):
+    y = cut(x, n)
+    if y.ndim == 1:
+        return y.view(1, -1)  # a 1-D tensor views as (1, k) whatever its stride
+    return y.reshape(-1)
+
+
+def rank_not_two_after_cut(x, n):
+    y = cut(x, n)
+    if y.dim() != 2:
+        return y.view(1, -1)
+    return None
+
+
+def rank_two_after_cut(x, n):
+    y = cut(x, n)
+    if len(y.shape) == 2:
+        return y.view(-1)  # raises
+    return None
+
+
+def asserted_rank(x):
+    assert x.dim() == 3
+    return x.transpose(1, 2).view(x.shape[0], -1)  # raises
+
+
+def rank_above_two(x):
+    if 2 >= x.ndim:
+        return None
+    return x.transpose(-1, -2).view(-1)  # raises
 '''
 
 # name -> arguments that take the path to the view, and whether torch raises there
@@ -145,8 +183,14 @@ CASES = {
     "exclusive_named_modes": ((torch.randn(24), "multilabel"), False),
     "exclusive_literal_modes": ((torch.randn(24), "multilabel"), False),
     "literal_and_named_mode": ((torch.randn(24), "binary"), "view size is not compatible"),
+    "rank_one_after_cut": ((torch.randn(16)[::2], 3), False),
+    "rank_not_two_after_cut": ((torch.randn(16)[::2], 3), False),
+    "rank_two_after_cut": ((torch.randn(4, 6), 3), "view size is not compatible"),
+    "asserted_rank": ((torch.randn(2, 3, 4),), "view size is not compatible"),
+    "rank_above_two": ((torch.randn(2, 3, 4),), "view size is not compatible"),
 }
-FLAGGED = {"size_above_one", "checked_then_other_branch", "literal_and_named_mode"}
+FLAGGED = {"size_above_one", "checked_then_other_branch", "literal_and_named_mode",
+           "rank_two_after_cut", "asserted_rank", "rank_above_two"}
 
 
 def flagged_functions(strict: bool) -> set[str]:

@@ -14,9 +14,24 @@ from contiglint.layout.model.values import (
     OPAQUE,
     IntVal,
     Kind,
+    UNKNOWN_TENSOR,
     Tensor,
+    at_ranks,
     bind_size,
+    not_at_rank,
 )
+
+# where `rank OP k` holds and where it fails, as the ranks each side allows: (lowest, highest)
+# from k, or "not k"
+_RANK_SIDES = {
+    ast.Eq: (lambda k: (k, k), lambda k: k),
+    ast.NotEq: (lambda k: k, lambda k: (k, k)),
+    ast.Lt: (lambda k: (0, k - 1), lambda k: (k, None)),
+    ast.LtE: (lambda k: (0, k), lambda k: (k + 1, None)),
+    ast.Gt: (lambda k: (k + 1, None), lambda k: (0, k)),
+    ast.GtE: (lambda k: (k, None), lambda k: (0, k - 1)),
+}
+_FLIPPED = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}
 
 
 class BranchMixin:
@@ -142,6 +157,36 @@ class BranchMixin:
         return (size[1][0], when) if size is not None and size[0] == 1 and len(size[1]) == 1 \
             else None
 
+    def rank_test(self, test: ast.expr, env: Env) -> Optional[tuple[Env, Env]]:
+        """The environments where a test of a tensor's rank against a literal holds and where
+        it fails (`x.ndim == 1`, `x.dim() > 2`, `len(x.shape) != 4`, either way round), or
+        None for any other test."""
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        left, op, right = test.left, type(test.ops[0]), test.comparators[0]
+        if isinstance(left, ast.Constant):
+            left, right, op = right, left, _FLIPPED.get(op, op)
+        if not (isinstance(right, ast.Constant) and type(right.value) is int and
+                op in _RANK_SIDES and right.value >= 0):
+            return None
+        owner = _rank_owner(left)
+        key = self.name_key(owner) if owner is not None else None
+        value = env.get(key) if key is not None else None
+        if value is OPAQUE:
+            value = UNKNOWN_TENSOR  # what has a rank to test is taken for a tensor
+        if not isinstance(value, Tensor):
+            return None
+        sides = []
+        for side in _RANK_SIDES[op]:
+            ranks = side(right.value)
+            if isinstance(ranks, int):
+                sides.append(dict(env, **{key: not_at_rank(value, ranks)}))
+            elif ranks[1] is not None and ranks[1] < ranks[0]:
+                sides.append(env)  # no rank is below 0: the side is not taken
+            else:
+                sides.append(dict(env, **{key: at_ranks(value, *ranks)}))
+        return sides[0], sides[1]
+
     def size_equality(self, test: ast.expr, env: Env) -> Optional[dict]:
         """`name == size` (either way round), where the name's size is not known and the
         other side's is: the name's new value where the test holds (`assert x.shape[-1] ==
@@ -185,6 +230,9 @@ class BranchMixin:
                     no = self.refine(operand, no)[1]
             return (no, yes) if negate else (yes, no)
         names = self.layout_checked_names(test)
+        ranked = self.rank_test(test, env) if not names else None
+        if ranked is not None:
+            return (ranked[1], ranked[0]) if negate else ranked
         if not names:
             unit = self.unit_size_test(test, env)
             if unit is None:
@@ -208,6 +256,26 @@ class BranchMixin:
                                                  geometry if exact else None)
                 other[name] = value
         return yes, no
+
+
+def _rank_owner(node: ast.expr) -> Optional[ast.expr]:
+    """x of `x.ndim`, `x.dim()`, `x.ndimension()`, `len(x.shape)` or `len(x.size())`."""
+    if isinstance(node, ast.Attribute) and node.attr == "ndim":
+        return node.value
+    if isinstance(node, ast.Call) and not node.args and not node.keywords:
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("dim", "ndimension"):
+            return node.func.value
+        return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "len" and len(node.args) == 1:
+        shape = node.args[0]
+        if isinstance(shape, ast.Call) and not shape.args and not shape.keywords:
+            shape = shape.func
+            if not (isinstance(shape, ast.Attribute) and shape.attr == "size"):
+                return None
+        if isinstance(shape, ast.Attribute) and shape.attr in ("shape", "size"):
+            return shape.value
+    return None
 
 
 def _size_read(node: ast.expr) -> bool:

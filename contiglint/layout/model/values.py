@@ -273,6 +273,42 @@ def bind_size(value: Value, name: str, size: int) -> Value:
     return value
 
 
+def at_ranks(tensor: Tensor, lowest: int, highest: Optional[int]) -> Tensor:
+    """`tensor` on a path where its rank is between `lowest` and `highest` (None: no bound),
+    as a test of it states (`if x.ndim == 1:`, `assert x.dim() >= 3`). A layout the model
+    knows at a rank outside that range cannot be on the path: what is left is a tensor of
+    unknown layout (a join of paths may hold others), whose sizes the code did not show. At
+    one rank, a tensor that keeps its layout and has no geometry gets one of unknown sizes, as
+    `B, N, C = x.shape` does."""
+    rank = tensor.rank
+
+    def outside(r: int) -> bool:
+        return r < lowest or highest is not None and r > highest
+
+    if rank is not None and outside(rank) or rank is None and tensor.noncontiguous and \
+            highest is not None and tensor.min_rank > highest:
+        exact = highest is not None and lowest == highest
+        return Tensor(Kind.UNKNOWN, Geometry.contiguous([None] * lowest) if exact else None,
+                      min_rank=lowest, lost=True)
+    if rank is not None:
+        return tensor
+    least = max(tensor.min_rank, lowest)
+    assumed = tensor.assumed
+    if assumed is not None and (assumed.rank != least or outside(assumed.rank)):
+        assumed = None  # the assumed geometry is one at a rank the path excludes
+    if highest == least and not tensor.noncontiguous:
+        return evolve(tensor, geometry=Geometry.contiguous([None] * least), min_rank=least,
+                      assumed=None)
+    return evolve(tensor, min_rank=least, assumed=assumed)
+
+
+def not_at_rank(tensor: Tensor, excluded: int) -> Tensor:
+    """`tensor` on a path where its rank is not `excluded` (`if x.ndim != 2:`)."""
+    if tensor.rank is not None:
+        return tensor if tensor.rank != excluded else Tensor(Kind.UNKNOWN, lost=True)
+    return at_ranks(tensor, excluded + 1, None) if tensor.min_rank >= excluded else tensor
+
+
 def join(a: Value, b: Value) -> Value:
     """The value that covers both paths."""
     if a is b or a == b:  # most joins meet the same value from both paths
