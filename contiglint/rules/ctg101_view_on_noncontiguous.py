@@ -190,6 +190,12 @@ def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
         if tensor.kind is tensor.kind.UNKNOWN or tensor.maybe:
             return None
         assumed = tensor.assumed if geometry is None else None
+        checked = geometry if geometry is not None else assumed
+        if checked is not None and not checked.is_contiguous():
+            # contiguous by a check the code made (`if x.is_contiguous():`), which holds where
+            # the dims out of memory order have size 1: a size-1 last dim of another stride
+            # among them (torch checks the stride all the same)
+            return _last_innermost(checked) or None
         if assumed is not None and assumed.rank and assumed.axes[-1].size == (1, ()) and \
                 _size_one_last_unit_stride(assumed) is not True:
             return None  # at the least rank, a size-1 last dim of another stride (an unfold)
@@ -198,9 +204,17 @@ def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
         geometry = tensor.assumed  # trailing dims are where a step or transpose shows
         if geometry is None:
             return False if tensor.kind is tensor.kind.PERMUTED else None
+        if geometry.rank and geometry.axes[-1].size == (1, ()):
+            return _size_one_last_unit_stride(geometry)
+    return _last_innermost(geometry)
+
+
+def _last_innermost(geometry) -> Optional[bool]:
+    """Whether the last dim of a size other than 1 walks the innermost memory dim, whole or
+    cut: its stride is 1. Where every dim has size 1, what their strides say."""
     live = [a for a in geometry.axes if a.size != (1, ())]
     if not live:
-        return True
+        return _size_one_last_unit_stride(geometry) if geometry.rank else True
     last = live[-1]
     return last.span in ("full", "cut") and bool(last.base) and last.base[-1] == geometry.memory[-1]
 

@@ -8,11 +8,13 @@ from tests.generated.programs import Line, Program
 SIZE3 = ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)")  # x's sizes, named as code does
 
 
-def program(form: str, prologue: tuple[str, ...], body: list[tuple[str, str, str]],
+def program(form: str, prologue: tuple[str, ...], body: list[tuple[str, ...]],
             params: tuple[str, ...] = (), rank: int = 0, sizes=((),),
             literal_shape: tuple[int, ...] = ()) -> Program:
-    """A program written by hand: `body` holds (statement, kind, target) triples."""
-    lines = tuple(Line(text, kind, "hand", target) for text, kind, target in body)
+    """A program written by hand: `body` holds (statement, kind, target) triples, or
+    (statement, kind, target, guard) for a sink that runs under a condition."""
+    lines = tuple(Line(text, kind, "hand", target, guard=guard[0] if guard else "")
+                  for text, kind, target, *guard in body)
     return Program(form, params, prologue, lines, rank, literal_shape, tuple(sizes))
 
 

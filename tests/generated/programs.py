@@ -3,9 +3,12 @@
 A program is one function: a prologue that makes the input `x` (literal sizes, size parameters,
 `B, N, C = x.shape` or `x.size(i)`), then straight-line statements `vK = <op on an earlier
 variable>` and sinks that read one variable: `.view(shape)`, `.view(dtype)` and `.data_ptr()`
-(the contiguity probe). Each statement knows its op family, and each variable its shape as
-source expressions, so that view targets are written the way code writes them (`B, N * C`,
-`-1`, `v3.size(0), -1`). The ops themselves are in tests/generated/op_spellings.py.
+(the contiguity probe). Some sinks run under a condition the code states, in a conditional
+expression (`sK = v2.view(-1) if v2.shape[1] == 1 else None`): a test of contiguity, of a size
+against 1 or of the rank, which the engine takes as evidence (path conditions). Each statement
+knows its op family, and each variable its shape as source expressions, so that view targets
+are written the way code writes them (`B, N * C`, `-1`, `v3.size(0), -1`). The ops themselves
+are in tests/generated/op_spellings.py.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ class Line:
     family: str  # the op family of the statement (sinks: of the op that made their tensor)
     target: str = ""  # sinks: the variable read
     op: str = ""  # the op's spelling, for reports
+    guard: str = ""  # sinks: the condition the sink runs under (`sK = ... if GUARD else None`)
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,7 @@ def programs(draw, max_ops: int = 5) -> Program:
     literal_shape = tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))) \
         if form == "literal" else ()
     params, prologue, shape = _prologue(form, rank, literal_shape)
+    names = tuple(SYMBOLS[:rank]) if form != "literal" else ()
     variables = [Var("x", tuple(shape), "input", "float32")]
     lines: list[Line] = []
     for k in range(draw(st.integers(1, max_ops))):
@@ -130,21 +135,46 @@ def programs(draw, max_ops: int = 5) -> Program:
         lines.append(Line(f"{made.name} = {made.text}", "op", op.family, op=op.name))
         variables.append(made.var)
         if draw(st.booleans()):
-            lines.append(_sink(draw, made.var, len(lines)))
-    lines.append(_sink(draw, variables[-1], len(lines)))
+            lines.append(_sink(draw, made.var, len(lines), names))
+    lines.append(_sink(draw, variables[-1], len(lines), names))
     runs = ((),) if form == "literal" else draw(assignments(rank))
     return Program(form, params, prologue, tuple(lines), rank, literal_shape, runs)
 
 
-def _sink(draw, var: Var, k: int) -> Line:
+def _sink(draw, var: Var, k: int, names: tuple[str, ...] = ()) -> Line:
     kind = draw(st.sampled_from(["view", "view", "dtype_view", "probe"]))
     if kind == "view":
-        text = f"s{k} = {var.name}.view({', '.join(view_target(draw, var))})"
+        read = f"{var.name}.view({', '.join(view_target(draw, var))})"
     elif kind == "dtype_view":
-        text = f"s{k} = {var.name}.view(torch.{draw(st.sampled_from(DTYPES))})"
+        read = f"{var.name}.view(torch.{draw(st.sampled_from(DTYPES))})"
     else:
-        text = f"s{k} = {var.name}.data_ptr()"
-    return Line(text, kind, var.family, var.name)
+        read = f"{var.name}.data_ptr()"
+    guard = guard_of(draw, var, names) if draw(st.integers(0, 3)) == 0 else ""
+    text = f"s{k} = {read} if {guard} else None" if guard else f"s{k} = {read}"
+    return Line(text, kind, var.family, var.name, guard=guard)
+
+
+def guard_of(draw, var: Var, names: tuple[str, ...]) -> str:
+    """A condition on `var` or on a size name: its contiguity, a size against 1 (a dim of
+    `var`, or a name the prologue binds), its rank against one near its own."""
+    rank = len(var.shape)
+    choice = draw(st.sampled_from(["contiguous", "size", "size", "name", "rank"]))
+    if choice == "size" and rank:
+        dim = draw(st.integers(-rank, rank - 1))
+        read = draw(st.sampled_from([f"{var.name}.shape[{dim}]", f"{var.name}.size({dim})"]))
+        return f"{read} {draw(st.sampled_from(UNIT_TESTS))}"
+    if choice == "name" and names:
+        return f"{draw(st.sampled_from(names))} {draw(st.sampled_from(UNIT_TESTS))}"
+    if choice == "rank":
+        read = draw(st.sampled_from([f"{var.name}.ndim", f"{var.name}.dim()",
+                                     f"len({var.name}.shape)"]))
+        op = draw(st.sampled_from(["==", "!=", ">=", "<", ">", "<="]))
+        return f"{read} {op} {max(rank + draw(st.integers(-1, 1)), 0)}"
+    negate = draw(st.booleans())
+    return f"{'not ' if negate else ''}{var.name}.is_contiguous()"
+
+
+UNIT_TESTS = ("== 1", "!= 1", "> 1", "< 2", ">= 2", "<= 1")
 
 
 def environment(program: Program, sizes: tuple[int, ...]) -> dict:

@@ -78,6 +78,10 @@ def run_torch(program: Program) -> dict[int, Observed]:
 
 
 def _sink(line: Line, env: dict) -> Optional[tuple[bool, str]]:
+    """What the sink did: (the view raised its layout error, the kind of its tensor), or None
+    where it did not run (its guard failed) or its view does not fit the sizes."""
+    if line.guard and not eval(line.guard, env):
+        return None
     tensor = env[line.target]
     kind = torch_kind(tensor)
     if line.kind == "probe":
@@ -226,7 +230,11 @@ def wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
                 continue  # not the state the witness names
         except (RuntimeError, ValueError, IndexError, TypeError, NameError):
             continue
-        result = _sink(program.lines[index], env)
+        sink = program.lines[index]
+        if sink.guard and not eval(sink.guard, env):
+            reached = f"at sizes {sizes} the sink's guard `{sink.guard}` does not hold"
+            continue
+        result = _sink(sink, env)
         if result is None:
             reached = f"at sizes {sizes} the view raises another error"
             continue

@@ -251,9 +251,12 @@ class BranchMixin:
         for name, exact in names:
             value = env.get(name)
             if isinstance(value, Tensor) or value is OPAQUE:
-                geometry = value.geometry if isinstance(value, Tensor) else None
+                known = value if isinstance(value, Tensor) and exact else Tensor()
+                # the dims stay where they were: the check holds at the sizes where those out
+                # of memory order have size 1 (a size-1 last dim may have another stride)
                 contiguous_branch[name] = Tensor(Kind.CONTIGUOUS if exact else Kind.UNKNOWN,
-                                                 geometry if exact else None)
+                                                 known.geometry, min_rank=known.min_rank,
+                                                 assumed=known.assumed)
                 other[name] = value
         return yes, no
 

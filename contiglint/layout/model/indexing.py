@@ -211,11 +211,14 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
     if not breaks:
         result = evolve(tensor, partial=partial or tensor.partial, assumed=assumed,
                         min_rank=rank)
-        if tensor.noncontiguous and tensor.assumed is not None and assumed is not None and \
-                classify(assumed) not in NONCONTIGUOUS:
-            # the leading dims it drops or cuts may be the ones that made it non-contiguous
-            # (`x.movedim(1, 0)[-1, -1]`): at the least rank they are
-            return evolve(result, kind=Kind.UNKNOWN, origin=None)
+        if tensor.noncontiguous and tensor.assumed is not None and assumed is not None:
+            kind = classify(assumed)
+            if kind not in NONCONTIGUOUS:
+                # the leading dims it drops or cuts may be the ones that made it
+                # non-contiguous (`x.movedim(1, 0)[-1, -1]`): at the least rank they are
+                return evolve(result, kind=Kind.UNKNOWN, origin=None)
+            return evolve(result, kind=kind)  # a cut of a leading dim that is not outermost
+            # in memory leaves holes (`x.movedim(-1, 0)[1:]`)
         return result
     if tensor.noncontiguous:
         kind = tensor.kind

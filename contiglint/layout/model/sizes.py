@@ -6,6 +6,8 @@ lets `x.view(B, N, H * D)` be matched against an input whose dims are `(B, N, H,
 """
 from __future__ import annotations
 
+import ast
+import copy
 from typing import Optional, Sequence
 
 Size = Optional[tuple[int, tuple[str, ...]]]
@@ -70,10 +72,35 @@ def quotient(whole: Size, part: Size) -> Size:
 
 
 def substitute(size: Size, name: str, value: int) -> Size:
-    """`size` where the symbol `name` is `value` (a size test the code made: `if n == 1:`)."""
-    if size is None or name not in size[1]:
+    """`size` where the symbol `name` is `value` (a size test the code made: `if n == 1:`),
+    in the symbols made of it too (`B - 1` is 0 where B is 1)."""
+    if size is None or not any(name in f for f in size[1]):
         return size
-    return (size[0] * value ** size[1].count(name), tuple(f for f in size[1] if f != name))
+    out: Size = (size[0], ())
+    for factor in size[1]:
+        out = multiply(out, literal(value) if factor == name else
+                       _bound(factor, name, value) if name in factor else symbol(factor))
+    return out
+
+
+def _bound(text: str, name: str, value: int) -> Size:
+    """The symbol `text` where the name `name` in it is `value`: a number where no other name
+    is left (`B - 1`, `(n + 1) // 2`), else the text with the number in it."""
+    from contiglint.layout.model.witness_sizes import expression, value_of
+
+    node = expression(text)
+    if node is None:
+        return symbol(text)
+
+    class Bind(ast.NodeTransformer):
+        def visit(self, part):
+            if isinstance(part, ast.expr) and ast.unparse(part) == name:
+                return ast.Constant(value)
+            return super().visit(part)
+
+    bound = ast.unparse(Bind().visit(copy.deepcopy(node)))
+    number = value_of(bound, {})
+    return literal(number) if number is not None and number >= 0 else symbol(bound)
 
 
 def own_size_names(owner: str, index: int, rank: int) -> tuple[str, str]:

@@ -1,0 +1,58 @@
+"""Path conditions in generated programs (tests/generated/programs.py draws sinks guarded by a
+test of contiguity, of a size against 1, or of the rank): one program per class of
+disagreement the guarded sinks found, run under torch through the same oracle. A sink under a
+guard is read only at the sizes where the guard holds."""
+from __future__ import annotations
+
+import pytest
+
+from tests.generated.cases import SIZE3, program, verdicts_of
+
+SIZES2 = ((4, 5), (1, 5), (4, 1))
+
+
+@pytest.mark.parametrize("form, prologue, params, move", [
+    ("params", ("x = torch.randn(B, N)",), ("B", "N"), "x.transpose(0, 1)"),
+    ("size", ("B = x.size(0)", "N = x.size(1)"), ("x",), "torch.movedim(x, -2, -1)"),
+])
+def test_a_dtype_view_under_a_contiguity_check_may_still_raise(form, prologue, params, move):
+    """`is_contiguous()` of a transpose holds where one of the swapped dims has size 1, and
+    torch checks `stride(-1) == 1` all the same: at B = 1 the (N, 1) tensor has strides
+    (1, N) and its dtype view raises; at N = 1 it views. Called safe before (the known and
+    the assumed geometry both)."""
+    p = program(form, prologue,
+                [("v0 = " + move, "op", ""),
+                 ("s1 = v0.view(torch.float16) if v0.is_contiguous() else None", "dtype_view",
+                  "v0", "v0.is_contiguous()")], params, 2, SIZES2)
+    assert verdicts_of(p) == ["unknown"]
+
+
+def test_a_dtype_view_where_a_size_test_made_the_last_dim_one():
+    """Where `v.size(1) <= 1`, the swapped tensor's last dim is x's first, of size 1 and of
+    stride N: the dtype view raises (the assumed geometry's last dim, read as size 1)."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)"),
+                [("v0 = torch.swapaxes(x.float(), 0, 1)", "op", ""),
+                 ("s1 = v0.view(torch.float8_e4m3fn) if v0.size(1) <= 1 else None",
+                  "dtype_view", "v0", "v0.size(1) <= 1")], ("x",), 2, SIZES2)
+    assert verdicts_of(p) == ["raises"]
+
+
+def test_a_cut_of_a_leading_dim_that_is_innermost_in_memory_leaves_holes():
+    """`x.movedim(-1, 0)[1:]` at a rank the code leaves open cuts x's last dim: strided, not
+    permuted, at every rank."""
+    p = program("size", SIZE3,
+                [("v0 = torch.movedim(x, -1, 0)", "op", ""), ("v1 = v0[1:]", "op", ""),
+                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 3,
+                ((4, 5, 6), (4, 1, 6), (4, 5, 2)))
+    assert verdicts_of(p) == ["strided"]
+
+
+def test_a_size_test_binds_the_sizes_made_of_the_name():
+    """Where `B < 2`, `x[1:]` has B - 1 = 0 rows: the transpose holds no element, and torch
+    calls a tensor without elements contiguous (the view works). The size `B - 1` took B's
+    value too; before, the finding was witnessed at B = 3, where the guard fails."""
+    p = program("unpack", ("B, N, C = x.shape",),
+                [("v0 = x[1:].transpose(0, 2)", "op", ""),
+                 ("s1 = v0.view(-1) if B < 2 else None", "view", "v0", "B < 2")], ("x",), 3,
+                ((1, 5, 6), (1, 1, 6), (4, 5, 6)))
+    assert verdicts_of(p) == ["ok"]
