@@ -339,3 +339,12 @@ def test_a_cut_whose_rank_a_later_op_fixes_otherwise_is_not_assumed_generic():
                  ("v1 = v2.swapdims(0, -2)", "op", ""), ("s1 = v1.view(-1)", "view", "v1")],
                 ("x",), 3, ((4, 5, 6), (1, 5, 6), (2, 1, 3)))
     agreed(p)
+
+
+def test_an_expand_of_a_named_size_to_another_may_broadcast():
+    """`x.expand(C, N)` of x of (B, N): where B is 1 the dim grows with stride 0, where B is C
+    it is x itself. The model kept the dim (B taken for C): claimed contiguous."""
+    p = program("params", ("x = torch.randn(B, N)",),
+                [("v0 = x.expand(C, N)", "op", ""), ("s1 = v0.data_ptr()", "probe", "v0")],
+                ("B", "N", "C"), 3, ((1, 3, 4), (4, 3, 4)))
+    assert verdicts_of(p) == ["unknown"]

@@ -238,7 +238,8 @@ def _dim_size(tensor: Tensor, dim: int) -> Optional[Size]:
 
 def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
     """Stride-0 dims where a size-1 dim grows (or a leading dim is added). A dim of unknown
-    size given a size may already have it (no broadcast): such growth is only `maybe`."""
+    size, or of a named one, given another size may already have it (no broadcast): such
+    growth is only `maybe`."""
     sizes = call.sizes(0, "size") if sizes is None else sizes
     guessed = []
 
@@ -253,9 +254,10 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
         for axis, size in zip(g.axes, sizes[lead:]):
             if size == WILDCARD or size == axis.size or is_one(size):
                 axes.append(axis)
-            elif is_one(axis.size) or axis.size is None:
+            elif is_one(axis.size) or axis.size is None or axis.size[1]:
+                # a size the code names (b.size(0)) may be 1 where the target is another
                 axes.append(Axis(size, (), "broadcast"))
-                guessed.append(axis.size is None)
+                guessed.append(not is_one(axis.size))
                 if is_one(axis.size) and axis.span == "full":
                     memory = [b for b in memory if b not in axis.base]  # had no extent
             else:
