@@ -57,16 +57,20 @@ def broadcast_shape(tensors: Sequence[Tensor]) -> Optional[tuple[list, bool]]:
     operand's rank is not known."""
     if any(t.geometry is None for t in tensors):
         return None
-    rank = max(t.geometry.rank for t in tensors)
     shape: list = []
     undecided = False
-    for position in range(rank):
-        sizes = [t.geometry.sizes[position - rank + t.geometry.rank] for t in tensors
-                 if position - rank + t.geometry.rank >= 0]
-        live = {s for s in sizes if s != ONE}
+    for live in _live_sizes(tensors):
         undecided = undecided or len(live) > 1
         shape.append(ONE if not live else next(iter(live)) if len(live) == 1 else None)
     return shape, undecided
+
+
+def _live_sizes(tensors: Sequence[Tensor]) -> list[set]:
+    """Per dim of the broadcast shape (operands aligned from the last dim), the sizes other
+    than 1 that the operands of known geometry give it (None among them: one not known)."""
+    rank = max(t.geometry.rank for t in tensors)
+    return [{t.geometry.sizes[position - rank + t.geometry.rank] for t in tensors
+             if position - rank + t.geometry.rank >= 0} - {ONE} for position in range(rank)]
 
 
 def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tensor]:
@@ -75,12 +79,10 @@ def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tenso
     neither dim is broadcast (stride 0 or a size-1 dim that grows); a pair no operand
     decides keeps its logical order. The output is allocated dense in that order. None when
     the broadcast shape is not known well enough to tell which dims grow."""
-    rank = max(t.geometry.rank for t in tensors)
+    lives = _live_sizes(tensors)
+    rank = len(lives)
     shape: list = []
-    for position in range(rank):
-        sizes = [t.geometry.sizes[position - rank + t.geometry.rank] for t in tensors
-                 if position - rank + t.geometry.rank >= 0]
-        live = {s for s in sizes if s != ONE}
+    for live in lives:
         if len(live - {None}) > 1:
             return None
         # an operand's unknown size is the known one or 1: where that matters, it is "?"
