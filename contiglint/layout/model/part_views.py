@@ -251,17 +251,26 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
                 for s in sizes[:lead]]
         guessed.extend(s in (None, WILDCARD) for s in sizes[:lead] if not is_one(s))
         memory = list(g.memory)
+        named = []  # dims of a size the code names given another: growth only guessed
         for axis, size in zip(g.axes, sizes[lead:]):
             if size == WILDCARD or size == axis.size or is_one(size):
                 axes.append(axis)
-            elif is_one(axis.size) or axis.size is None or axis.size[1]:
-                # a size the code names (b.size(0)) may be 1 where the target is another
+            elif is_one(axis.size) or axis.size is None:
                 axes.append(Axis(size, (), "broadcast"))
-                guessed.append(not is_one(axis.size))
+                guessed.append(axis.size is None)
                 if is_one(axis.size) and axis.span == "full":
                     memory = [b for b in memory if b not in axis.base]  # had no extent
             else:
+                named.append((len(axes), axis))
                 axes.append(axis)
+        if named and all(guessed) and any(axis.size[1] for _, axis in named):
+            # where nothing else surely grows, a size the code names (b.size(0)) may be the
+            # 1 that grows to the other; beside a growth that is sure, the maybe would be
+            # lost on the dims that are left (`rows[0]` of `a.expand(3, n)`)
+            for at, axis in named:
+                if axis.size[1]:
+                    axes[at] = Axis(sizes[at], (), "broadcast")
+                    guessed.append(True)
         return Geometry(tuple(axes), tuple(memory))
 
     if sizes is not None and all(s == WILDCARD for s in sizes) and call.tensor.geometry is None:
