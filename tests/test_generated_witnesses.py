@@ -252,3 +252,29 @@ def test_a_size_an_op_made_from_literals_alone_is_no_size_a_witness_names():
     verdicts, found, ran = compare(p)
     assert ran and not found, found
     assert [v.finding for v in verdicts] == [False]
+
+
+def test_a_cut_diagonal_is_witnessed_where_its_offset_lets_the_stride_error_show():
+    """`x.diagonal(0, 0, 2)[:, 1:]` starts one diagonal step (N*C + 1 elements) into x, which
+    the geometry does not hold: torch checks the storage offset before the last stride, so a
+    witness of the stride error needs that step divisible by the element-size ratio (the
+    witness B = C = 5, N = 2 met the offset error)."""
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v1 = x.diagonal(0, 0, 2)", "op", ""), ("v2 = v1[:, 1:]", "op", ""),
+                 ("s2 = v2.view(torch.complex128)", "dtype_view", "v2")], ("B", "N", "C"), 3,
+                ((4, 5, 6), (1, 5, 6), (4, 1, 6), (1, 1, 3)))
+    [verdict] = agreed(p)
+    assert verdict.finding and verdict.witness is not None
+
+
+def test_a_mask_of_one_element_selects_at_most_one():
+    """`v1[v1 == v1]` of a one-element v1 has 0 or 1 elements: expanded to 3 rows it views as
+    one dim (a dim of size 1 has no stride that matters). A size an op made was witnessed at
+    any size from 2, which this mask never selects."""
+    p = program("params", ("x = torch.randn(B)",),
+                [("v1 = x.narrow(0, B - 1, 1)", "op", ""), ("v3 = v1[v1 == v1]", "op", ""),
+                 ("v4 = v3.unsqueeze(0).expand(3, -1)", "op", ""),
+                 ("s6 = v4.view(-1)", "view", "v4")],
+                ("B",), 1, ((4,), (1,)))
+    [verdict] = agreed(p)
+    assert not verdict.finding

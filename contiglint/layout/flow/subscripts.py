@@ -243,7 +243,11 @@ class SubscriptMixin:
                     all(isinstance(i, IntVal) for i in value.items):
                 items.append(Index("advanced", length=literal(len(value.items)), ndim=1))
             elif isinstance(value, Tensor) and value.rank == 1 and value.dtype == "bool":
-                items.append(Index("advanced", ndim=1))  # as many as the mask has true
+                # as many as the mask has true: of a mask of at most one element, no more
+                # (0 or 1 alike for a layout: neither dim has a stride that matters)
+                bound = value.geometry.sizes[0]
+                items.append(Index("advanced", ndim=1, length=bound if bound is not None and
+                                   not bound[1] and bound[0] <= 1 else None))
             elif isinstance(value, Tensor) and value.rank == 1:
                 items.append(Index("advanced", length=value.geometry.sizes[0], ndim=1))
             elif isinstance(value, (Tensor, Seq)):
