@@ -142,9 +142,11 @@ def _built(geometry: Geometry, sizes: Sequence[int], walks: Sequence[Sequence[in
         following = max(strides[index], 1) * max(sizes[index], 1)
     spanned = {b for axis in geometry.axes for b in axis.base}
     starts = {b for axis in geometry.axes if axis.span in ("cut", "step") and not axis.walks
-              for b in axis.base} | (set(memory_strides) - spanned)  # (a diagonal's offset
-    # is 0 unless given, and the geometry does not hold it)
-    return tuple(strides), tuple(memory_strides[b] for b in sorted(starts))
+              for b in axis.base} | (set(memory_strides) - spanned)
+    # a diagonal may be cut too (`x.diagonal(0, 0, 2)[:, 1:]` starts one diagonal step in),
+    # which its geometry does not hold: its stride may be a step of the offset
+    diagonals = [strides[i] for i, axis in enumerate(geometry.axes) if axis.walks]
+    return tuple(strides), tuple(memory_strides[b] for b in sorted(starts)) + tuple(diagonals)
 
 
 def _tensor(geometry: Geometry, names: list[str], env: dict):
