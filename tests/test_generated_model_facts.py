@@ -348,3 +348,24 @@ def test_an_expand_of_a_named_size_to_another_may_broadcast():
                 [("v0 = x.expand(C, N)", "op", ""), ("s1 = v0.data_ptr()", "probe", "v0")],
                 ("B", "N", "C"), 3, ((1, 3, 4), (4, 3, 4)))
     assert verdicts_of(p) == ["unknown"]
+
+
+def test_a_step_through_a_broadcast_dim_keeps_it_broadcast():
+    """`broadcast_to(...)[::2]` steps through a dim of stride 0: the stride stays 0 and the
+    tensor overlapping (it was called strided)."""
+    p = program("unpack", ("B, N, C = x.shape",),
+                [("v1 = torch.broadcast_to(x.unsqueeze(0), (3, B, N, C,))", "op", ""),
+                 ("v3 = v1[::2, ::2, -1]", "op", ""), ("s = v3.data_ptr()", "probe", "v3")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (1, 4, 1)))
+    assert verdicts_of(p) == ["broadcast"]
+
+
+@pytest.mark.parametrize("make", ["x.unfold(-1, 1, 1)", "x.unflatten(0, (1, -1))"])
+def test_a_diagonal_through_a_size_1_dim_has_at_most_one_element(make):
+    """At a rank the code leaves open, a diagonal of dims counted from the front, one of them
+    of size 1 in the assumed geometry, has at most one element: not stepped (it was called
+    strided; torch's tensor is contiguous)."""
+    p = program("size", ("B = x.size(0)",),
+                [(f"v0 = {make}", "op", ""), ("v1 = v0.diagonal(0, 1, 0)", "op", ""),
+                 ("s = v1.data_ptr()", "probe", "v1")], ("x",), 1, ((4,), (1,)))
+    assert verdicts_of(p) == ["unknown"]

@@ -49,11 +49,12 @@ OPEN = {
                  ("s3 = v1.view(torch.float8_e5m2fnuz)", "dtype_view", "v1")],
                 ("B", "N", "C"), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (2, 1, 3)))),
     "claimed non-contiguous, torch contiguous": (
-        "the diagonal of a size-1 dim that unfold adds and a generic dim is called stepped: "
-        "it has a single element",
-        program("size", ("B = x.size(0)",),
-                [("v0 = x.unfold(-1, 1, 1)", "op", ""), ("v1 = v0.diagonal(0, 1, 0)", "op", ""),
-                 ("s3 = v1.data_ptr()", "probe", "v1")], ("x",), 1, ((4,), (1,)))),
+        "a step through a boolean mask's selection is called stepped where the mask keeps "
+        "as few elements as the step makes one",
+        program("literal", ("x = torch.randn(4)",),
+                [("v0 = x.tensor_split(2, -1)[0]", "op", ""), ("v2 = v0[v0 == v0]", "op", ""),
+                 ("v4 = v2[::2]", "op", ""), ("s = v4.data_ptr()", "probe", "v4")],
+                (), 1, ((),), (4,))),
     "claimed contiguous, torch not": (
         "torch.stack of tensors whose only non-contiguity is in size-1 dims keeps their "
         "strides; the model calls the result contiguous",

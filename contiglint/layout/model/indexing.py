@@ -119,6 +119,9 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             step = item.step or 1
             if step > 1:
                 size = _stepped_size(axis.size, item)
+                if axis.span == "broadcast":
+                    axes.append(evolve(axis, size=size))  # a step through stride 0 is 0
+                    continue
                 if _exact(axis, size, step):
                     # m of n elements, m * step == n: as if the base axis were split into
                     # (m, step) and the inner part dropped; the outer neighbour still merges

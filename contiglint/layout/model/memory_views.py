@@ -115,6 +115,14 @@ def diagonal(call: Call) -> Tensor:
         changed = Geometry(kept + (diag,), tuple(b for b in geometry.memory if b not in gone))
         result = _result(call.tensor, changed, call, call.origin)
         return evolve(result, maybe=True) if unrelated else result
+    assumed = call.tensor.assumed
+    if geometry is None and assumed is not None and offset == 0 and d1 is not None and \
+            d2 is not None and 0 <= min(d1, d2) and max(d1, d2) < assumed.rank and \
+            ONE in (assumed.axes[d1].size, assumed.axes[d2].size):
+        # the dims counted from the front are the assumed geometry's at any rank: one of
+        # size 1 leaves at most one element on the diagonal, stepped or not by no stride
+        return Tensor(Kind.UNKNOWN, partial=call.origin,
+                      min_rank=max(call.tensor.min_rank - 1, 1))
     if geometry is None and call.tensor.kind in (Kind.UNKNOWN, Kind.BROADCAST) and \
             call.tensor.made_by_op:
         # dims of stride 0 and 1 make a diagonal of stride 1 (`x.expand(n, n).diagonal()` is
