@@ -230,3 +230,26 @@ def test_the_witness_of_a_size_test_path_names_a_size_above_one():
                  if f.line == PROGRAM.splitlines().index("        return x.view(b, -1)  # raises")
                  + 1]
     assert dict(finding.witness.values)["n"] > 1
+
+
+EXPAND_OF_STATED_RANK = '''
+import torch
+
+
+def f(q, x):
+    assert x.dim() == 3
+    y = x.unsqueeze(0).expand(q.shape[0], -1, -1)
+    return y.data_ptr()
+'''
+
+
+def test_an_expand_to_fewer_sizes_than_the_stated_rank_makes_no_layout():
+    """x has 3 dims where the assert holds: the expand of its 4-D unsqueeze to 3 sizes raises,
+    so no expanded tensor reaches data_ptr (strict mode called it expanded)."""
+    namespace: dict = {}
+    exec(compile(EXPAND_OF_STATED_RANK, "expand.py", "exec"), namespace)
+    with pytest.raises(RuntimeError, match="number of sizes provided"):
+        namespace["f"](torch.randn(2, 4), torch.randn(1, 3, 4))
+    findings = lint_source(EXPAND_OF_STATED_RANK, "expand.py",
+                           Settings(select=("CTG106",), strict=True)).findings
+    assert all("expanded" not in f.message for f in findings)

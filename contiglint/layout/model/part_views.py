@@ -275,6 +275,10 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
 
     if sizes is not None and all(s == WILDCARD for s in sizes) and call.tensor.geometry is None:
         return call.tensor  # x.expand(-1, -1) keeps every size: x itself
+    if sizes is not None and call.tensor.geometry is not None and \
+            len(sizes) < call.tensor.geometry.rank:
+        # torch raises (fewer sizes than dims): no layout reaches the code after it
+        return Tensor(Kind.UNKNOWN, partial=call.tensor.partial, min_rank=len(sizes), lost=True)
     kept = [i for i, s in enumerate(sizes or ()) if s == WILDCARD]  # -1 keeps a dim x has:
     rank = len(sizes) - kept[0] if kept else 0  # x has at least the dims from the first -1 on
     # x has at most as many dims as sizes are given: as many, where it has at least that many
