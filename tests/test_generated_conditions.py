@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.generated.cases import SIZE3, program, verdicts_of
+from tests.generated.cases import SIZE3, agreed, program, verdicts_of
 
 SIZES2 = ((4, 5), (1, 5), (4, 1))
 
@@ -56,3 +56,15 @@ def test_a_size_test_binds_the_sizes_made_of_the_name():
                  ("s1 = v0.view(-1) if B < 2 else None", "view", "v0", "B < 2")], ("x",), 3,
                 ((1, 5, 6), (1, 1, 6), (4, 5, 6)))
     assert verdicts_of(p) == ["ok"]
+
+
+def test_a_witness_gives_a_size_the_path_shows_above_one_two_or_more():
+    """Where `v0.shape[0] > 1`, the witness of the dtype view of `x[::2]` may not pick B = 2
+    ((B + 1) // 2 = 1 row, where the guard fails; torch raises there all the same, for the
+    stride of the size-1 dim): it names B = 3 or more (`Sink.above_one`)."""
+    p = program("params", ("x = torch.randn(B)",),
+                [("v0 = x[::2]", "op", ""),
+                 ("s1 = v0.view(torch.uint8) if v0.shape[0] > 1 else None", "dtype_view", "v0",
+                  "v0.shape[0] > 1")], ("B",), 1, ((4,), (1,), (2,)))
+    [verdict] = agreed(p)
+    assert verdict.finding and (verdict.witness["B"] + 1) // 2 >= 2

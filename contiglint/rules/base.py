@@ -212,14 +212,16 @@ class RuleContext:
         return tensor is not None and (tensor.noncontiguous or
                                        (self.strict and tensor.kind is Kind.UNKNOWN))
 
-    def proven(self, tensor, rows: bool = False) -> tuple[bool, Optional[Witness]]:
+    def proven(self, tensor, rows: bool = False, above_one: frozenset = frozenset()) \
+            -> tuple[bool, Optional[Witness]]:
         """Whether to report a tensor that a sink needs contiguous (with `rows`: unit-stride
         rows), and the witness: concrete sizes, from its geometry or at the least rank the ops
-        before it need, under which it is not. Without a witness, only in strict mode."""
+        before it need, under which it is not (`above_one`: sizes the path shows are not 1).
+        Without a witness, only in strict mode."""
         if not self.reportable(tensor):
             return False, None
         geometry = tensor.witness_geometry
-        witness = noncontiguous_witness(geometry, rows) \
+        witness = noncontiguous_witness(geometry, rows, above_one) \
             if geometry is not None and tensor.noncontiguous else None
         return witness is not None or self.strict, witness
 

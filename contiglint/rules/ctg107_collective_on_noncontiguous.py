@@ -85,9 +85,11 @@ class CollectiveOnNonContiguous(Rule):
         effect, writes = hazard
         value = sink.value
         if isinstance(value, Seq):
+            above = sink.above_one
             broken, witness = next(((v, proof[1]) for v in ((value.items or ()) + (value.each,))
                                     if isinstance(v, Tensor)
-                                    for proof in [ctx.proven(v)] if proof[0]), (None, None))
+                                    for proof in [ctx.proven(v, above_one=above)] if proof[0]),
+                                   (None, None))
             if broken is not None:
                 condition = "" if broken.noncontiguous else " if it is not contiguous"
                 message = (f"dist.{op}() gets a list holding a tensor {self.describe(broken)}"
@@ -97,7 +99,7 @@ class CollectiveOnNonContiguous(Rule):
             return
         if not isinstance(value, Tensor):
             return
-        proven, witness = ctx.proven(value)
+        proven, witness = ctx.proven(value, above_one=sink.above_one)
         if not proven:
             return
         condition = "" if value.noncontiguous else " if it is not contiguous"

@@ -9,9 +9,11 @@ from typing import Optional
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.flow import conditions
 from contiglint.layout.flow.environments import Env, join_envs, truth_of
+from contiglint.layout.sinks.emission import ABOVE_ONE
 from contiglint.layout.model.stride_checks import stride_truth
 from contiglint.layout.model.values import (
     OPAQUE,
+    Const,
     IntVal,
     Kind,
     UNKNOWN_TENSOR,
@@ -242,9 +244,12 @@ class BranchMixin:
                 holds = dict(env, **equal)  # `n == x.shape[-1]`: n is that size there
                 return (env, holds) if negate else (holds, env)
             name, when = unit
-            one, other = dict(env), env  # `n == 1` holds on one side: n is 1 there
+            one = dict(env)  # `n == 1` holds on one side: n is 1 there, on the other not
             for key, value in env.items():
                 one[key] = bind_size(value, name, 1)
+            above = env.get(ABOVE_ONE)
+            above = above.value if isinstance(above, Const) else frozenset()
+            other = dict(env, **{ABOVE_ONE: Const(above | {name})})
             return (other, one) if negate == when else (one, other)
         yes, no = dict(env), dict(env)
         contiguous_branch, other = (no, yes) if negate else (yes, no)

@@ -76,7 +76,7 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
         self.splits: dict[str, conditions.Split] = {}  # see conditions.py
         self.assigned: dict[str, int] = {}  # name or attribute key -> assignments so far
         self.blocks: list[list] = []  # [statement list, index] of each block being run
-        self.sinks = SinkRecorder(program, function, chain, self.loops)
+        self.sinks = SinkRecorder(program, function, chain, self.loops, lambda: self.env)
         self.contracts = ContractChecker(program, function, chain, self.sinks)
 
     # --- entry and exit -------------------------------------------------------------------------

@@ -196,10 +196,14 @@ def _shown(env: dict) -> tuple[tuple[str, int], ...]:
 
 
 def _search(names: Names, attempt: Callable[[dict], Optional[Witness]],
-            sizes: Sequence[Size] = ()) -> Optional[Witness]:
+            sizes: Sequence[Size] = (), above_one: frozenset = frozenset()) \
+        -> Optional[Witness]:
     """`search`, where a name of a size an op made (`sizes.made_symbol`) is no choice: a
     witness holds only if the op fails at every size in DOMAIN for each such name, the other
-    names as they are (the op may give it only some of them, such as 3 or more)."""
+    names as they are (the op may give it only some of them, such as 3 or more). Sizes a test
+    on the path shows are not 1 (`above_one`, symbol texts) get 2 or more."""
+    if above_one:
+        attempt = _above_one(attempt, above_one)
     made = [name for name in names.atoms if is_made(name)]
     if not made:
         return search(names, attempt, sizes)
@@ -216,6 +220,20 @@ def _search(names: Names, attempt: Callable[[dict], Optional[Witness]],
         return replace(found, any_size=tuple(shown(name) for name in made))
 
     return search(names, for_any, sizes)
+
+
+def _above_one(attempt: Callable[[dict], Optional[Witness]], above: frozenset) \
+        -> Callable[[dict], Optional[Witness]]:
+    """`attempt` at the assignments where every size of `above` that they give is 2 or more
+    (`if v.shape[0] > 1:` before the sink: a witness where it is 1 is not on the path)."""
+    def constrained(env: dict) -> Optional[Witness]:
+        for text in above:
+            value = value_of(text, env)
+            if value is not None and value < 2:
+                return None
+        return attempt(env)
+
+    return constrained
 
 
 # --- the witnesses rules ask for --------------------------------------------------------------
@@ -241,7 +259,8 @@ def own_sizes(geometry: Geometry, target: Sequence[object], owner: Optional[str]
     return out
 
 
-def view_witness(geometry: Geometry, target: Sequence[object]) -> Optional[Witness]:
+def view_witness(geometry: Geometry, target: Sequence[object],
+                 above_one: frozenset = frozenset()) -> Optional[Witness]:
     """A tensor of `geometry` whose `.view(*target)` raises; `target` as `Call.sizes` gives
     it (sizes and "-1")."""
     viewed = _ViewProblem(geometry, target)
@@ -255,7 +274,7 @@ def view_witness(geometry: Geometry, target: Sequence[object]) -> Optional[Witne
         env, sizes, strides, wanted = made
         return Witness("view", _shown(env), sizes, strides, tuple(wanted), error=VIEW_ERROR)
 
-    return _search(viewed.names, attempt, [s for s in target if s != "-1"])
+    return _search(viewed.names, attempt, [s for s in target if s != "-1"], above_one)
 
 
 def view_with_holes_witness(geometry: Geometry, target: Sequence[object],
@@ -335,8 +354,8 @@ class _ViewProblem:
         return env, sizes, strides, wanted
 
 
-def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int) \
-        -> Optional[Witness]:
+def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int,
+                       above_one: frozenset = frozenset()) -> Optional[Witness]:
     """A tensor of `geometry` whose `.view(dtype)` to `new_itemsize`-byte elements raises
     because its last dim is not unit-stride (the check every size change makes)."""
     names = Names()
@@ -357,10 +376,11 @@ def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int) \
         return Witness("view_dtype", _shown(env), sizes, strides,
                        itemsizes=(itemsize, new_itemsize), error=STRIDE_ERROR)
 
-    return _search(names, attempt)
+    return _search(names, attempt, above_one=above_one)
 
 
-def noncontiguous_witness(geometry: Geometry, rows: bool = False) -> Optional[Witness]:
+def noncontiguous_witness(geometry: Geometry, rows: bool = False,
+                          above_one: frozenset = frozenset()) -> Optional[Witness]:
     """A tensor of `geometry` that is not contiguous: what a raw read, a strideless kernel, a
     collective or a contract that needs row-major memory fails on. With `rows`, one whose last
     dim is not unit-stride (what a contract on unit-stride rows fails on)."""
@@ -377,4 +397,4 @@ def noncontiguous_witness(geometry: Geometry, rows: bool = False) -> Optional[Wi
         return Witness("rows" if rows else "contiguous", _shown(env), sizes, strides,
                        error="last dim not unit-stride" if rows else "not contiguous")
 
-    return _search(names, attempt)
+    return _search(names, attempt, above_one=above_one)

@@ -23,20 +23,27 @@ from contiglint.layout.sinks.records import (
 )
 from contiglint.layout.model.values import (
     OPAQUE,
+    Const,
     Tensor,
     Value,
 )
+
+# the environment's entry for the size symbols a test on the path shows are not 1 (a Const of
+# a frozenset; branch_statements.py writes it, `Sink.above_one` carries it)
+ABOVE_ONE = "#above one"
 
 
 class SinkRecorder:
     """The sinks of one frame. It owns the copy-if-needed calls the frame has evaluated (with
     their receivers' values) and reads the frame's loop stack, which it shares."""
 
-    def __init__(self, program, function: Optional[ast.AST], chain: tuple, loops: list) -> None:
+    def __init__(self, program, function: Optional[ast.AST], chain: tuple, loops: list,
+                 env=lambda: None) -> None:
         self.program = program
         self.function = function
         self.chain = chain
         self.loops = loops  # the frame's: innermost last
+        self.env = env  # the frame's environment now
         # the node number (`ModuleIndex.number`) of a copy-if-needed call -> its receiver
         self.copy_sources: dict[int, Value] = {}
 
@@ -51,8 +58,11 @@ class SinkRecorder:
             invariant = is_invariant(target, loop)
         guarded = record.kind != "contract" and isinstance(target, ast.Name) and \
             target.id in self.guarded  # the function raised before: CTG114's
+        above = (self.env() or {}).get(ABOVE_ONE)
+        above = above.value if isinstance(above, Const) else frozenset()
         self.program.emit(record(node, target, value, op, self.chain, loop, invariant,
-                                 self.function, self.copied_from(target), guarded, **fields))
+                                 self.function, self.copied_from(target), guarded,
+                                 above_one=above, **fields))
 
     def keeps(self, kind: str) -> bool:
         """Does the program record sinks of `kind` (while it records any)?"""

@@ -57,6 +57,9 @@ class Sink:
     # the target is a parameter that the function, analysed in its caller's context, guards
     # (asserts or raises on its layout) before: past the guard it is contiguous (CTG114's)
     guarded_parameter: bool = False
+    # size symbols a test on the path shows are not 1 (`if x.size(1) > 1:`): a witness gives
+    # them 2 or more
+    above_one: frozenset = frozenset()
 
     @property
     def tensor(self) -> Optional[Tensor]:
