@@ -68,3 +68,14 @@ def test_a_witness_gives_a_size_the_path_shows_above_one_two_or_more():
                   "v0.shape[0] > 1")], ("B",), 1, ((4,), (1,), (2,)))
     [verdict] = agreed(p)
     assert verdict.finding and (verdict.witness["B"] + 1) // 2 >= 2
+
+
+def test_a_size_parameter_a_test_shows_is_1_is_1_where_the_code_reads_it_again():
+    """Where `v0.shape[0] <= 1`, B is 1: the view target `(B, -1)` reads B again, and the
+    witness may not give it 2 (it did: the guard fails there)."""
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [("v0 = x.unsqueeze(3).expand(B, N, C, 3)", "op", ""),
+                 ("s1 = v0.view(B, -1) if v0.shape[0] <= 1 else None", "view", "v0",
+                  "v0.shape[0] <= 1")], ("B", "N", "C"), 3, ((4, 5, 6), (1, 5, 6), (2, 3, 1)))
+    [verdict] = agreed(p)
+    assert verdict.finding and verdict.witness.get("B", 1) == 1

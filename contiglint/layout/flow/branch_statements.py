@@ -10,6 +10,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.layout.flow import conditions
 from contiglint.layout.flow.environments import Env, join_envs, truth_of
 from contiglint.layout.sinks.emission import ABOVE_ONE
+from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.stride_checks import stride_truth
 from contiglint.layout.model.values import (
     OPAQUE,
@@ -247,6 +248,8 @@ class BranchMixin:
             one = dict(env)  # `n == 1` holds on one side: n is 1 there, on the other not
             for key, value in env.items():
                 one[key] = bind_size(value, name, 1)
+            if name in env and env[name] is OPAQUE:
+                one[name] = IntVal(literal(1))  # the name itself, read later (`x.view(n, -1)`)
             above = env.get(ABOVE_ONE)
             above = above.value if isinstance(above, Const) else frozenset()
             other = dict(env, **{ABOVE_ONE: Const(above | {name})})
