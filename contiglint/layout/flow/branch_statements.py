@@ -8,8 +8,8 @@ from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.flow import conditions
-from contiglint.layout.flow.environments import Env, join_envs, truth_of
-from contiglint.layout.sinks.emission import ABOVE_ONE
+from contiglint.layout.flow.environments import (ABOVE_ONE, Env, join_envs, sizes_above_one,
+                                                  truth_of)
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.stride_checks import stride_truth
 from contiglint.layout.model.values import (
@@ -250,9 +250,7 @@ class BranchMixin:
                 one[key] = bind_size(value, name, 1)
             if name in env and env[name] is OPAQUE:
                 one[name] = IntVal(literal(1))  # the name itself, read later (`x.view(n, -1)`)
-            above = env.get(ABOVE_ONE)
-            above = above.value if isinstance(above, Const) else frozenset()
-            other = dict(env, **{ABOVE_ONE: Const(above | {name})})
+            other = dict(env, **{ABOVE_ONE: Const(sizes_above_one(env) | {name})})
             return (other, one) if negate == when else (one, other)
         yes, no = dict(env), dict(env)
         contiguous_branch, other = (no, yes) if negate else (yes, no)

@@ -8,6 +8,15 @@ from contiglint.layout.model.values import OPAQUE, Const, Value, join
 
 Env = Optional[dict[str, Value]]
 LOOP_ROUNDS = 3
+# the entry for the size symbols a test on the path shows are not 1 (`if x.size(1) > 1:`), a
+# Const of a frozenset: branch_statements.py writes it, each sink carries it (`Sink.above_one`)
+ABOVE_ONE = "#above one"
+
+
+def sizes_above_one(env: Env) -> frozenset:
+    """The size symbols a test on the path to here shows are not 1."""
+    found = (env or {}).get(ABOVE_ONE)
+    return found.value if isinstance(found, Const) else frozenset()
 
 
 def truth_of(value: Value) -> Optional[bool]:

@@ -21,16 +21,12 @@ from contiglint.layout.sinks.records import (
     LayoutBranchSink,
     Sink,
 )
+from contiglint.layout.flow.environments import sizes_above_one
 from contiglint.layout.model.values import (
     OPAQUE,
-    Const,
     Tensor,
     Value,
 )
-
-# the environment's entry for the size symbols a test on the path shows are not 1 (a Const of
-# a frozenset; branch_statements.py writes it, `Sink.above_one` carries it)
-ABOVE_ONE = "#above one"
 
 
 class SinkRecorder:
@@ -58,11 +54,9 @@ class SinkRecorder:
             invariant = is_invariant(target, loop)
         guarded = record.kind != "contract" and isinstance(target, ast.Name) and \
             target.id in self.guarded  # the function raised before: CTG114's
-        above = (self.env() or {}).get(ABOVE_ONE)
-        above = above.value if isinstance(above, Const) else frozenset()
         self.program.emit(record(node, target, value, op, self.chain, loop, invariant,
                                  self.function, self.copied_from(target), guarded,
-                                 above_one=above, **fields))
+                                 above_one=sizes_above_one(self.env()), **fields))
 
     def keeps(self, kind: str) -> bool:
         """Does the program record sinks of `kind` (while it records any)?"""
