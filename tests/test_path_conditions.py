@@ -10,7 +10,9 @@ import pytest
 import torch
 
 from contiglint.engine import lint_source
+from contiglint.layout.explain.query import analyze
 from contiglint.settings import Settings
+from tests.explain_truth import bound_tensors, check_claims
 
 PROGRAM = '''
 import torch
@@ -253,3 +255,30 @@ def test_an_expand_to_fewer_sizes_than_the_stated_rank_makes_no_layout():
     findings = lint_source(EXPAND_OF_STATED_RANK, "expand.py",
                            Settings(select=("CTG106",), strict=True)).findings
     assert all("expanded" not in f.message for f in findings)
+
+
+ZERO_DIM = '''
+import torch
+
+
+class Boxes:
+    def __init__(self, boxes, width):
+        if len(boxes.shape) == 0:
+            boxes = boxes.reshape((-1, width))
+        self.data = boxes
+
+    def to(self, dtype):
+        self.data = self.data.to(dtype=dtype)
+        return self
+'''
+
+
+def test_a_tensor_of_rank_zero_is_contiguous_whatever_reshapes_it():
+    """One element is contiguous at any shape: the reshape on the 0-d path makes no permuted
+    layout (it was called permuted, and `.to()` of it kept the permutation in CTG104)."""
+    analysis = analyze(ZERO_DIM, "boxes.py", Settings())
+    namespace: dict = {}
+    exec(compile(ZERO_DIM, "boxes.py", "exec"), namespace)
+    seen = bound_tensors("boxes.py", lambda: namespace["Boxes"](torch.tensor(3.0), 1))
+    checked, wrong = check_claims(analysis, seen)
+    assert checked == 1 and wrong == []

@@ -37,6 +37,8 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
         return Tensor(tensor.kind if not tensor.noncontiguous else Kind.UNKNOWN,
                       Geometry.contiguous(sizes), min_rank=len(sizes),
                       lost=None in sizes and _numel_made(tensor))
+    if geometry.rank == 0:  # one element: any view of it that torch allows is contiguous
+        return fresh(call, [ONE if s is None else s for s in sizes])
     groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
     regrouped = geometry.regrouped(groups, sizes) if groups is not None else None
     if regrouped is not None:

@@ -238,6 +238,7 @@ OPAQUE = _Marker("OPAQUE")  # anything else: may be a tensor of unknown layout, 
 NOT_TENSOR = _Marker("NOT_TENSOR")  # the code shows it is not a tensor (numpy, str, numbers)
 UNKNOWN_TENSOR = Tensor()
 CONTIGUOUS = Tensor(Kind.CONTIGUOUS)
+CONTIGUOUS_SCALAR = Tensor(Kind.CONTIGUOUS, Geometry.contiguous([]))
 
 Value = Union[Tensor, Seq, Mapping, Dims, IntVal, Instance, Function, Partial, Ref, Const,
               _Marker]
@@ -279,8 +280,10 @@ def at_ranks(tensor: Tensor, lowest: int, highest: Optional[int]) -> Tensor:
     knows at a rank outside that range cannot be on the path: what is left is a tensor of
     unknown layout (a join of paths may hold others), whose sizes the code did not show. At
     one rank, a tensor that keeps its layout and has no geometry gets one of unknown sizes, as
-    `B, N, C = x.shape` does."""
+    `B, N, C = x.shape` does. A 0-d tensor holds one element and is contiguous."""
     rank = tensor.rank
+    if highest == 0:  # a 0-d tensor holds one element: contiguous whatever made it
+        return CONTIGUOUS_SCALAR
 
     def outside(r: int) -> bool:
         return r < lowest or highest is not None and r > highest
