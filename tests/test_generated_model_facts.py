@@ -168,12 +168,13 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
     ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
      [("v2 = x.mT", "op", ""), ("v4 = v2[:, 0, -1, ::2]", "op", ""),
       ("s = v4.data_ptr()", "probe", "v4")], ("x",), 4, SIZES4, ["strided"]),
-    # advanced indexing keeps the permutation of a permuted tensor (TensorIterator's order)
+    # advanced indexing keeps the permutation of a permuted tensor (TensorIterator's order):
+    # v3's dim 0 is innermost, so v4's last dim walks memory at stride 1
     ("params", ("x = torch.randn(B, N, C, D)",),
      [("v1 = x.permute(3, 2, 0, 1)", "op", ""), ("v3 = v1[:, torch.tensor([0, 0])]", "op", ""),
       ("v4 = torch.permute(v3, (2, 3, 1, 0,))", "op", ""),
       ("s = v4.view(torch.bfloat16)", "dtype_view", "v4")], ("B", "N", "C", "D"), 4, SIZES4,
-     ["unknown"]),
+     ["ok"]),
     # repeat's result has one dim per count, and expand's -1 names a dim the input has: the
     # diagonal of a broadcast dim and a real one, transposed, is no dense permutation
     ("params", ("x = torch.randn(B, N)",),
@@ -369,3 +370,21 @@ def test_a_diagonal_through_a_size_1_dim_has_at_most_one_element(make):
                 [(f"v0 = {make}", "op", ""), ("v1 = v0.diagonal(0, 1, 0)", "op", ""),
                  ("s = v1.data_ptr()", "probe", "v1")], ("x",), 1, ((4,), (1,)))
     assert verdicts_of(p) == ["unknown"]
+
+
+@pytest.mark.parametrize("gather, view, verdict", [
+    # (C, N, 2) with strides (2, 2C, 1): TensorIterator orders C and N by x's strides and
+    # leaves the gathered dim innermost
+    ("x.transpose(0, 2)[..., [0, 0]]", "v.view(-1)", "raises"),
+    ("x.transpose(0, 2)[..., [0, 0]]", "v.view(C, N * 2)", "raises"),
+    ("x.transpose(0, 2)[..., [0, 0]]", "v.transpose(0, 1).view(N, C * 2)", "ok"),
+    ("x[0].t()[:, [0, 0]]", "v.view(-1)", "ok"),  # (C, 2), contiguous
+    ("x.permute(2, 0, 1)[[0, 0]]", "v.view(-1)", "ok"),  # (2, B, N), contiguous
+    # a size-1 dim is ordered by the index's own strides, which the model does not hold
+    ("x.transpose(0, 2).unsqueeze(0)[:, [0, 0]]", "v.view(-1)", "unknown"),
+])
+def test_advanced_indexing_lays_out_its_copy_by_the_input_strides(gather, view, verdict):
+    p = program("params", ("x = torch.randn(B, N, C)",),
+                [(f"v = {gather}", "op", ""), (f"s = {view}", "view", "v")],
+                ("B", "N", "C"), 3, ((2, 3, 4), (3, 2, 5)))
+    assert verdicts_of(p) == [verdict]

@@ -215,9 +215,12 @@ def advanced(draw, v, name):
         # values (with `x > 0` a witness's sizes could select 0 or 1 elements in one run)
         return f"{v.name}[{v.name} == {v.name}]", [None]
     d = draw(st.integers(0, r - 1))
-    idx = "[0, 0]" if kind == "list" else "torch.tensor([0, 0])"
+    picked = draw(st.sampled_from(["[0, 0]", "[0]"]))
+    idx = picked if kind == "list" else f"torch.tensor({picked})"
     shape = list(v.shape)
-    shape[d] = "2"
+    shape[d] = str(picked.count("0"))
+    if draw(st.booleans()):  # counted from the back, after an ellipsis
+        return f"{v.name}[{', '.join(['...', idx] + [':'] * (r - 1 - d))}]", shape
     return f"{v.name}[{', '.join([':'] * d + [idx])}]", shape
 
 

@@ -134,6 +134,28 @@ class Geometry:
             return self
         order = self._broadcast_dense_order() if self.is_overlapping() else \
             self.memory_order()
+        return self._dense(order)
+
+    def gathered(self, dim: int, length: Size) -> Optional["Geometry"]:
+        """What advanced indexing of `dim` by one 1-d index of `length` elements allocates
+        (`x[:, idx]`, `x[..., [1, 0]]`). ATen restrides the input to stride 0 along the
+        gathered dim and lets TensorIterator order the output's dims by the input's strides:
+        the gathered dim takes no part in that ordering, as a broadcast dim does (measured:
+        `x.t()[:, [1, 0]]` of a 2-d x is contiguous, `x.transpose(0, 2)[..., [0, 1]]` of a 3-d
+        x has strides (2, 10, 1)). None where a size-1 dim (the index's own strides then
+        order it) or two dims at one place in memory make the order turn on strides the
+        model does not hold."""
+        others = [a for i, a in enumerate(self.axes) if i != dim]
+        if any(is_one(a.size) or (not a.base and a.span != "broadcast") for a in others):
+            return None
+        places = [a.base[0] for a in others if a.span != "broadcast"]
+        if len(set(places)) != len(places):
+            return None
+        restrided = self.with_axis(dim, size=length, base=(), span="broadcast")
+        return restrided._dense(restrided._broadcast_dense_order())
+
+    def _dense(self, order: Sequence[int]) -> "Geometry":
+        """A fresh dense tensor of these sizes whose dims lie in memory in `order`."""
         memory = tuple(range(self.rank))
         axes = [Axis(ONE, (), "new")] * self.rank
         for position, dim in enumerate(order):

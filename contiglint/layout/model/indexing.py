@@ -48,6 +48,9 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
                     return Tensor(Kind.UNKNOWN, min_rank=rank, lost=True) if None in sizes \
                         else Tensor(Kind.UNKNOWN, min_rank=rank,
                                     assumed=Geometry.contiguous(sizes))
+        gathered = _gathered_geometry(tensor, items)
+        if gathered is not None:
+            return evolve(Tensor.of(gathered, origin), lost=None in gathered.sizes)
         if tensor.kind is Kind.PERMUTED:
             return Tensor(Kind.PERMUTED, None, origin, maybe=True)  # unless the index drops
             # or merges the permuted dims
@@ -68,9 +71,34 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
     return _coarse(tensor, items, origin, consumed, partial)
 
 
+def _gathered_geometry(tensor: Tensor, items: Sequence[Index]) -> Optional[Geometry]:
+    """The layout advanced indexing of a tensor whose layout the model holds allocates, for
+    the forms `_gathered` reads (Geometry.gathered)."""
+    geometry = tensor.geometry
+    if not tensor.noncontiguous or geometry is None:
+        return None
+    where = _gathered_dim(geometry, items)
+    return geometry.gathered(where, _advanced(items).length) if where is not None else None
+
+
 def _gathered(geometry: Optional[Geometry], items: Sequence[Index]) -> Optional[list[Size]]:
     """The shape of advanced indexing where one 1-d index and full slices (`x[:, idx]`,
     `x[..., [0, 2]]`) replace the indexed dim by the index's length; None for other forms."""
+    where = _gathered_dim(geometry, items)
+    if where is None or geometry is None:
+        return None
+    sizes = list(geometry.sizes)
+    sizes[where] = _advanced(items).length
+    return sizes
+
+
+def _advanced(items: Sequence[Index]) -> Index:
+    return next(item for item in items if item.kind == "advanced")
+
+
+def _gathered_dim(geometry: Optional[Geometry], items: Sequence[Index]) -> Optional[int]:
+    """The dim one 1-d index gathers where the other items are full slices and at most one
+    `...`; None for other forms."""
     advanced = [i for i, item in enumerate(items) if item.kind == "advanced"]
     plain = all(item.kind == "ellipsis" or (item.kind == "slice" and not _cuts(item))
                 for item in items if item.kind != "advanced")
@@ -81,9 +109,7 @@ def _gathered(geometry: Optional[Geometry], items: Sequence[Index]) -> Optional[
     where = advanced[0]
     if ellipses and any(item.kind == "ellipsis" for item in items[:where]):
         where = geometry.rank - (len(items) - where)  # counted from the back
-    sizes = list(geometry.sizes)
-    sizes[where] = items[advanced[0]].length
-    return sizes
+    return where
 
 
 class _Call:
