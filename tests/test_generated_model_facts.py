@@ -206,6 +206,34 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
      [("v0 = x.split_with_sizes([1, 1 - 1], -1)[-1]", "op", ""),
       ("v1 = v0.chunk(2, -1)[0]", "op", ""), ("s = v1.data_ptr()", "probe", "v1")], (), 1,
      ((),), ["contiguous"]),
+    # .contiguous() of a tensor contiguous already returns it itself: the window dim of
+    # unfold(0, 1, 1) keeps its stride of N * C, and a dtype view to another element size
+    # raises (it was called fine: the model took the result for a fresh copy)
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = x.unfold(0, 1, 1)", "op", ""),
+      ("v1 = v0.contiguous(memory_format=torch.contiguous_format)", "op", ""),
+      ("s3 = v1.view(torch.float8_e5m2fnuz)", "dtype_view", "v1")],
+     ("B", "N", "C"), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (2, 1, 3)), ["raises"]),
+    # ... and of a strided tensor its copy's last stride is 1 only where that dim is not 1:
+    # at a size-1 last dim the tensor may be contiguous already and come back itself
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = x.transpose(1, 2)", "op", ""), ("v1 = v0.contiguous()", "op", ""),
+      ("s3 = v1.view(torch.int8)", "dtype_view", "v1")],
+     ("B", "N", "C"), 3, ((4, 5, 6), (4, 1, 6)), ["unknown"]),
+    # a copy of a layout that is not dense orders its dims by their strides: where the
+    # diagonal has one element (C = 1) its stride D + 1 passes the N dim's (C * D), so the
+    # copy's last dim is not innermost and a dtype view of it raises
+    ("unpack", ("B, N, C, D = x.shape",),
+     [("v1 = x.diagonal(0, 3, 2)", "op", ""), ("v2 = v1.clone()", "op", ""),
+      ("s = v2.view(torch.float8_e5m2)", "dtype_view", "v2")],
+     ("x",), 4, ((4, 5, 6, 7), (4, 1, 6, 7), (4, 4, 1, 4)), ["unknown"]),
+    # a diagonal found contiguous by a check is so where it has one element, whose stride is
+    # the sum of its dims' strides
+    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+     [("v0 = x.diagonal(0, 1, 0)", "op", ""), ("v1 = v0.diagonal(0, 0, 1)", "op", ""),
+      ("s = v1.view(torch.float8_e4m3fn) if v1.is_contiguous() else None", "dtype_view",
+       "v1", "v1.is_contiguous()")],
+     ("x",), 3, ((4, 5, 6), (1, 5, 6), (2, 1, 1)), ["unknown"]),
 ])
 def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts

@@ -40,14 +40,6 @@ OPEN = {
                 [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.mean(1)", "op", ""),
                  ("v2 = torch.transpose(v1, 1, 0)", "op", ""),
                  ("s3 = v2.data_ptr()", "probe", "v2")], ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
-    "dtype-view ok, torch raises": (
-        "the stride of a size-1 last dim: .contiguous() of a tensor that is contiguous but for "
-        "it returns the tensor itself, whose last stride is not 1",
-        program("params", ("x = torch.randn(B, N, C)",),
-                [("v0 = x.unfold(0, 1, 1)", "op", ""),
-                 ("v1 = v0.contiguous(memory_format=torch.contiguous_format)", "op", ""),
-                 ("s3 = v1.view(torch.float8_e5m2fnuz)", "dtype_view", "v1")],
-                ("B", "N", "C"), 3, ((4, 5, 6), (1, 5, 6), (4, 1, 6), (2, 1, 3)))),
     "claimed non-contiguous, torch contiguous": (
         "a step through a boolean mask's selection is called stepped where the mask keeps "
         "as few elements as the step makes one",

@@ -44,7 +44,8 @@ from contiglint.engine import lint_source
 from contiglint.layout.flow.program import analyze_module
 from contiglint.layout.model.values import Kind, Tensor
 from contiglint.layout.model.view_verdict import view_verdict
-from contiglint.rules.ctg101_view_on_noncontiguous import last_dim_unit_stride, source_itemsize
+from contiglint.layout.model.dtype_views import last_dim_unit_stride
+from contiglint.rules.ctg101_view_on_noncontiguous import source_itemsize
 from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.settings import Settings
 from contiglint.source import SourceMap

@@ -260,9 +260,12 @@ class BranchMixin:
                 known = value if isinstance(value, Tensor) and exact else Tensor()
                 # the dims stay where they were: the check holds at the sizes where those out
                 # of memory order have size 1 (a size-1 last dim may have another stride)
+                fresh = isinstance(value, Tensor) and value.kind is Kind.CONTIGUOUS and \
+                    not value.stale_unit_strides
                 contiguous_branch[name] = Tensor(Kind.CONTIGUOUS if exact else Kind.UNKNOWN,
                                                  known.geometry, min_rank=known.min_rank,
-                                                 assumed=known.assumed)
+                                                 assumed=known.assumed,
+                                                 stale_unit_strides=not fresh)
                 other[name] = value
         return yes, no
 

@@ -57,14 +57,19 @@ def contiguous(call: Call) -> Value:
         return tr.channels_last(call.tensor, call.origin, 5 if fmt.endswith("3d")
                                 else 4)
     tensor = call.tensor
+    if tensor.kind is Kind.CONTIGUOUS and not tensor.maybe:
+        return tensor  # returned itself (size-1 dims keep their strides)
     sizes = tensor.geometry.sizes if tensor.geometry is not None else None
     geometry = None if sizes is None else Geometry.contiguous(list(sizes))
     kept = tensor.partial if tensor.kind in (Kind.CONTIGUOUS, Kind.UNKNOWN) else None
     assumed = tensor.assumed  # at an unknown rank, the sizes assumed for the tensor stay
     keeps = geometry is None and assumed is not None and assumed.rank == tensor.min_rank
+    # where the tensor is contiguous already it is returned itself, size-1 strides and all
+    # (measured: x.unfold(-2, 1, 1).contiguous() keeps its last dim's stride of C)
+    stale = tensor.stale_unit_strides or dtype_views.last_dim_unit_stride(tensor) is not True
     return Tensor(Kind.CONTIGUOUS, geometry, partial=kept, min_rank=tensor.min_rank,  # may be
                   assumed=Geometry.contiguous(list(assumed.sizes)) if keeps else None,  # self
-                  lost=tensor.lost)
+                  lost=tensor.lost, stale_unit_strides=stale)
 
 
 def convert(call: Call) -> Value:

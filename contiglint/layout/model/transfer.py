@@ -198,7 +198,14 @@ def densify(tensor: Tensor) -> Tensor:
                       lost=assumed is None and tensor.made_sizes)
     geometry = tensor.geometry.densified()
     result = Tensor.of(geometry, tensor.origin)
-    return evolve(result, maybe=tensor.maybe and result.noncontiguous)
+    # a layout that is not dense is ordered by its strides, which the geometry orders for
+    # literal sizes; a size that may be 1, or a diagonal's stride (a sum), can reorder them,
+    # and a size-1 dim's stride is then open
+    source = tensor.geometry
+    open_order = not source.is_dense() and any(
+        a.size is None or a.size[1] or len(a.base) > 1 for a in source.axes)
+    return evolve(result, maybe=tensor.maybe and result.noncontiguous,
+                  stale_unit_strides=tensor.stale_unit_strides or open_order)
 
 
 def preserve(call: Call) -> Value:

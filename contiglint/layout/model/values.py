@@ -58,6 +58,10 @@ class Tensor:
     # unknown rank). Unlike a tensor that came in, whose sizes a caller chooses, it is given
     # no geometry of free sizes when a later op fixes the rank: a witness would invent them
     lost: bool = False
+    # contiguous, but a size-1 dim may keep the stride it had in a layout that was not: torch
+    # skips size-1 dims in is_contiguous(), so a check that held or a `.contiguous()` that
+    # returned its input says nothing of their strides (a dtype view reads the last one's)
+    stale_unit_strides: bool = False
 
     @staticmethod
     def of(geometry: Optional[Geometry], origin: Optional[Origin], *, kind: Optional[Kind] = None,
@@ -375,4 +379,5 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
                                         for x, y in zip(a.geometry.sizes, b.geometry.sizes)])
     maybe = kind is Kind.CONTIGUOUS and (a.maybe or b.maybe)  # contiguous for some sizes
     return Tensor(kind, geometry, None, maybe, a.partial or b.partial,
-                  min(a.min_rank, b.min_rank))
+                  min(a.min_rank, b.min_rank),
+                  stale_unit_strides=a.stale_unit_strides or b.stale_unit_strides)
