@@ -257,6 +257,10 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
         return evolve(tensor, kind=kind, geometry=None, partial=partial or tensor.partial,
                       assumed=assumed, origin=tensor.origin if kind in NONCONTIGUOUS else None,
                       min_rank=rank)
+    if tensor.kind is Kind.UNKNOWN and tensor.lost and any(item.kind == "int" for item in items):
+        # a layout an op lost: an int may drop the dim that broke it, or keep an overlap
+        return Tensor(Kind.UNKNOWN, None, None, False, partial or tensor.partial, rank,
+                      lost=True)
     # contiguous at the least rank (`x[..., :1, :1]` of x of 2 dims is one element): a cut
     # that leaves holes only at higher ranks
     at_least = assumed is not None and classify(assumed) is Kind.CONTIGUOUS

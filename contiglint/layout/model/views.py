@@ -102,8 +102,10 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
                       tensor.maybe, part or tensor.partial, max(min_rank, tensor.min_rank),
                       lost=tensor.lost or kind is Kind.UNKNOWN)  # not assumed contiguous after
         # this, and sizes an op made stay so
-    if kind is Kind.PERMUTED and cut:
-        kind = Kind.UNKNOWN  # moving the dims of a cut of unknown extent: holes or not
+    if kind is Kind.PERMUTED and cut or kind is Kind.STRIDED and tensor.lost:
+        kind = Kind.UNKNOWN  # moving the dims of a cut of unknown extent: holes or not; and
+        # cutting a layout an op lost may drop the dim that broke it (measured:
+        # `x.transpose(0, -2).select(1, 0)` of a 3-d x is contiguous)
     origin = call.origin if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST) else None
     # sizes an earlier op made (`lost`) stay so: no geometry of free sizes is assumed for them
     assumed = change(Geometry.contiguous([None] * min_rank)) \
