@@ -30,7 +30,8 @@ DELEGATES = {  # subcommand -> module with main(argv), written elsewhere, import
     "server": "contiglint.server",
     "explain": "contiglint.layout.explain.cli",
 }
-PACKAGE_EXTRAS = {"pygls": "server", "lsprotocol": "server"}  # a missing package -> the extra with it
+# a missing package -> the extra that installs it
+PACKAGE_EXTRAS = {"pygls": "server", "lsprotocol": "server"}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

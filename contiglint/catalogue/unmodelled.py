@@ -45,7 +45,8 @@ MEASURED: dict[str, frozenset[str]] = {
     "keeps-layout x": frozenset({
         "absolute", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "asinh",
         "atanh", "cdouble", "cfloat", "chalf", "deg2rad", "dequantize", "erfc", "fix", "frexp",
-        "hardshrink", "i0", "isneginf", "isposinf", "isreal", "negative", "rad2deg", "signbit", "sinc", "to_dense", "torch.absolute", "torch.acos", "torch.acosh",
+        "hardshrink", "i0", "isneginf", "isposinf", "isreal", "negative", "rad2deg", "signbit",
+        "sinc", "to_dense", "torch.absolute", "torch.acos", "torch.acosh",
         "torch.angle", "torch.arccos", "torch.arccosh", "torch.arcsin", "torch.arcsinh",
         "torch.arctan", "torch.arctanh", "torch.asin", "torch.asinh", "torch.atan", "torch.atanh",
         "torch.atleast_1d", "torch.atleast_2d", "torch.celu", "torch.chain_matmul",

@@ -20,7 +20,6 @@ from functools import lru_cache
 
 from contiglint.rules import precision
 from contiglint.rules.base import FIX_SAFETIES, SEVERITIES, Rule
-from contiglint.settings import STATUSES
 from contiglint.rules.ctg101_view_on_noncontiguous import ViewOnNonContiguous
 from contiglint.rules.ctg102_narrow_escapes import NarrowEscapes
 from contiglint.rules.ctg103_noncontiguous_buffer_or_parameter import (

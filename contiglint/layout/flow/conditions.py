@@ -21,9 +21,10 @@ Simple conditions: a name or an attribute chain rooted at a name (`flag`, `self.
 its `is None` / `is not None`, and `==` / `!=` against a literal or a named constant, each under
 any number of `not`. Two equality tests of one subject against different literals, or against
 differently named constants, exclude each other (`if self.mode == BINARY: ...` then `if
-self.mode == MULTILABEL: ...`): where the later holds, the earlier `if` took its other side. The record holds only while the condition's names are not assigned again (any
-assignment, on any path, counts) and only for names whose value is still the joined one; what
-is recorded inside a branch or a loop body is dropped when it ends. Calls that may change an
+self.mode == MULTILABEL: ...`): where the later holds, the earlier `if` took its other side.
+The record holds only while the condition's names are not assigned again (any assignment, on
+any path, counts) and only for names whose value is still the joined one; what is recorded
+inside a branch or a loop body is dropped when it ends. Calls that may change an
 attribute behind the analysis' back (`self.reset()`) are not seen: the analysis treats
 attributes as unchanged by calls everywhere else too.
 """

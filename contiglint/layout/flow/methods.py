@@ -23,7 +23,7 @@ from contiglint.layout.sinks.records import (
     ViewSink,
 )
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import literal, symbol
+from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
     NOT_TENSOR,
