@@ -1,7 +1,8 @@
 """Subscripts: `x[1:]`, `x[:, ::2]`, `x[..., 0]`, `x[None]`, `x[idx]`.
 
 Basic indexing returns a view (cut, stepped or dropped dims, inserted size-1 dims); advanced
-indexing (tensors, lists, masks) always copies into a fresh contiguous tensor.
+indexing (tensors, lists, masks) copies: contiguous for a contiguous input, else laid out as
+TensorIterator orders the input's strides (Geometry.gathered).
 """
 from __future__ import annotations
 
