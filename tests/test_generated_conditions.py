@@ -79,3 +79,34 @@ def test_a_size_parameter_a_test_shows_is_1_is_1_where_the_code_reads_it_again()
                   "v0.shape[0] <= 1")], ("B", "N", "C"), 3, ((4, 5, 6), (1, 5, 6), (2, 3, 1)))
     [verdict] = agreed(p)
     assert verdict.finding and verdict.witness.get("B", 1) == 1
+
+
+SIZES3 = ((4, 5, 6), (4, 1, 6), (1, 1, 6), (4, 5, 1))
+
+
+@pytest.mark.parametrize("cut, sink, role, expected", [
+    ("x.narrow(1, 0, 1).mT", "v0.data_ptr()", "probe", "contiguous"),
+    ("x.select(1, 0)", "v0.data_ptr()", "probe", "contiguous"),
+    ("x.split_with_sizes([1, N - 1], -2)[0]", "v0.view(-1)", "view", "ok"),
+    ("x.narrow(1, 0, 1)", "v0.view(-1)", "view", "ok"),
+    ("x[:, 0]", "v0.view(-1)", "view", "ok"),
+    ("x[:, :1]", "v0.view(-1)", "view", "ok"),
+])
+def test_a_size_test_that_makes_a_cut_dim_one_element_long_closes_its_gap(cut, sink, role,
+                                                                          expected):
+    """A cut or an index leaves x's middle dim with fewer elements than it has in memory, so
+    the outer dim's stride skips N * C elements: a gap, except where N is 1. Under `N < 2`
+    the tensor is contiguous. The geometry keeps the size of the base axis a cut or an
+    index leaves (`Geometry.extents`), which the size test binds; before, the cut dim's
+    base axis had no size, and each of these was reported."""
+    p = program("unpack", ("B, N, C = x.shape",),
+                [("v0 = " + cut, "op", ""),
+                 (f"s1 = {sink} if N < 2 else None", role, "v0", "N < 2")], ("x",), 3, SIZES3)
+    assert verdicts_of(p) == [expected]
+
+
+def test_without_the_size_test_the_cut_dim_still_leaves_a_gap():
+    p = program("unpack", ("B, N, C = x.shape",),
+                [("v0 = x[:, 0]", "op", ""), ("s1 = v0.view(-1)", "view", "v0")], ("x",), 3,
+                SIZES3)
+    assert verdicts_of(p) == ["raises"]

@@ -31,10 +31,25 @@ class Axis:
     walks: tuple[Size, ...] = ()
 
 
+def extended(extents: tuple[tuple[int, Size], ...], axis: Axis) \
+        -> tuple[tuple[int, Size], ...]:
+    """`extents` (`Geometry.extents`), with the size of the base axis that `axis` spans whole,
+    as a cut or an index is about to leave it (a full dim of one base axis whose size is
+    known)."""
+    if axis.span != "full" or len(axis.base) != 1 or axis.size is None or \
+            any(b == axis.base[0] for b, _ in extents):
+        return extents
+    return extents + ((axis.base[0], axis.size),)
+
+
 @record
 class Geometry:
     axes: tuple[Axis, ...]
     memory: tuple[int, ...]  # base axis ids, outermost first
+    # (base axis id, its size) of base axes that a cut or an index left without a dim that
+    # spans them whole, where the model knows that size: a base axis of size 1 has no extent
+    # in memory, so `x.narrow(1, 0, 1).mT` of (B, N, C) is contiguous where N is 1
+    extents: tuple[tuple[int, Size], ...] = ()
 
     @staticmethod
     def contiguous(sizes: Sequence[Size]) -> "Geometry":
@@ -47,6 +62,21 @@ class Geometry:
     @property
     def sizes(self) -> tuple[Size, ...]:
         return tuple(a.size for a in self.axes)
+
+    def without_extent(self) -> set[int]:
+        """The base axes that have no extent in memory: those of size 1 (the base axis of a
+        full size-1 dim, or one whose size `extents` says is 1). Strides skip them."""
+        unit = {b for a in self.axes if is_one(a.size) and a.span == "full" for b in a.base}
+        unit.update(b for b, size in self.extents if is_one(size))
+        return unit
+
+    def cut_from(self, axis: Axis) -> tuple[tuple[int, Size], ...]:
+        """`extents`, with the size of the base axis `axis` spans whole (`extended`)."""
+        return extended(self.extents, axis)
+
+    def extents_in(self, memory) -> tuple[tuple[int, Size], ...]:
+        """`extents` of the base axes still in `memory` (a regrouped or indexed geometry's)."""
+        return tuple(e for e in self.extents if e[0] in memory)
 
     # --- the two questions ------------------------------------------------------------------
     def joinable(self, outer: Axis, inner: Axis) -> Optional[bool]:
@@ -61,7 +91,7 @@ class Geometry:
             return False
         if outer.span == "step":
             return False
-        unit = {b for a in self.axes if is_one(a.size) and a.span == "full" for b in a.base}
+        unit = self.without_extent()
         position = self.memory.index(outer.base[-1]) + 1
         while position < len(self.memory) and self.memory[position] in unit:
             position += 1  # a size-1 base axis in between has no extent: (4, 1, 2) is contiguous
@@ -74,7 +104,7 @@ class Geometry:
         if any(self.joinable(a, b) is not True for a, b in pairwise(live)):
             return False
         last = live[-1]
-        unit = {b for a in self.axes if is_one(a.size) and a.span == "full" for b in a.base}
+        unit = self.without_extent()
         inner = [b for b in self.memory if b not in unit]  # (n, 1, 1) is contiguous
         return last.span in ("full", "cut") and bool(last.base) and bool(inner) and \
             last.base[-1] == inner[-1]
@@ -85,7 +115,7 @@ class Geometry:
     def is_dense(self) -> bool:
         """Non-overlapping and dense: only a permutation (and a cut outermost base axis) away
         from contiguous. Such layouts survive clone, .to() and elementwise ops."""
-        unit = {b for a in self.axes if is_one(a.size) and a.span == "full" for b in a.base}
+        unit = self.without_extent()
         memory = [b for b in self.memory if b not in unit]  # size-1 base axes: no extent
         live = [a for a in self.axes if not is_one(a.size)]
         covered = sorted((b for a in live for b in a.base), key=memory.index)
@@ -116,7 +146,8 @@ class Geometry:
         return evolve(self, axes=tuple(self.axes[i] for i in order))
 
     def dropped(self, dim: int) -> "Geometry":
-        return evolve(self, axes=self.axes[:dim] + self.axes[dim + 1:])
+        return evolve(self, axes=self.axes[:dim] + self.axes[dim + 1:],
+                      extents=self.cut_from(self.axes[dim]))
 
     def inserted(self, dim: int) -> "Geometry":
         return evolve(self, axes=self.axes[:dim] + (Axis(ONE, (), "new"),) + self.axes[dim:])
@@ -125,6 +156,14 @@ class Geometry:
         axes = list(self.axes)
         axes[dim] = evolve(axes[dim], **changes)
         return evolve(self, axes=tuple(axes))
+
+    def cut(self, dim: int, size: Size) -> "Geometry":
+        """`narrow` of `dim` to `size` elements: a full dim becomes a cut one, and its base
+        axis keeps its size in `extents`."""
+        old = self.axes[dim]
+        return evolve(self, axes=self.axes[:dim] + (
+            evolve(old, size=size, span="cut" if old.span == "full" else old.span),) +
+            self.axes[dim + 1:], extents=self.cut_from(old))
 
     def densified(self) -> "Geometry":
         """What clone()/to()/elementwise ops allocate for this input (preserve_format):
@@ -250,4 +289,4 @@ class Geometry:
                 if span == "step":
                     part_span = "step"
                 axes.append(Axis(size, (base_id,), part_span))
-        return Geometry(tuple(axes), tuple(memory))
+        return Geometry(tuple(axes), tuple(memory), self.extents_in(memory))

@@ -10,7 +10,7 @@ from itertools import count
 from typing import Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve, record
-from contiglint.layout.model.geometry import Axis, Geometry
+from contiglint.layout.model.geometry import Axis, Geometry, extended
 from contiglint.layout.model.sizes import ONE, Size, is_one, size_text, symbol
 from contiglint.layout.model.values import NONCONTIGUOUS, Kind, Origin, Tensor, classify
 from contiglint.layout.model.views import _result
@@ -126,6 +126,7 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
     axes: list[Axis] = []
     gone: set[int] = set()  # base axes of size-1 dims an int drops: they have no extent
     split: dict[int, tuple[int, int]] = {}  # base axis -> the two it becomes (`_exact`)
+    left: list[Axis] = []  # full dims an int or a cut leaves: their base axes' sizes stay
     fresh = count(max(geometry.memory, default=-1) + 1)
     dim = 0
     for item in items:
@@ -139,6 +140,8 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             axis = geometry.axes[dim]
             if is_one(axis.size) and axis.span == "full":
                 gone.update(axis.base)  # as select drops it (`x[:, :, 0]` of (1, 2, 1))
+            else:
+                left.append(axis)  # its base axis stays, of the size it had
             dim += 1
         else:
             axis = geometry.axes[dim]
@@ -170,13 +173,18 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
             elif item.bounded:
                 length = _stepped_size(axis.size, item) or item.length  # clamped: x[1:] on 2
                 full = length is not None and length == axis.size
+                if not full:
+                    left.append(axis)
                 axes.append(axis if full else evolve(
                     axis, size=length, span="cut" if axis.span == "full" else axis.span))
             else:
                 axes.append(axis)
     axes.extend(geometry.axes[dim:])
     memory = [part for b in geometry.memory if b not in gone for part in split.get(b, (b,))]
-    return Geometry(tuple(axes), tuple(memory))
+    extents = geometry.extents
+    for axis in left:
+        extents = extended(extents, axis)
+    return Geometry(tuple(axes), tuple(memory), tuple(e for e in extents if e[0] in memory))
 
 
 def _exact(axis: Axis, size: Size, step: int) -> bool:

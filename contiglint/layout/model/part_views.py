@@ -37,8 +37,7 @@ def narrow(call: Call) -> Tensor:
             return g
         if g.axes[d].size == ONE and size is None:
             return g  # a piece of a dim of one element is the whole dim, or empty (contiguous)
-        return g.with_axis(d, size=size, span="cut" if g.axes[d].span == "full" else
-                           g.axes[d].span)
+        return g.cut(d, size)
 
     cut = apply_view(call, change, None if dim == 0 else Kind.STRIDED, _implied_rank(dim),
                      partial=True)

@@ -257,7 +257,8 @@ def bind_size(value: Value, name: str, size: int) -> Value:
 
     def geometry(g):
         return None if g is None else evolve(g, axes=tuple(
-            evolve(a, size=substitute(a.size, name, size)) for a in g.axes))
+            evolve(a, size=substitute(a.size, name, size)) for a in g.axes),
+            extents=tuple((b, substitute(e, name, size)) for b, e in g.extents))
 
     if isinstance(value, Tensor) and (value.geometry is not None or value.assumed is not None):
         bound = evolve(value, geometry=geometry(value.geometry), assumed=geometry(value.assumed))
