@@ -361,3 +361,18 @@ def test_advanced_indexing_lays_out_its_copy_by_the_input_strides(gather, view, 
                 [(f"v = {gather}", "op", ""), (f"s = {view}", "view", "v")],
                 ("B", "N", "C"), 3, ((2, 3, 4), (3, 2, 5)))
     assert verdicts_of(p) == [verdict]
+
+
+@pytest.mark.parametrize("sink, role", [("v2.view(C)", "view"), ("v2.data_ptr()", "probe")])
+def test_an_op_on_a_geometry_assumed_above_the_least_rank_keeps_the_least_rank(sink, role):
+    """`x.narrow(-3, 0, 1)` of a tensor of 3 dims or more is assumed at 4 (at 3 it cuts the
+    leading dim); the mean over dim 1 and the transpose keep that geometry one rank above
+    the least one. Both used to raise the least rank to the assumed geometry's, and so
+    built a witness on a rank the code does not show: at rank 3 the transposed tensor is
+    (C, 1), contiguous, and the view and the raw read were reported (CTG101, CTG106)."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
+                [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.mean(1)", "op", ""),
+                 ("v2 = torch.transpose(v1, 1, 0)", "op", ""), (f"s3 = {sink}", role, "v2")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6)))
+    _, found, ran = compare(p)
+    assert ran and not [d.name for d in found if "finding" in d.name]

@@ -27,19 +27,6 @@ SIZES2 = ((4, 5), (1, 5), (4, 1))
 
 
 OPEN = {
-    "view finding, torch never raises": (
-        "a size-1 dim that an op makes on a tensor of unknown geometry (a narrow to 1 of a dim "
-        "counted from the back) is taken for a generic one",
-        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
-                [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.mean(1)", "op", ""),
-                 ("v2 = torch.transpose(v1, 1, 0)", "op", ""), ("s3 = v2.view(C)", "view", "v2")],
-                ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
-    "raw-memory finding, torch contiguous": (
-        "CTG106 on the same size-1 dim: the transpose is called permuted",
-        program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
-                [("v0 = x.narrow(-3, 0, 1)", "op", ""), ("v1 = v0.mean(1)", "op", ""),
-                 ("v2 = torch.transpose(v1, 1, 0)", "op", ""),
-                 ("s3 = v2.data_ptr()", "probe", "v2")], ("x",), 3, ((4, 5, 6), (1, 5, 6)))),
     "claimed non-contiguous, torch contiguous": (
         "a step through a boolean mask's selection is called stepped where the mask keeps "
         "as few elements as the step makes one",

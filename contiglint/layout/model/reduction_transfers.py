@@ -21,8 +21,10 @@ def reduction(call: Call) -> Value:
         return fresh(call, sizes)
     assumed = _reduced_assumed(call)
     if assumed is not None:
+        # as many dims fewer than the input at every rank: where the input's geometry was
+        # assumed above its least rank, so is the result's (no witness is built on it)
         return Tensor(Kind.CONTIGUOUS, min_rank=max(call.tensor.min_rank - (
-            len(call.tensor.assumed.sizes) - len(assumed)), len(assumed)),
+            len(call.tensor.assumed.sizes) - len(assumed)), 0),
             assumed=Geometry.contiguous(assumed))
     if _truthy(call.arg(1, "keepdim")):
         # kept dims of size 1 where the model does not know which: sizes a caller does not

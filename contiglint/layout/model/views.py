@@ -80,7 +80,11 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             base = None if cut else Geometry.contiguous([None] * implied)
         assumed = change(base) if base is not None else None
         if assumed is not None:
-            result = _assumed_result(tensor, assumed, call, part or tensor.partial)
+            # the op adds or drops dims at every rank alike: the input's least rank moves
+            # by as many (a geometry assumed above the least rank stays above it)
+            least = max(tensor.min_rank + assumed.rank - base.rank, min_rank, 0)
+            result = _assumed_result(tensor, assumed, call, part or tensor.partial,
+                                     min(least, assumed.rank))
             if result.kind is Kind.CONTIGUOUS and \
                     not _keeps_contiguous(change, Geometry.contiguous([None] * base.rank)):
                 # contiguous through a size-1 dim of the rank assumed (`e[..., None,
@@ -147,13 +151,12 @@ def _keeps_contiguous(change: GeometryChange, geometry: Geometry) -> bool:
     return changed is not None and classify(changed) is Kind.CONTIGUOUS
 
 
-def _assumed_result(tensor: Tensor, assumed: Geometry, call: Call, partial):
+def _assumed_result(tensor: Tensor, assumed: Geometry, call: Call, partial, rank: int):
     """A result computed on an assumed geometry: its contiguity claim stands (the op moved or
     cut the dims it names whatever the true rank), but its geometry stays an assumption. The
-    op was applied at the least rank the input can have, so the result's least rank is the
-    assumed geometry's (a select of a tensor of 3 dims or more has 2 or more)."""
+    result's least rank `rank` is the assumed geometry's where the op was applied at the
+    least rank the input can have (a select of a tensor of 3 dims or more has 2 or more)."""
     kind = classify(assumed)
-    rank = assumed.rank
     if kind in (Kind.PERMUTED, Kind.STRIDED, Kind.BROADCAST):
         return Tensor(kind, None, call.origin, False, partial, rank, assumed, lost=tensor.lost)
     return Tensor(tensor.kind, None, None, tensor.maybe and tensor.kind is Kind.CONTIGUOUS,
