@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.generated.cases import SIZE3, agreed, program, verdicts_of
+from tests.generated.oracle import compare
 
 SIZES2 = ((4, 5), (1, 5), (4, 1))
 
@@ -110,3 +111,17 @@ def test_without_the_size_test_the_cut_dim_still_leaves_a_gap():
                 [("v0 = x[:, 0]", "op", ""), ("s1 = v0.view(-1)", "view", "v0")], ("x",), 3,
                 SIZES3)
     assert verdicts_of(p) == ["raises"]
+
+
+def test_a_dtype_view_of_a_cut_dim_drops_the_size_its_base_axis_had():
+    """`x[..., :1]` keeps C as the size of the last base axis; a dtype view to 2-byte
+    elements makes the last dim 2 long, in elements of the new size: under `C <= 1` its base
+    axis is not one element long. The engine skipped it as one and crashed on the live dim
+    that spans it. (The view is still reported: once its base axis's size is dropped, the
+    cut dim of 2 elements may leave a gap.)"""
+    p = program("unpack", ("B, N, C = x.shape",),
+                [("v0 = x[..., :, :1].view(torch.int16)", "op", ""),
+                 ("s1 = v0.view(-1) if C <= 1 else None", "view", "v0", "C <= 1")], ("x",), 3,
+                SIZES3)
+    _, found, ran = compare(p)
+    assert ran and "engine internal error" not in {d.name for d in found}

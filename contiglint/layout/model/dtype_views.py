@@ -36,7 +36,11 @@ def _rescaled(geometry: Optional[Geometry], source: Optional[int],
               target: Optional[int]) -> Optional[Geometry]:
     if geometry is None or geometry.rank == 0:
         return geometry  # a 0-dim tensor raises unless the sizes match
-    return geometry.with_axis(-1, size=_scaled(geometry.axes[-1].size, source, target))
+    last = geometry.axes[-1]
+    # the last dim's base axis now counts elements of the other size: its size in `extents`,
+    # in elements of the old one, no longer holds
+    return evolve(geometry.with_axis(-1, size=_scaled(last.size, source, target)),
+                  extents=tuple(e for e in geometry.extents if e[0] not in last.base))
 
 
 def _scaled(size: Size, source: Optional[int], target: Optional[int]) -> Size:

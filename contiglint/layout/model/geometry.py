@@ -67,7 +67,9 @@ class Geometry:
         """The base axes that have no extent in memory: those of size 1 (the base axis of a
         full size-1 dim, or one whose size `extents` says is 1). Strides skip them."""
         unit = {b for a in self.axes if is_one(a.size) and a.span == "full" for b in a.base}
-        unit.update(b for b, size in self.extents if is_one(size))
+        if self.extents:
+            spanned = {b for a in self.axes if not is_one(a.size) for b in a.base}
+            unit.update(b for b, size in self.extents if is_one(size) and b not in spanned)
         return unit
 
     def cut_from(self, axis: Axis) -> tuple[tuple[int, Size], ...]:
