@@ -278,3 +278,17 @@ def test_a_mask_of_one_element_selects_at_most_one():
                 ("B",), 1, ((4,), (1,)))
     [verdict] = agreed(p)
     assert not verdict.finding
+
+
+def test_a_witness_builds_a_dropped_dim_at_the_size_a_size_test_gave_it():
+    """`x[::3, :1, 1:, 0]` drops x's last dim D; under `D <= 1` its base axis is one element
+    long (`Geometry.extents`). The witness built the dropped dim 2 long: its raw read was
+    witnessed at B = 2, where the stepped dim has one element and the tensor is contiguous
+    once D is 1 (a wrong witness: at D = 1 torch reads it contiguous). The witness now
+    builds it at the size the test gave, and names a B at which the step leaves gaps."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+                [("v0 = x[::3, :1, 1:, 0]", "op", ""),
+                 ("s1 = v0.data_ptr() if D <= 1 else None", "probe", "v0", "D <= 1")],
+                ("x",), 4, ((4, 5, 6, 7), (4, 5, 1, 7), (4, 5, 6, 1), (2, 2, 3, 4)))
+    _, found, ran = compare(p)
+    assert ran and not found

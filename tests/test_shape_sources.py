@@ -26,7 +26,7 @@ from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import OPAQUE, Const, Kind, Seq, Tensor
-from contiglint.layout.model.witness import materialize
+from contiglint.layout.model.witness_tensors import materialize
 from contiglint.settings import Settings
 from tests.explain_truth import bound_tensors, check_claims, claim_of, bindings
 from tests.op_world import (ORIGIN, Twin, _base, abstract, concrete, method_step, problems,
