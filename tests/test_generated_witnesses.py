@@ -292,3 +292,17 @@ def test_a_witness_builds_a_dropped_dim_at_the_size_a_size_test_gave_it():
                 ("x",), 4, ((4, 5, 6, 7), (4, 5, 1, 7), (4, 5, 6, 1), (2, 2, 3, 4)))
     _, found, ran = compare(p)
     assert ran and not found
+
+
+def test_a_size_computed_from_another_is_named_by_the_names_that_size_is_made_of():
+    """`v1.size(0) - 1` of a stepped `v1` is `(N + 1) // 2 - 1`, the size the cut gave the
+    dim. It was named by its text, `v1.size(0) - 1`, whose name `v1.size(0)` a witness gave
+    a value of its own: the view was witnessed at N=5, B=7, v1.size(0)=2, v1.size(1)=5,
+    sizes no input gives (at the sizes the program ran, torch never raised)."""
+    p = program("unpack", ("B, N = x.shape",),
+                [("v0 = torch.permute(x, (1, 0,))", "op", ""), ("v1 = v0[::2, ::3]", "op", ""),
+                 ("v3 = v1[..., 1:, 1:]", "op", ""),
+                 ("s6 = v3.view((v1.size(0) - 1) * (v1.size(1) - 1))", "view", "v3")],
+                ("x",), 2, ((4, 5), (4, 1), (1, 1)))
+    _, found, ran = compare(p)
+    assert ran and not found

@@ -10,7 +10,7 @@ from contiglint.layout.model import op_transfers
 from contiglint.layout.flow.nn_modules import module_parameter
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.indexing import Index
-from contiglint.layout.model.sizes import literal, multiply, symbol
+from contiglint.layout.model.sizes import combined, literal, multiply, symbol
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
     NOT_TENSOR,
@@ -277,7 +277,8 @@ class ExpressionMixin:
             if fold is None or (b[0] == 0 and fold in (operator.floordiv, operator.mod)):
                 return None
             return literal(fold(a[0], b[0]))
-        return symbol(self.program.unparse(node))
+        composed = combined(a, node.op, b) if fold is not None else None
+        return composed if composed is not None else symbol(self.program.unparse(node))
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Value:
         value = self.evaluate(node.operand)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 from typing import Optional, Sequence
 
 Size = Optional[tuple[int, tuple[str, ...]]]
@@ -101,6 +102,24 @@ def _bound(text: str, name: str, value: int) -> Size:
     bound = ast.unparse(Bind().visit(copy.deepcopy(node)))
     number = value_of(bound, {})
     return literal(number) if number is not None and number >= 0 else symbol(bound)
+
+
+def combined(a: Size, op: ast.operator, b: Size) -> Size:
+    """`a op b` (a `+`, `-`, `//` or `%` of sizes, one of them a symbol) named by the texts of
+    the operands' sizes, as indexing names the sizes it makes (`(N + 1) // 2 - 1`): where
+    code computes a size from another (`v.size(0) - 1`), the name is made of the names that
+    size is made of, not of the code's text, so it matches the size an op gave a dim and a
+    witness gives no value to the name `v.size(0)`. None where an operand is unknown or a
+    size an op made (its name is no choice: `made_symbol`)."""
+    if a is None or b is None or any(is_made(f) for f in a[1] + b[1]):
+        return None
+    return symbol(_combined_text(size_text(a), type(op), size_text(b)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _combined_text(left: str, op: type, right: str) -> str:
+    return ast.unparse(ast.BinOp(ast.parse(left, mode="eval").body, op(),
+                                 ast.parse(right, mode="eval").body))
 
 
 def own_size_names(owner: str, index: int, rank: int) -> tuple[str, str]:
