@@ -78,6 +78,15 @@ def test_an_int_index_drops_a_size_one_dim_without_a_hole():
       ("s = v1.view(torch.float8_e4m3fn) if v1.is_contiguous() else None", "dtype_view",
        "v1", "v1.is_contiguous()")],
      ("x",), 3, ((4, 5, 6), (1, 5, 6), (2, 1, 1)), ["unknown"]),
+    # an elementwise op of a permuted tensor that is contiguous at a size of 1 (x.T of x of
+    # (4, 1)) gives a contiguous output, (1, 4) with strides (4, 1), not the permuted layout's
+    # (1, 1): transposed back, its last dim of one element has stride 4, and a dtype view to
+    # another element size raises (called fine: the permuted layout's strides, and a view
+    # dropped what the copy had left open)
+    ("unpack", ("B, N = x.shape",),
+     [("v0 = x.T", "op", ""), ("v1 = v0 * v0", "op", ""), ("v3 = v1.transpose(1, 0)", "op", ""),
+      ("s6 = v3.view(torch.bfloat16)", "dtype_view", "v3")],
+     ("x",), 2, ((4, 5), (1, 5), (4, 1), (1, 1)), ["unknown"]),
 ])
 def test_a_size_one_dim_may_keep_a_stride_torch_left_it(form, prologue, body, params, rank, sizes,
                                                        verdicts):

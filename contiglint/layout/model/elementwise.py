@@ -9,7 +9,7 @@ from typing import Optional, Sequence
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE
-from contiglint.layout.model.transfer import Call, densify, preserve
+from contiglint.layout.model.transfer import Call, copies_unit_strides_open, densify, preserve
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     OPAQUE,
@@ -129,6 +129,10 @@ def iterator_layout(tensors: Sequence[Tensor], origin: Origin) -> Optional[Tenso
     for position, dim in enumerate(order):
         axes[dim] = Axis(shape[dim], (position,))
     result = Tensor.of(Geometry(tuple(axes), tuple(range(rank))), None)
+    if any(t.stale_unit_strides or copies_unit_strides_open(t.geometry) for t in tensors):
+        # where the operands are contiguous (a size of 1), TensorIterator allocates the
+        # output contiguous, whatever order the strides give elsewhere
+        result = evolve(result, stale_unit_strides=True)
     if result.noncontiguous:
         source = next((t for t in tensors if t.noncontiguous and t.origin), None)
         result = evolve(result, origin=source.origin if source else origin,

@@ -200,12 +200,21 @@ def densify(tensor: Tensor) -> Tensor:
     result = Tensor.of(geometry, tensor.origin)
     # a layout that is not dense is ordered by its strides, which the geometry orders for
     # literal sizes; a size that may be 1, or a diagonal's stride (a sum), can reorder them,
-    # and a size-1 dim's stride is then open
-    source = tensor.geometry
-    open_order = not source.is_dense() and any(
-        a.size is None or a.size[1] or len(a.base) > 1 for a in source.axes)
+    # and a size-1 dim's stride is then open. So is a permuted one's: where a size is 1 it
+    # may be contiguous, and an elementwise op gives it contiguous strides (measured:
+    # `x.T * x.T` of x of (4, 1) has strides (4, 1), where the permuted layout says (1, 1))
     return evolve(result, maybe=tensor.maybe and result.noncontiguous,
-                  stale_unit_strides=tensor.stale_unit_strides or open_order)
+                  stale_unit_strides=tensor.stale_unit_strides or
+                  copies_unit_strides_open(tensor.geometry))
+
+
+def copies_unit_strides_open(source: Geometry) -> bool:
+    """Does a copy of a tensor of this geometry (`densify`, an elementwise op) leave a size-1
+    dim's stride open? Where the geometry is not contiguous and a size may be 1 (or a
+    diagonal's summed stride may reorder its dims), the source may be contiguous, or ordered
+    otherwise, at some sizes, and the copy's strides follow."""
+    return not source.is_contiguous() and any(
+        a.size is None or a.size[1] or len(a.base) > 1 for a in source.axes)
 
 
 def preserve(call: Call) -> Value:

@@ -165,7 +165,11 @@ def _assumed_result(tensor: Tensor, assumed: Geometry, call: Call, partial, rank
 
 def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
     partial = part or tensor.partial
+    # a view keeps the strides of the dims it keeps: a size-1 dim's stride that torch left
+    # open stays so (`Tensor.stale_unit_strides`)
     result = Tensor.of(geometry, None, partial=partial)
+    if tensor.stale_unit_strides:
+        result = evolve(result, stale_unit_strides=True)
     if result.noncontiguous:
         origin = tensor.origin if tensor.noncontiguous and tensor.origin else call.origin
         if result.kind is Kind.STRIDED and tensor.kind is Kind.UNKNOWN and tensor.partial:
