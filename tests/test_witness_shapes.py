@@ -285,3 +285,28 @@ def test_a_product_or_stack_of_tensors_of_unshown_rank_has_the_shape_of_the_leas
         assert (tuple(made.shape), made.stride()) == (finding.witness.sizes,
                                                       finding.witness.strides)
         assert not made.is_contiguous()
+
+
+HEADS = """import torch
+
+
+def f(x):
+    B, N, C = x.shape
+    q = x.reshape(B, N, 4, C // 4).transpose(1, 2)
+    return q.view(B, 4, -1)
+"""
+
+
+def test_a_head_dim_of_a_literal_head_count_is_witnessed_at_twice_the_count():
+    """`C // 4` is 1 for every C the witness domain (2 to 7) holds, and a dim of one element
+    hides the transpose: the witness tries C = 8 too, where the head dim is 2, and f raises
+    there. (Named by the code's text, `C // self.heads` was a name of its own; since sizes
+    computed from others are named by what they are made of, a literal head count needs
+    this.)"""
+    [finding] = lint_source(HEADS, "m.py", Settings(select=("CTG101",))).findings
+    values = dict(finding.witness.values)
+    assert values["C"] % 4 == 0 and values["C"] // 4 >= 2
+    namespace: dict = {}
+    exec(HEADS, namespace)
+    with pytest.raises(RuntimeError, match=finding.witness.error):
+        namespace["f"](torch.randn(values["B"], values["N"], values["C"]))

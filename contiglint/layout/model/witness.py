@@ -91,7 +91,8 @@ def _search(names: Names, attempt: Callable[[dict], Optional[Witness]],
     """`search`, where a name of a size an op made (`sizes.made_symbol`) is no choice: a
     witness holds only if the op fails at every size in DOMAIN for each such name, the other
     names as they are (the op may give it only some of them, such as 3 or more). Sizes a test
-    on the path shows are not 1 (`above_one`, symbol texts) get 2 or more."""
+    on the path shows are not 1 (`above_one`, symbol texts) get 2 or more. `sizes`: the
+    problem's, whose literals (and twice a literal a name is divided by) are tried too."""
     if above_one:
         attempt = _above_one(attempt, above_one)
     made = [name for name in names.atoms if is_made(name)]
@@ -164,7 +165,8 @@ def view_witness(geometry: Geometry, target: Sequence[object],
         env, sizes, strides, wanted = made
         return Witness("view", _shown(env), sizes, strides, tuple(wanted), error=VIEW_ERROR)
 
-    return _search(viewed.names, attempt, [s for s in target if s != "-1"], above_one)
+    return _search(viewed.names, attempt,
+                   [s for s in target if s != "-1"] + list(geometry.sizes), above_one)
 
 
 def view_with_holes_witness(geometry: Geometry, target: Sequence[object],
@@ -266,7 +268,7 @@ def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int,
         return Witness("view_dtype", _shown(env), sizes, strides,
                        itemsizes=(itemsize, new_itemsize), error=STRIDE_ERROR)
 
-    return _search(names, attempt, above_one=above_one)
+    return _search(names, attempt, geometry.sizes, above_one)
 
 
 def noncontiguous_witness(geometry: Geometry, rows: bool = False,
@@ -287,4 +289,4 @@ def noncontiguous_witness(geometry: Geometry, rows: bool = False,
         return Witness("rows" if rows else "contiguous", _shown(env), sizes, strides,
                        error="last dim not unit-stride" if rows else "not contiguous")
 
-    return _search(names, attempt, above_one=above_one)
+    return _search(names, attempt, geometry.sizes, above_one)

@@ -128,12 +128,28 @@ def digits(index: int, n: int) -> tuple[int, ...]:
 def search(names: Names, attempt: Callable[[dict], Optional[Found]],
             sizes: Sequence[Size] = ()) -> Optional[Found]:
     order = list(names.atoms)
-    hints = sorted({s[0] for s in sizes if s is not None and s[0] > 1} - set(DOMAIN))
+    hints = sorted(({s[0] for s in sizes if s is not None and s[0] > 1} | _divided(sizes)) -
+                   set(DOMAIN))
     for values in itertools.islice(assignments(order, hints), TRIES):
         found = attempt(dict(zip(order, values)))
         if found is not None:
             return found
     return None
+
+
+def _divided(sizes: Sequence[Size]) -> set[int]:
+    """Twice each literal a size divides a name by (`C // 4`: 8), so that a witness may give
+    the quotient 2: size 1 hides every layout problem, and the domain stops below 8."""
+    found = set()
+    for size in sizes:
+        for factor in size[1] if size is not None else ():
+            node = expression(factor)
+            for part in ast.walk(node) if node is not None else ():
+                if isinstance(part, ast.BinOp) and isinstance(part.op, ast.FloorDiv) and \
+                        isinstance(part.right, ast.Constant) and \
+                        isinstance(part.right.value, int) and part.right.value > 1:
+                    found.add(2 * part.right.value)
+    return found
 
 
 def factors(sizes: Sequence[Size], unknown: Sequence[str]) -> tuple[int, list[str]]:
