@@ -218,7 +218,7 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
     by_kind: dict[str, list] = {}
     for sink in sinks:
         by_kind.setdefault(sink.kind, []).append(sink)
-    seen: set[tuple] = set()
+    seen: dict[tuple, int] = {}  # a site's key -> where its finding is in result.findings
     module = ParsedModule(tree, index.import_map, index)
     for rule in rules:
         context = RuleContext(path, source, settings, rule.code, module, tuple(sinks))
@@ -230,8 +230,13 @@ def lint_tree(tree: ast.Module, text: str, path: str, settings: Settings,
                         key = (finding.code, finding.line, finding.column, finding.end_line,
                                finding.end_column)
                         if key not in seen:
-                            seen.add(key)
+                            seen[key] = len(result.findings)
                             result.findings.append(finding)
+                        elif finding.witness is not None and \
+                                result.findings[seen[key]].witness is None:
+                            # a site reached in several calling contexts (strict mode reports
+                            # those without a witness too): the one with a witness is shown
+                            result.findings[seen[key]] = finding
         except Exception as error:  # noqa: BLE001
             result.errors.append(_internal(path, rule.code, error))
     if result.findings:  # most analysed modules have none: their blocks are not looked for

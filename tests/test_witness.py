@@ -283,3 +283,30 @@ def test_verify_fails_on_a_wrong_witness():
     assert [(v.line, v.outcome, v.failing) for v in verdicts] == \
         [(1, WITNESS_HOLDS, False), (2, WRONG_WITNESS, True)]
     assert "did not raise" in verdicts[1].observed
+
+
+TWO_CONTEXTS = """import torch
+
+
+def merge(x):
+    return x.view(x.size(0), 2, -1)
+
+
+def g(y):
+    return merge(y.transpose(1, 2))
+
+
+def h():
+    z = torch.randn(3, 4, 6)
+    return merge(z.transpose(1, 2))
+"""
+
+
+def test_a_site_reached_in_several_contexts_shows_a_witness_where_one_has_it():
+    """merge's view is reached from g (y of a rank the code never shows: no witness, strict
+    only) and from h (literal sizes: a witness). Strict mode reports the site once; it
+    showed g's finding, the first, without the witness that h's context has."""
+    for strict in (False, True):
+        [finding] = lint_source(TWO_CONTEXTS, "m.py",
+                                Settings(select=("CTG101",), strict=strict)).findings
+        assert finding.witness is not None and finding.witness.sizes == (3, 6, 4)
