@@ -31,15 +31,19 @@ class Axis:
     walks: tuple[Size, ...] = ()
 
 
-def extended(extents: tuple[tuple[int, Size], ...], axis: Axis) \
-        -> tuple[tuple[int, Size], ...]:
-    """`extents` (`Geometry.extents`), with the size of the base axis that `axis` spans whole,
-    as a cut or an index is about to leave it (a full dim of one base axis whose size is
-    known)."""
-    if axis.span != "full" or len(axis.base) != 1 or axis.size is None or \
-            any(b == axis.base[0] for b, _ in extents):
-        return extents
-    return extents + ((axis.base[0], axis.size),)
+def extended(extents: tuple[tuple[int, Size], ...], axes: Sequence[Axis] = (),
+             memory: Optional[Sequence[int]] = None) -> tuple[tuple[int, Size], ...]:
+    """`extents` (`Geometry.extents`), with the size of each base axis one of `axes` spans
+    whole, as a cut or an index is about to leave it (a full dim of one base axis whose size
+    is known); with `memory`, only the base axes still in it (a regrouped or indexed
+    geometry's)."""
+    for axis in axes:
+        if axis.span == "full" and len(axis.base) == 1 and axis.size is not None and \
+                all(b != axis.base[0] for b, _ in extents):
+            extents += ((axis.base[0], axis.size),)
+    if memory is not None:
+        extents = tuple(e for e in extents if e[0] in memory)
+    return extents
 
 
 @record
@@ -71,14 +75,6 @@ class Geometry:
             spanned = {b for a in self.axes if not is_one(a.size) for b in a.base}
             unit.update(b for b, size in self.extents if is_one(size) and b not in spanned)
         return unit
-
-    def cut_from(self, axis: Axis) -> tuple[tuple[int, Size], ...]:
-        """`extents`, with the size of the base axis `axis` spans whole (`extended`)."""
-        return extended(self.extents, axis)
-
-    def extents_in(self, memory) -> tuple[tuple[int, Size], ...]:
-        """`extents` of the base axes still in `memory` (a regrouped or indexed geometry's)."""
-        return tuple(e for e in self.extents if e[0] in memory)
 
     # --- the two questions ------------------------------------------------------------------
     def joinable(self, outer: Axis, inner: Axis) -> Optional[bool]:
@@ -149,7 +145,7 @@ class Geometry:
 
     def dropped(self, dim: int) -> "Geometry":
         return evolve(self, axes=self.axes[:dim] + self.axes[dim + 1:],
-                      extents=self.cut_from(self.axes[dim]))
+                      extents=extended(self.extents, [self.axes[dim]]))
 
     def inserted(self, dim: int) -> "Geometry":
         return evolve(self, axes=self.axes[:dim] + (Axis(ONE, (), "new"),) + self.axes[dim:])
@@ -165,7 +161,7 @@ class Geometry:
         old = self.axes[dim]
         return evolve(self, axes=self.axes[:dim] + (
             evolve(old, size=size, span="cut" if old.span == "full" else old.span),) +
-            self.axes[dim + 1:], extents=self.cut_from(old))
+            self.axes[dim + 1:], extents=extended(self.extents, [old]))
 
     def densified(self) -> "Geometry":
         """What clone()/to()/elementwise ops allocate for this input (preserve_format):
@@ -291,4 +287,4 @@ class Geometry:
                 if span == "step":
                     part_span = "step"
                 axes.append(Axis(size, (base_id,), part_span))
-        return Geometry(tuple(axes), tuple(memory), self.extents_in(memory))
+        return Geometry(tuple(axes), tuple(memory), extended(self.extents, memory=memory))

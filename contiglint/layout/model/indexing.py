@@ -181,10 +181,7 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
                 axes.append(axis)
     axes.extend(geometry.axes[dim:])
     memory = [part for b in geometry.memory if b not in gone for part in split.get(b, (b,))]
-    extents = geometry.extents
-    for axis in left:
-        extents = extended(extents, axis)
-    return Geometry(tuple(axes), tuple(memory), tuple(e for e in extents if e[0] in memory))
+    return Geometry(tuple(axes), tuple(memory), extended(geometry.extents, left, memory))
 
 
 def _exact(axis: Axis, size: Size, step: int) -> bool:
