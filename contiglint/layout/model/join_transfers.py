@@ -8,7 +8,7 @@ from contiglint.layout.model import part_views as pv
 from contiglint.layout.model import transfer as tr
 from contiglint.layout.model import views as vw
 from contiglint.layout.model.frozen import evolve
-from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.shape_transfers import least_shape
 from contiglint.layout.model.sizes import ONE, literal
 from contiglint.layout.model.transfer import Call
@@ -21,6 +21,7 @@ from contiglint.layout.model.values import (
     Seq,
     Tensor,
     Value,
+    classify,
 )
 
 
@@ -256,8 +257,31 @@ def expand_tensors(call: Call) -> Value:
         if None not in shape:
             return Seq(tuple(pv.expand(Call("expand", t, [], {}, call.origin), list(shape))
                              for t in operands))
-    if call.name.endswith("meshgrid") and None not in geometries and all(
-            g.rank == 1 and g.sizes[0] is not None and not g.sizes[0][1] and g.sizes[0][0] > 1
-            for g in geometries) and len(operands) > 1:
-        return Seq(each=Tensor(Kind.BROADCAST, None, call.origin))
+    if call.name.endswith("meshgrid") and None not in geometries and len(operands) > 1 and \
+            all(g.rank == 1 for g in geometries):
+        grids = _meshgrid(geometries, call)
+        if grids is not None:
+            return grids
     return Seq(each=Tensor(Kind.BROADCAST, None, call.origin, maybe=True))
+
+
+def _meshgrid(geometries: list[Geometry], call: Call) -> Optional[Seq]:
+    """meshgrid of 1-D tensors: output k is input k along its own dim, expanded (stride 0)
+    along the others. With `indexing="xy"` the first two dims trade places (output 0 runs
+    along dim 1); "ij" is torch's default. None where the indexing is not a literal."""
+    order = list(range(len(geometries)))
+    indexing = call.kwargs.get("indexing")
+    if indexing is not None:
+        if not isinstance(indexing, Const) or indexing.value not in ("ij", "xy"):
+            return None
+        if indexing.value == "xy":
+            order[0], order[1] = 1, 0
+    shape = [geometries[k].sizes[0] for k in order]
+    grids = []
+    for k, geometry in enumerate(geometries):
+        place = order.index(k)
+        lifted = Geometry(tuple(geometry.axes[0] if j == place else Axis(ONE, (), "new")
+                                for j in range(len(order))), geometry.memory)
+        grids.append(pv.expand(Call("expand", Tensor(classify(lifted), lifted), [], {},
+                                    call.origin), list(shape)))
+    return Seq(tuple(grids))

@@ -21,6 +21,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
 from contiglint.layout.model import einops_transfers
+from contiglint.layout.model import factories
 from contiglint.layout.model import conversions as cv
 from contiglint.layout.model import elementwise as ew
 from contiglint.layout.model import indexing
@@ -212,7 +213,7 @@ def _glu(call: Call) -> Value:
 
 
 def _function_factory(call: Call) -> Value:
-    return with_factory_dtype(call.name, call, tr.function_factory(call))
+    return with_factory_dtype(call.name, call, factories.function_factory(call))
 
 
 TRANSFERS: dict[str, Transfer] = {
@@ -235,9 +236,9 @@ TRANSFERS: dict[str, Transfer] = {
     "pad_packed": shapes.pad_packed, "fresh": tr.fresh,
     "composite_norm": _composite_norm, "cat": jt.cat, "stack": jt.stack,
     "reduction": reductions.reduction, "reduction_pair": reductions.reduction_pair,
-    "factory": tr.factory,
-    "function_factory": _function_factory, "sized_factory": tr.sized_factory,
-    "vector_factory": tr.vector_factory, "matrix_factory": tr.matrix_factory,
+    "factory": factories.factory,
+    "function_factory": _function_factory, "sized_factory": factories.sized_factory,
+    "vector_factory": factories.vector_factory, "matrix_factory": factories.matrix_factory,
     "sampling": tr.unknown_tensor, "from_data": lt.from_data, "convolution": windows.convolution,
     "keep_channels_last": windows.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
     "recurrent": tr.recurrent,

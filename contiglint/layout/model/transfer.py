@@ -124,42 +124,6 @@ def fresh_same_shape(call: Call) -> Tensor:
     return fresh(call, list(geometry.sizes)) if geometry is not None else fresh_same_rank(call)
 
 
-def factory(call: Call) -> Tensor:
-    """`torch.zeros(2, 3)`, `torch.randn((b, n))`, `x.new_zeros(...)`: fresh, sizes from args."""
-    sizes = call.sizes(0, "size")
-    if sizes is None or any(s == "-1" for s in sizes):
-        return CONTIGUOUS
-    tensor = fresh(call, sizes)
-    return with_memory_format(call, tensor)
-
-
-def function_factory(call: Call) -> Tensor:
-    """Factories whose first argument is a size too (`torch.zeros(2, 3)` -> this == 2)."""
-    return factory(evolve(call, args=[call.this] + call.args))
-
-
-def sized_factory(call: Call) -> Tensor:
-    """`torch.full(size, value)`, `torch.randint(low, high, size)`: the size is the one tuple
-    argument (or `size=`); the other arguments are values."""
-    size = call.kwargs.get("size")
-    if size is None:
-        size = next((a for a in [call.this] + call.args if isinstance(a, (Seq, Dims))), None)
-    if size is None:
-        return CONTIGUOUS
-    return factory(evolve(call, args=[size], kwargs={k: v for k, v in call.kwargs.items()
-                                                      if k != "size"}))
-
-
-def vector_factory(call: Call) -> Tensor:
-    """arange/linspace/logspace/randperm: one dim whatever the arguments."""
-    return fresh(call, [None])
-
-
-def matrix_factory(call: Call) -> Tensor:
-    """eye/tril_indices/triu_indices: two dims whatever the arguments."""
-    return fresh(call, [None, None])
-
-
 def unknown_tensor(call: Call) -> Value:
     return UNKNOWN_TENSOR
 

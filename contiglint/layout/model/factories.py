@@ -1,0 +1,84 @@
+"""Factories: fresh contiguous tensors whose sizes come from the arguments (`torch.zeros(2,
+3)`, `x.new_empty(shape)`, `torch.full(size, v)`), and the one-dim (`arange`, `linspace`,
+`randperm`) and two-dim (`eye`) ones, whose sizes are the arguments' counts where those are
+literals or names."""
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.sizes import Size, literal
+from contiglint.layout.model.transfer import Call, fresh, with_memory_format
+from contiglint.layout.model.values import CONTIGUOUS, Const, Dims, IntVal, Seq, Tensor, Value
+
+
+def factory(call: Call) -> Tensor:
+    """`torch.zeros(2, 3)`, `torch.randn((b, n))`, `x.new_zeros(...)`: fresh, sizes from args."""
+    sizes = call.sizes(0, "size")
+    if sizes is None or any(s == "-1" for s in sizes):
+        return CONTIGUOUS
+    tensor = fresh(call, sizes)
+    return with_memory_format(call, tensor)
+
+
+def function_factory(call: Call) -> Tensor:
+    """Factories whose first argument is a size too (`torch.zeros(2, 3)` -> this == 2)."""
+    return factory(evolve(call, args=[call.this] + call.args))
+
+
+def sized_factory(call: Call) -> Tensor:
+    """`torch.full(size, value)`, `torch.randint(low, high, size)`: the size is the one tuple
+    argument (or `size=`); the other arguments are values."""
+    size = call.kwargs.get("size")
+    if size is None:
+        size = next((a for a in [call.this] + call.args if isinstance(a, (Seq, Dims))), None)
+    if size is None:
+        return CONTIGUOUS
+    return factory(evolve(call, args=[size], kwargs={k: v for k, v in call.kwargs.items()
+                                                      if k != "size"}))
+
+
+def vector_factory(call: Call) -> Tensor:
+    """arange/linspace/logspace/randperm: one dim, of the size the arguments give where they
+    give it (`vector_length`)."""
+    return fresh(call, [vector_length(call)])
+
+
+def vector_length(call: Call) -> Size:
+    """The number of elements: `arange(n)` and `randperm(n)` have n (an int), `arange(a, b,
+    s)` of literal numbers ceil((b - a) / s) (torch raises where that is negative),
+    `linspace(a, b, n)` and `logspace(a, b, n)` have n (`steps=`)."""
+    name = call.name.rsplit(".", 1)[-1]
+    given = [call.this] + list(call.args)
+    if name in ("linspace", "logspace"):
+        steps = call.kwargs.get("steps", given[2] if len(given) > 2 else None)
+        return steps.size if isinstance(steps, IntVal) else None
+    if call.kwargs.keys() & {"start", "end", "step"} or not 1 <= len(given) <= 3 or \
+            name == "randperm" and len(given) != 1:
+        return None
+    if len(given) == 1 and isinstance(given[0], IntVal) and given[0].size is not None and \
+            given[0].size[1]:
+        return given[0].size  # a name: the caller's count (torch raises on a negative one)
+    numbers = [_number(g) for g in given]
+    if None in numbers or len(numbers) == 3 and numbers[2] == 0:
+        return None
+    start, end, step = [0] + numbers + [1] if len(numbers) == 1 else \
+        numbers + [1] if len(numbers) == 2 else numbers
+    count = math.ceil((end - start) / step)
+    return literal(count) if count >= 0 else None  # torch raises on a negative count
+
+
+def _number(value: Value) -> Optional[float]:
+    """The number a literal argument holds (an int or a float), or None."""
+    if isinstance(value, IntVal):
+        return value.size[0] if value.size is not None and not value.size[1] else None
+    if isinstance(value, Const) and isinstance(value.value, (int, float)) and \
+            not isinstance(value.value, bool):
+        return value.value
+    return None
+
+
+def matrix_factory(call: Call) -> Tensor:
+    """eye/tril_indices/triu_indices: two dims whatever the arguments."""
+    return fresh(call, [None, None])
