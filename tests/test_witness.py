@@ -26,7 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contiglint.engine import lint_source
-from contiglint.layout.model.concrete import dtype_view_error, is_contiguous, view_strides
+from contiglint.layout.model.concrete import (dtype_view_error, has_internal_overlap,
+                                              is_contiguous, view_strides)
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.stride_facts import strided
 from contiglint.layout.model.view_verdict import view_verdict
@@ -114,6 +115,20 @@ def test_is_contiguous_and_dtype_views_are_torchs(layout, itemsize, new_itemsize
 
 
 @SETTINGS
+@given(layouts())
+def test_internal_overlap_is_where_torchs_in_place_ops_raise(layout):
+    sizes, strides = layout
+    tensor = torch.empty_strided(sizes, strides)
+    try:
+        tensor.add_(1)
+        raised = False
+    except RuntimeError as error:
+        assert "more than one element of the written-to tensor" in str(error)
+        raised = True
+    assert has_internal_overlap(sizes, strides) == raised
+
+
+@SETTINGS
 @given(st.data())
 def test_every_view_witness_fails_in_torch_and_proven_views_have_one(data):
     """On literal layouts the model can express, a view it proves raising has a witness, and
@@ -174,7 +189,7 @@ def test_every_witness_on_the_repositorys_programs_fails_in_torch():
     assert witnessed > 100 and wrong == 0
 
 
-WITNESSED_CODES = ("CTG101", "CTG106", "CTG107", "CTG114")
+WITNESSED_CODES = ("CTG101", "CTG103", "CTG106", "CTG107", "CTG108", "CTG114")
 
 
 def test_default_findings_of_the_proven_rules_carry_witnesses():

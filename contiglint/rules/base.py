@@ -15,7 +15,7 @@ from contiglint.findings import Finding, Fix, Position, Related
 from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.syntax.names import ImportMap
 from contiglint.layout.model.values import Kind
-from contiglint.layout.model.witness import Witness, noncontiguous_witness
+from contiglint.layout.model.witness import Witness, noncontiguous_witness, overlap_witness
 from contiglint.rules import precision
 from contiglint.settings import Settings
 from contiglint.source import SourceMap
@@ -223,6 +223,16 @@ class RuleContext:
         geometry = tensor.witness_geometry
         witness = noncontiguous_witness(geometry, rows, above_one) \
             if geometry is not None and tensor.noncontiguous else None
+        return witness is not None or self.strict, witness
+
+    def overlapping(self, tensor, above_one: frozenset = frozenset()) \
+            -> tuple[bool, Optional[Witness]]:
+        """Whether to report an expanded tensor that an in-place write or module state needs
+        free of aliases, and the witness: concrete sizes under which two of its elements are
+        one memory location (`x.expand(n, -1)` of x of unknown sizes may expand nothing).
+        Without a witness, only in strict mode."""
+        geometry = tensor.witness_geometry
+        witness = overlap_witness(geometry, above_one) if geometry is not None else None
         return witness is not None or self.strict, witness
 
     def same_site(self, sink) -> list:

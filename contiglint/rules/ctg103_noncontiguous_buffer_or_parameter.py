@@ -39,8 +39,12 @@ class NonContiguousBufferOrParameter(Rule):
 
     **Example.**
 
-        merged = self.base.weight + (self.lora_B @ self.lora_A).t() * self.scaling
-        self.weight = nn.Parameter((self.lora_B @ self.lora_A).t())   # CTG103
+        class LoRALinear(nn.Module):
+            def __init__(self, in_features, out_features, rank):
+                super().__init__()
+                self.lora_A = nn.Parameter(torch.randn(rank, in_features))
+                self.lora_B = nn.Parameter(torch.zeros(out_features, rank))
+                self.merged = nn.Parameter((self.lora_B @ self.lora_A).t())   # CTG103
 
     **Fix.** `t.contiguous()`. `nn.Parameter(t)` shares storage with `t`, and `.contiguous()`
     copies, so the fix is *safe* only when `t` is a view of a fresh temporary that nothing else
@@ -50,6 +54,13 @@ class NonContiguousBufferOrParameter(Rule):
     that fix is unsafe.
 
     channels_last state is not flagged: that layout is chosen on purpose for conv kernels.
+
+    **Witness.** A default-mode finding names sizes the code allows under which the state is
+    not contiguous (`not contiguous for in_features=2, out_features=3: (2, 3) with strides (1,
+    2)`) or, for an expanded tensor, under which two of its elements are one memory location
+    (where an optimizer's in-place step and `load_state_dict` raise). State whose layout needs
+    sizes the code does not show (`nn.Parameter(w.expand(n, -1))` of a `w` of unknown sizes
+    may expand nothing) is reported in strict mode only.
 
     **When to ignore.** Tied weights that must share storage through a transposed view, where
     no code flattens or raw-reads the state. Suppress with `# noqa: CTG103`.
@@ -65,10 +76,12 @@ class NonContiguousBufferOrParameter(Rule):
         tensor = sink.tensor
         if tensor is None or sink.target is None:
             return
-        if not ctx.reportable(tensor):
-            return
         if tensor.channels_last:
             return  # a deliberate layout (conv weights for channels_last kernels)
+        proven, witness = ctx.overlapping(tensor, sink.above_one) \
+            if tensor.kind is Kind.BROADCAST else ctx.proven(tensor, above_one=sink.above_one)
+        if not proven:
+            return
         what = "a buffer" if sink.kind == "buffer" or sink.op.endswith("Buffer") else \
             "a Parameter"
         consequence = ("its elements share memory, so in-place updates write through aliases"
@@ -77,7 +90,8 @@ class NonContiguousBufferOrParameter(Rule):
                        "(the last raises)")
         message = (f"{what} made from a tensor {made_by(tensor)}{called_from(sink)} keeps its "
                    f"strides: {consequence}; pass .contiguous()")
-        yield Report(sink.target, message, self.fix(sink.target, ctx), related(sink, tensor))
+        yield Report(sink.target, message, self.fix(sink.target, ctx), related(sink, tensor),
+                     witness=witness)
 
     def fix(self, target: ast.expr, ctx: RuleContext) -> Optional[Fix]:
         text = ctx.source.segment(target)

@@ -8,7 +8,9 @@ from typing import Iterable, Optional
 from contiglint.catalogue import inplace
 from contiglint.findings import Fix
 from contiglint.layout.sinks.records import Sink
+from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.values import Kind, Origin
+from contiglint.layout.model.witness import Witness, windows_witness
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, related
 
@@ -49,8 +51,15 @@ class InplaceOnExpanded(Rule):
 
     **Example.**
 
-        pos = self.pos_embed.expand(batch, -1, -1)   # (B, N, D) view of (1, N, D)
-        pos[:, 0] = cls_token                        # CTG108: writes self.pos_embed itself
+        class PatchEmbed(nn.Module):
+            def __init__(self, num_patches, dim):
+                super().__init__()
+                self.pos_embed = nn.Parameter(torch.zeros(1, num_patches + 1, dim))
+
+            def forward(self, x, cls_token):
+                pos = self.pos_embed.expand(x.shape[0], -1, -1)   # (B, N + 1, D) of (1, N + 1, D)
+                pos[:, 0] = cls_token                             # CTG108
+                return x + pos
 
     **Fix.** Materialise the view where it is made: `.expand(...).clone()` (unsafe). It turns
     the view into an independent tensor, which is what code that writes into it treats it as;
@@ -63,8 +72,16 @@ class InplaceOnExpanded(Rule):
     non-overlapping part of the view (`x.expand(3, 4).clone().add_(1)`,
     `torch.arange(4.).expand(3, 4)[0].add_(1)`), is not flagged.
 
+    **Witness.** A default-mode finding names sizes the code allows under which two elements
+    of the written tensor are one memory location: a dim of 2 or more elements with stride 0
+    (`elements share memory for B=2: (2, 8) with strides (0, 1)`, where `add_` raises), or two
+    windows that share elements (from the literals of `unfold`'s size and step, of
+    `as_strided`'s sizes and strides). `x.expand(n, -1)` of an `x` whose sizes the code does
+    not show may expand nothing (x may have n rows already): that is reported in strict mode
+    only. `contiglint verify` replays each witness under torch.
+
     **Strict mode** also flags writes into `unfold` windows whose size and step are not both
-    literals (they overlap when step < size).
+    literals (they overlap when step < size), and expanded tensors without a witness.
 
     **When to ignore.** When writing through to the expanded-from tensor is intended and the op
     is a plain fill. Suppress with `# noqa: CTG108`.
@@ -84,9 +101,15 @@ class InplaceOnExpanded(Rule):
         op = sink.op.strip(".()")
         if inplace.inplace_kind(op) == "metadata":
             return
-        overlap = _overlap(tensor.origin, ctx)
+        overlap, witness = _overlap(tensor.origin, ctx)
         if overlap == "none" or (overlap == "unknown" and not ctx.strict):
             return
+        if overlap == "broadcast":
+            proven, witness = ctx.overlapping(tensor, sink.above_one)
+            if not proven:
+                return
+        elif overlap == "windows" and witness is None and not ctx.strict:
+            return  # no sizes the code allows show two windows sharing an element
         what = self.describe_write(sink, op)
         where = _made_by(tensor.origin) + (" on some paths" if tensor.maybe else "")
         if overlap in ("windows", "unknown"):
@@ -104,7 +127,8 @@ class InplaceOnExpanded(Rule):
         else:
             effect = f"raises {E1}"
         message = f"{what} on a tensor {where}{called_from(sink)} {effect}; clone() it first"
-        yield Report(sink.node, message, self.fix(sink, ctx), related(sink, tensor))
+        yield Report(sink.node, message, self.fix(sink, ctx), related(sink, tensor),
+                     witness=witness)
 
     @staticmethod
     def describe_write(sink: Sink, op: str) -> str:
@@ -140,27 +164,38 @@ def _made_by(origin: Optional[Origin]) -> str:
         else "expanded"
 
 
-def _overlap(origin: Optional[Origin], ctx: RuleContext) -> str:
+def _overlap(origin: Optional[Origin], ctx: RuleContext) -> tuple[str, Optional[Witness]]:
     """"broadcast": stride-0 dims (`expand`, `broadcast_to`...), torch detects the overlap;
     "windows": `unfold` with step < size or `as_strided` with repeated non-zero strides,
-    torch detects nothing; "unknown": an `unfold` whose literals do not show the overlap;
-    "none": an `unfold` whose literals show that the windows do not overlap."""
+    torch detects nothing, with the witness its literals give; "unknown": an `unfold` whose
+    literals do not show the overlap; "none": an `unfold` whose literals show that the
+    windows do not overlap."""
     if origin is None:
-        return "broadcast"
+        return "broadcast", None
     call = _origin_call(origin, ctx)
     if "unfold" in origin.op:
         if call is None or len(call.args) < 3:
-            return "unknown"
+            return "unknown", None
         size, step = (_literal(a) for a in call.args[1:3])
         if size is None or step is None:
             same = ast.dump(call.args[1]) == ast.dump(call.args[2])
-            return "none" if same else "unknown"
-        return "windows" if step < size else "none"
+            return ("none" if same else "unknown"), None
+        if step >= size:
+            return "none", None
+        # two windows of a dim of size + step elements share size - step of them
+        return "windows", windows_witness([literal(2), literal(size)], [step, 1])
     if "as_strided" in origin.op:
-        strides = call.args[-1] if call is not None and call.args else None
-        values = [_literal(e) for e in strides.elts] if isinstance(strides, ast.Tuple) else []
-        return "broadcast" if 0 in values else "windows"
-    return "broadcast"
+        shapes = [a for a in (call.args if call is not None else [])
+                  if isinstance(a, (ast.Tuple, ast.List))][-2:]
+        strides = [_literal(e) for e in shapes[-1].elts] if shapes else []
+        if 0 in strides:
+            return "broadcast", None
+        sizes = [literal(n) if (n := _literal(e)) is not None else symbol(ast.unparse(e))
+                 for e in shapes[0].elts] if len(shapes) == 2 else []
+        witness = windows_witness(sizes, strides) if sizes and None not in strides and \
+            len(sizes) == len(strides) else None
+        return "windows", witness
+    return "broadcast", None
 
 
 def _origin_call(origin: Origin, ctx: RuleContext) -> Optional[ast.Call]:

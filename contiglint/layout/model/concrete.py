@@ -13,6 +13,8 @@ from typing import Optional, Sequence
 
 VIEW_ERROR = "view size is not compatible with input tensor's size and stride"
 STRIDE_ERROR = "self.stride(-1) must be 1 to view"
+OVERLAP_ERROR = ("unsupported operation: more than one element of the written-to tensor refers "
+                 "to a single memory location")
 
 
 def is_contiguous(sizes: Sequence[int], strides: Sequence[int]) -> bool:
@@ -27,6 +29,27 @@ def is_contiguous(sizes: Sequence[int], strides: Sequence[int]) -> bool:
                 return False
             expected *= size
     return True
+
+
+def has_internal_overlap(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """ATen `has_internal_overlap` says Yes: a dim of two or more elements with stride 0, so
+    that several elements are one memory location. An in-place op that checks for overlap
+    (`add_`, `copy_`, `mul_`, ...) raises OVERLAP_ERROR on such a tensor; `fill_` and an item
+    assignment write the location once for all of them. (Where no dim has stride 0, ATen
+    answers No or TooHard, and no op raises.)"""
+    return any(stride == 0 and size > 1 for size, stride in zip(sizes, strides))
+
+
+def shares_elements(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """Are two elements one memory location? (Their offsets, sums of index times stride, are
+    compared: the tensors a witness builds are small.) Where no dim has stride 0, torch
+    detects none of it: an in-place op writes such an element once per alias."""
+    offsets = {0}
+    count = 1
+    for size, stride in zip(sizes, strides):
+        offsets = {o + i * stride for o in offsets for i in range(size)}
+        count *= size
+    return count > 0 and len(offsets) < count
 
 
 def view_strides(sizes: Sequence[int], strides: Sequence[int],

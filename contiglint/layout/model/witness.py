@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 from math import prod
 from typing import Callable, Optional, Sequence
 
-from contiglint.layout.model.concrete import (STRIDE_ERROR, VIEW_ERROR, dtype_view_error,
-                                              is_contiguous, view_strides)
+from contiglint.layout.model.concrete import (OVERLAP_ERROR, STRIDE_ERROR, VIEW_ERROR,
+                                              dtype_view_error, has_internal_overlap,
+                                              is_contiguous, shares_elements, view_strides)
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.witness_tensors import tensor_at
 from contiglint.layout.model.sizes import (Size, is_made, multiply, own_size_names, shown,
@@ -36,7 +37,9 @@ class Witness:
     """One concrete tensor on which the op fails: the values given to the names the code's
     sizes are made of, the tensor's sizes and strides, and what was done to it."""
 
-    op: str  # "view", "view_dtype", "contiguous" (not contiguous), "rows" (last stride not 1)
+    # "view", "view_dtype", "contiguous" (not contiguous), "rows" (last stride not 1),
+    # "overlap" (elements that share memory), "windows" (the same, where torch detects none)
+    op: str
     values: tuple[tuple[str, int], ...]
     sizes: tuple[int, ...]
     strides: tuple[int, ...]
@@ -58,6 +61,10 @@ class Witness:
                     f"{self.itemsizes[1]}-byte elements")
         if self.op == "rows":
             return f"last dim not unit-stride{where}: {layout}"
+        if self.op == "overlap":
+            return f"elements share memory{where}: {layout}"
+        if self.op == "windows":
+            return f"overlapping windows share elements{where}: {layout}"
         return f"not contiguous{where}: {layout}"
 
     def as_json(self) -> dict:
@@ -290,3 +297,41 @@ def noncontiguous_witness(geometry: Geometry, rows: bool = False,
                        error="last dim not unit-stride" if rows else "not contiguous")
 
     return _search(names, attempt, geometry.sizes, above_one)
+
+
+def overlap_witness(geometry: Geometry, above_one: frozenset = frozenset()) \
+        -> Optional[Witness]:
+    """A tensor of `geometry` in which several elements are one memory location (a dim of two
+    or more elements with stride 0, as `expand` makes it): what an in-place op that checks for
+    overlap raises on, and what a fill or an item assignment writes through to every alias."""
+    names = Names()
+    source = [names.add(s) for s in geometry.sizes]
+
+    def attempt(env: dict) -> Optional[Witness]:
+        made = tensor_at(geometry, source, env)
+        if made is None:
+            return None
+        sizes, strides, _ = made
+        if not has_internal_overlap(sizes, strides):
+            return None
+        return Witness("overlap", _shown(env), sizes, strides, error=OVERLAP_ERROR)
+
+    return _search(names, attempt, geometry.sizes, above_one)
+
+
+def windows_witness(sizes: Sequence[Size], strides: Sequence[int]) -> Optional[Witness]:
+    """A tensor of these sizes and literal strides (an `unfold`'s windows, an `as_strided`
+    view) in which two elements are one memory location: each gets an in-place write once per
+    window, with no error."""
+    names = Names()
+    source = [names.add(s) for s in sizes]
+
+    def attempt(env: dict) -> Optional[Witness]:
+        concrete = [size_value(s, env, name) for s, name in zip(sizes, source)]
+        if any(n is None or n < 1 for n in concrete) or \
+                not shares_elements(concrete, strides):
+            return None
+        return Witness("windows", _shown(env), tuple(concrete), tuple(strides),
+                       error="overlapping windows share elements")
+
+    return _search(names, attempt, sizes)
