@@ -6,7 +6,8 @@ which kind). An assignment where an op statement fails is invalid for that progr
 op does not take) and is left out; a sink whose view does not fit the sizes (a shape error) is
 not read for them, the other sinks are. Engine: the flow pass's abstract value at each sink
 (`analyze_module`), read through the model's own verdicts (`view_verdict`, CTG101's dtype-view
-checks), and the default-mode findings of `lint_source` (CTG101, CTG106) that a user sees.
+checks), and the default-mode findings of `lint_source` (CTG101, CTG106, CTG108) that a user
+sees.
 
 What counts as a disagreement (the generic assignment has every size > 1; in a literal program
 it is the program's own sizes):
@@ -16,6 +17,11 @@ it is the program's own sizes):
   knows) and torch raised for some assignment (a miss);
 - `dtype-view finding, torch never raises` / `dtype-view ok, torch raises`: the same for
   `.view(dtype)` (only torch's stride error counts as raising);
+- `in-place finding, torch never raises` / `in-place ok, torch raises`: the same for an
+  in-place write (`.add_(1)`: a default-mode CTG108 finding; torch's error that elements of
+  the written-to tensor share memory), where the model claims a layout without shared
+  elements ("ok"; an expanded tensor it does not call "ok": whether it overlaps is CTG108's
+  witness);
 - `claimed contiguous, torch not`: the value at a probe is known contiguous, torch's tensor is
   not, for some assignment;
 - `claimed non-contiguous, torch contiguous` and `wrong kind` (permuted / strided / broadcast)
@@ -53,7 +59,9 @@ from tests.generated.fixes import fix_disagreements
 from tests.generated.programs import Line, Program
 from tests.generated.torch_runs import Observed, run_torch, witness_holds, wrong_witness
 
-DEFAULT = Settings(select=("CTG101", "CTG106"))
+DEFAULT = Settings(select=("CTG101", "CTG106", "CTG108"))
+CODES = {"view": "CTG101", "dtype_view": "CTG101", "probe": "CTG106", "write": "CTG108"}
+SINK_KINDS = {"view": "view", "dtype_view": "view", "probe": "raw_memory", "write": "inplace"}
 
 
 @dataclass(frozen=True)
@@ -88,8 +96,8 @@ def engine_verdicts(program: Program) -> list[Verdict]:
         raise EngineError(f"{type(error).__name__}: {error}") from error
     by_line = {}
     for sink in sinks:
-        if sink.kind in ("view", "raw_memory"):
-            by_line.setdefault(sink.node.lineno, sink)
+        if sink.kind in SINK_KINDS.values():
+            by_line.setdefault((sink.node.lineno, sink.kind), sink)
     linted = lint_source(source, "gen.py", DEFAULT).findings
     findings = {(f.code, f.line) for f in linted}
     witnesses = {(f.code, f.line): f.witness for f in linted if f.witness}
@@ -98,9 +106,9 @@ def engine_verdicts(program: Program) -> list[Verdict]:
         if line.kind == "op":
             continue
         number = program.first_line + i
-        sink = by_line.get(number)
+        sink = by_line.get((number, SINK_KINDS[line.kind]))
         tensor = sink.tensor if sink is not None else None
-        code = "CTG106" if line.kind == "probe" else "CTG101"
+        code = CODES[line.kind]
         witness = witnesses.get((code, number))
         out.append(Verdict(line, number, _verdict(line, sink, tensor),
                            (code, number) in findings,
@@ -116,6 +124,10 @@ def _verdict(line: Line, sink, tensor: Optional[Tensor]) -> str:
         if tensor.maybe or tensor.kind is Kind.UNKNOWN:
             return "unknown"
         return tensor.kind.value
+    if line.kind == "write":  # a layout without shared elements takes the write
+        if tensor.maybe or tensor.kind in (Kind.UNKNOWN, Kind.BROADCAST):
+            return "unknown"
+        return "ok"
     if line.kind == "dtype_view":
         unit = last_dim_unit_stride(tensor)
         source = source_itemsize(sink.target, tensor)
@@ -135,7 +147,7 @@ def _verdict(line: Line, sink, tensor: Optional[Tensor]) -> str:
 
 
 FALSE_FINDINGS = ("view finding, torch never raises", "dtype-view finding, torch never raises",
-                  "raw-memory finding, torch contiguous")
+                  "in-place finding, torch never raises", "raw-memory finding, torch contiguous")
 
 
 def compare(program: Program) -> tuple[list[Verdict], list[Disagreement], bool]:
@@ -179,8 +191,8 @@ def compare(program: Program) -> tuple[list[Verdict], list[Disagreement], bool]:
 def _disagreement(v: Verdict, obs: Observed) -> Optional[str]:
     kind = v.sink.kind
     generic = obs.kinds[obs.generic] if obs.generic is not None else None
-    if kind in ("view", "dtype_view"):
-        prefix = "view" if kind == "view" else "dtype-view"
+    if kind in ("view", "dtype_view", "write"):
+        prefix = {"view": "view", "dtype_view": "dtype-view", "write": "in-place"}[kind]
         if v.finding and not any(obs.raised):
             return f"{prefix} finding, torch never raises"
         if v.engine == "ok" and any(obs.raised):

@@ -2,8 +2,9 @@
 
 A program is one function: a prologue that makes the input `x` (literal sizes, size parameters,
 `B, N, C = x.shape` or `x.size(i)`), then straight-line statements `vK = <op on an earlier
-variable>` and sinks that read one variable: `.view(shape)`, `.view(dtype)` and `.data_ptr()`
-(the contiguity probe). Some sinks run under a condition the code states, in a conditional
+variable>` and sinks that read one variable: `.view(shape)`, `.view(dtype)`, `.data_ptr()`
+(the contiguity probe) and `.add_(1)` (an in-place write, which raises where elements share
+memory). Some sinks run under a condition the code states, in a conditional
 expression (`sK = v2.view(-1) if v2.shape[1] == 1 else None`): a test of contiguity, of a size
 against 1 or of the rank, which the engine takes as evidence (path conditions). Each statement
 knows its op family, and each variable its shape as source expressions, so that view targets
@@ -24,7 +25,7 @@ GENERIC = (4, 5, 6, 7)  # every symbol > 3 and distinct: the sizes real code run
 @dataclass(frozen=True)
 class Line:
     text: str  # the statement, without indentation
-    kind: str  # "op", "view", "dtype_view", "probe"
+    kind: str  # "op", "view", "dtype_view", "probe", "write"
     family: str  # the op family of the statement (sinks: of the op that made their tensor)
     target: str = ""  # sinks: the variable read
     op: str = ""  # the op's spelling, for reports
@@ -142,11 +143,13 @@ def programs(draw, max_ops: int = 5) -> Program:
 
 
 def _sink(draw, var: Var, k: int, names: tuple[str, ...] = ()) -> Line:
-    kind = draw(st.sampled_from(["view", "view", "dtype_view", "probe"]))
+    kind = draw(st.sampled_from(["view", "view", "dtype_view", "probe", "write"]))
     if kind == "view":
         read = f"{var.name}.view({', '.join(view_target(draw, var))})"
     elif kind == "dtype_view":
         read = f"{var.name}.view(torch.{draw(st.sampled_from(DTYPES))})"
+    elif kind == "write":
+        read = f"{var.name}.add_(1)"
     else:
         read = f"{var.name}.data_ptr()"
     guard = guard_of(draw, var, names) if draw(st.integers(0, 3)) == 0 else ""

@@ -2,8 +2,8 @@
 torch at each size assignment (`run_torch`: what each sink did, and of which kind its tensor
 was), and a finding's witness run at the input sizes that give the values it names
 (`witness_sizes`, `wrong_witness`): there the view must raise its layout error, the probed
-tensor be non-contiguous. A name the witness gives any size from 2 (a size an op made) holds
-at every input that gives it 2 or more."""
+tensor be non-contiguous, the in-place write raise its overlap error. A name the witness gives
+any size from 2 (a size an op made) holds at every input that gives it 2 or more."""
 from __future__ import annotations
 
 import itertools
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 NAMESPACE = {"torch": torch, "F": torch.nn.functional}
 VIEW_ERRORS = ("view size is not compatible", "must be 1 to view")
+WRITE_ERRORS = ("more than one element of the written-to tensor refers to a single memory",)
 
 
 @dataclass
@@ -89,7 +90,8 @@ def _sink(line: Line, env: dict) -> Optional[tuple[bool, str]]:
     try:
         exec(compile(line.text, "<gen>", "exec"), env)
     except RuntimeError as error:
-        if any(m in str(error) for m in VIEW_ERRORS):
+        if any(m in str(error) for m in (WRITE_ERRORS if line.kind == "write" else
+                                          VIEW_ERRORS)):
             return True, kind
         return None  # a shape or size error: the target does not fit these sizes
     return False, kind
@@ -210,7 +212,8 @@ def _moved_inputs(program: Program, index: int, values: dict) -> dict[str, int]:
 def wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
     """Run the program's ops up to the sink at each input assignment the witness allows; at
     one that gives every size the witness names its value, the sink must fail (the view
-    raises its layout error, the probed tensor is not contiguous). What torch did instead, or
+    raises its layout error, the probed tensor is not contiguous, the write raises its
+    overlap error). What torch did instead, or
     None. Other sinks are skipped: one that raises does not stop this one."""
     candidates = witness_sizes(program, _chosen(v), index)
     if not candidates:
@@ -243,5 +246,6 @@ def wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
         if failed:
             return None
         reached = f"at sizes {sizes} the tensor is contiguous" if v.sink.kind == "probe" \
-            else f"at sizes {sizes} the view does not raise"
+            else f"at sizes {sizes} the {'write' if v.sink.kind == 'write' else 'view'} does " \
+            f"not raise"
     return f"witness {v.witness}: " + (reached or "no input sizes give the sizes it names")
