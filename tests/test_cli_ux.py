@@ -22,7 +22,7 @@ import pytest
 
 from tests.clitools import BAD, BAD_LINE, CLEAN, EXAMPLE_SELECT, FIXED, ROOT, contiglint, \
     environment, findings_json, write
-from contiglint.rules import all_rules, registry
+from contiglint.rules import all_rules, registry, rule_by_code
 
 # `import torch` fails as it does where torch is not installed (ModuleNotFoundError).
 NO_TORCH = """\
@@ -208,11 +208,12 @@ def test_documented_default_matches_the_registry_and_behaviour(tmp_path):
         assert ("runs by default" in header) == (not entry.opt_in), (rule.code, header)
         assert bool(re.search(r"\bopt-in\b", body, re.I)) == entry.opt_in, rule.code
         assert ("(opt-in)" in readme[rule.code][1]) == entry.opt_in, rule.code
-    # CTG104's documentation said "Opt-in" while it ran by default; it is a preview rule now
-    # (measured precision below the policy): documented and run as opt-in, on when selected.
+    # CTG104's documentation once said "Opt-in" while it ran by default: a plain run reports
+    # it exactly when the registry says it runs by default, and selecting it always does.
     write(tmp_path, "move.py", "import torch\nx = torch.randn(2, 3, 4).permute(2, 0, 1)\n"
-                               "y = x.cuda()\n")
-    assert not any(f["code"] == "CTG104" for f in findings_json("move.py", cwd=tmp_path))
+                               "y = x.cuda()\nz = y.view(-1)\n")
+    plain = any(f["code"] == "CTG104" for f in findings_json("move.py", cwd=tmp_path))
+    assert plain == (not registry.entry(rule_by_code("CTG104")).opt_in)
     assert any(f["code"] == "CTG104" for f in findings_json("--extend-select", "CTG104",
                                                             "move.py", cwd=tmp_path))
 

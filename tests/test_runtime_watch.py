@@ -147,11 +147,14 @@ def test_compiled_function_runs_and_is_opaque():
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
-def test_cuda_device_move_reported():
+def test_cuda_device_move_reported_where_its_copy_is_viewed():
     w = torch.randn(3, 3, 4, 8).permute(3, 2, 0, 1)
     with runtime.watch() as report:
-        w.cuda()
-    assert [e.code for e in report.entries] == ["CTG104"]
+        moved = w.cuda()
+        moved.sum()                                # honours strides: nothing
+        with pytest.raises(RuntimeError, match="view size is not compatible"):
+            moved.view(8, -1)
+    assert sorted((e.code, e.count) for e in report.entries) == [("CTG101", 3), ("CTG104", 1)]
 
 
 def test_save_reports_a_lone_view_but_not_views_sharing_one_flat_buffer(tmp_path):
@@ -167,7 +170,18 @@ def test_save_reports_a_lone_view_but_not_views_sharing_one_flat_buffer(tmp_path
 def test_same_device_copy_keeps_strides_but_a_cast_is_not_a_move():
     permuted = torch.randn(2, 3, 4).permute(2, 0, 1)
     with runtime.watch() as report:
-        permuted.to(torch.float64)                 # a cast, not a device move
-        permuted.to("cpu")                         # no copy: returns the tensor itself
-        permuted.to("cpu", copy=True)              # a stride-keeping copy: CTG104
-    assert [(e.code, e.op) for e in report.entries] == [("CTG104", "Tensor.to")]
+        cast = permuted.to(torch.float64)          # a cast, not a device move
+        itself = permuted.to("cpu")                # no copy: returns the tensor itself
+        copy = permuted.to("cpu", copy=True)       # a stride-keeping copy
+        views = [_raises_on_view(cast), _raises_on_view(itself), _raises_on_view(copy)]
+    # the move is no hazard by itself; code that needs row-major memory on its copy is CTG104
+    assert sorted((e.code, e.count) for e in report.entries) == [("CTG101", 3), ("CTG104", 1)]
+    assert {e.op for e in report.entries} == {"Tensor.view"} and views == [True] * 3
+
+
+def _raises_on_view(tensor) -> bool:
+    try:
+        tensor.view(-1)
+    except RuntimeError as error:
+        return "view size is not compatible" in str(error)
+    return False

@@ -3,78 +3,117 @@ permuted strides."""
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from typing import Iterable, Optional
 
 from contiglint.catalogue import ops as catalogue
-from contiglint.findings import Edit, Fix, Position
-from contiglint.layout.sinks.records import DeviceMoveSink, Sink
+from contiglint.findings import Edit, Fix, Position, Related
+from contiglint.layout.sinks.records import DeviceMoveSink, Sink, tokens_for
 from contiglint.layout.model.values import Kind, Tensor
-from contiglint.rules.base import Report, Rule, RuleContext
+from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import innermost_statement, parent_of
 
 MOVES = catalogue.DEVICE_MOVES
+# the sinks that need row-major memory, by the rule that proves their failure
+CONSUMERS = {"view": "CTG101", "raw_memory": "CTG106", "kernel_launch": "CTG106",
+             "collective": "CTG107"}
 # methods that keep a permuted layout: a chain of them carries the moved tensor on unchanged
 CARRIERS = catalogue.KEEPS_LAYOUT
 
 
 class DeviceMoveKeepsStrides(Rule):
-    """Flags `.to(device)`, `.cuda()` and `.cpu()` of a tensor in a permuted layout.
+    """Flags code that needs row-major memory (`.view` that merges dims, a raw pointer or a
+    strideless kernel, a collective) reached by a `.to(device)`, `.cuda()` or `.cpu()` copy of
+    a tensor in a permuted layout.
 
-    **What it flags.** A move to another device of a tensor that a `transpose`, `permute`,
-    `movedim` or `.mT` left dense but with its dims out of memory order, e.g.
-    `img.permute(0, 2, 3, 1).cuda()` or `attn.transpose(1, 2).to(device)`.
+    **What it flags.** A device copy of a tensor that a `transpose`, `permute`, `movedim` or
+    `.mT` left dense but with its dims out of memory order, e.g.
+    `img.permute(0, 2, 3, 1).cuda()`, where the copy then reaches code that fails on that
+    layout: the finding is at that code, with the copy among its related locations.
 
     **Why.** A device copy is not a fresh contiguous tensor. torch's `_to_copy` (the same code
     for every device) allocates a dense input's copy with `empty_strided` and *the same
     strides*: `x.t().to("cpu", copy=True).stride()` is `(1, 4)`, as is
     `x.t().to(torch.float64)`. The moved tensor is exactly as non-contiguous as before, so
     code on the device that assumes row-major memory (a `.view` that merges dims, a CUDA or
-    Triton kernel reading `data_ptr()`, `.numpy()` handed to OpenCV, NCCL) breaks or reads the
-    wrong order far from the line that caused it. Sliced and expanded tensors are *not*
-    flagged: `_to_copy` densifies them, so their copies come out contiguous (or in the dim
-    order of a permutation, which is what this rule reports). channels_last tensors are not
-    flagged either: keeping that layout on the device is what they are for.
+    Triton kernel reading `data_ptr()`, NCCL) breaks or reads the wrong order far from the
+    line that caused it. Sliced and expanded tensors are not affected: `_to_copy` densifies
+    them, so their copies come out contiguous (or in the dim order of a permutation).
+    channels_last tensors are not flagged either: keeping that layout on the device is what
+    they are for.
 
     **Example.**
 
         def to_tokens(images, device):
             b, c, h, w = images.shape
-            x = images.permute(0, 2, 3, 1).to(device)   # CTG104: still permuted on the device
-            return x.view(b, -1)                        # raises on the device tensor
+            x = images.permute(0, 2, 3, 1).to(device)   # still permuted on the device
+            return x.view(b, -1)                        # CTG104
 
-    **Fix.** Pass `memory_format=torch.contiguous_format` to the same call:
-    `patches.to(device, memory_format=torch.contiguous_format)`; `.cuda()` and `.cpu()` take
-    the same keyword (safe: when the move copies, the copy has the same values in row-major
-    order; when the tensor is already on the device the call still returns the tensor itself,
-    exactly as before, so aliasing is unchanged). Where the module does not import `torch` the
-    rule offers no fix; `.contiguous()` after the move would also copy on the no-move path.
+    **Fix.** Pass `memory_format=torch.contiguous_format` to the copy:
+    `images.permute(0, 2, 3, 1).to(device, memory_format=torch.contiguous_format)`; `.cuda()`
+    and `.cpu()` take the same keyword (safe: when the move copies, the copy has the same
+    values in row-major order; when the tensor is already on the device the call still
+    returns the tensor itself, exactly as before, so aliasing is unchanged). Where the module
+    does not import `torch` the rule offers no fix; `.contiguous()` after the move would also
+    copy on the no-move path.
 
-    **When to ignore.** When everything after the move honours strides (most torch ops do) and
-    the move is not expected to produce a contiguous tensor. A `.to(dtype)` alone is not a
-    device move and is not flagged, nor is a move whose result goes straight into another op
-    (`a @ b.t().to(a.device)`): only moves whose result is kept (bound, stored, returned, or
-    turned into a NumPy array) are reported.
+    **Where it reports.** Only where the copy reaches code that needs row-major memory, and
+    only where that code's own rule proves the failure (CTG101 for a view, CTG106 for raw
+    memory and kernels, CTG107 for collectives; by default with the same witness, concrete
+    sizes under which torch fails). That rule reports the same line; this one points at the
+    copy, where the fix goes. On real model code almost every moved tensor feeds
+    stride-agnostic ops (`cat`, `reshape`, convolutions, NumPy/PIL conversions), so a report
+    at every move would be an audit, not a bug finder: `[tool.contiglint.CTG104] report =
+    "every-move"` adds it (every kept copy of a permuted tensor whose result is bound, stored,
+    returned or turned into a NumPy array, and not chained into `.contiguous()`).
 
-    **Where it matters, a default run says so anyway.** On real model code almost every moved
-    tensor feeds stride-agnostic ops (`cat`, `reshape`, convolutions, NumPy/PIL conversions),
-    so this rule is an audit of every kept copy, not a bug finder. When a kept copy reaches a
-    layout-sensitive sink (a `.view` that must merge dims, `data_ptr()`, a collective), that
-    sink's own rule reports it and names the copy among its related locations ("the copy made
-    here by `.to(device)` kept those strides"). A `.to(device).contiguous()` chain is not
-    flagged: it copies twice (the device copy, then a contiguous copy on the device), which
-    costs a transient second buffer but lets the device do the permuting copy, often the
-    faster order.
+    **When to ignore.** When the failure the consumer's rule reports is intended to be caught,
+    or the layout is fixed later on a path the analysis does not see. Suppress with
+    `# noqa: CTG104`.
     """
 
     code = "CTG104"
     name = "device-move-keeps-strides"
-    summary = "`.to(device)`/`.cuda()`/`.cpu()` copy of a permuted tensor keeps its strides"
-    sinks = frozenset({"device_move"})
+    summary = ("a device copy of a permuted tensor keeps its strides, and code after it needs "
+               "row-major memory")
+    sinks = frozenset({"device_move"}) | frozenset(CONSUMERS)
+    tokens = tokens_for(("device_move",))  # a kept copy needs a move in the module
     fix_safety = "safe"
     severity = "warning"
+    options = {"report": Option(
+        "consumers", ("consumers", "every-move"),
+        "consumers: where a kept copy reaches code that needs row-major memory; every-move: "
+        "also every kept copy of a permuted tensor (an audit)")}
 
-    def check(self, sink: DeviceMoveSink, ctx: RuleContext) -> Iterable[Report]:
+    def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
+        if sink.kind == "device_move":
+            if ctx.option("report") == "every-move":
+                yield from self.check_move(sink, ctx)
+            return
+        tensor = sink.tensor
+        kept = tensor.kept_by if tensor is not None else None
+        if kept is None or keeps_channels_last(tensor):
+            return
+        move = ctx.module.call_at(kept.line, kept.column, ctx.source)
+        if not is_device_move(move):
+            return  # a dtype copy (`.to(torch.float16)`) is not a move
+        from contiglint.rules import rule_by_code  # the rules' registry imports this module
+
+        consumer = rule_by_code(CONSUMERS[sink.kind])
+        found = next(iter(consumer().check(sink, consumer_context(ctx, consumer.code))), None)
+        if found is None:
+            return  # the consumer's rule shows no failure (with a witness, in default mode)
+        message = (f"the copy `{kept.op}` (line {kept.line}) kept the permuted strides of its "
+                   f"input, and here {_lowered(found.message)}; pass "
+                   f"memory_format=torch.contiguous_format to the copy")
+        place = Related(kept.line, kept.column, f"the copy made here by `{kept.op}`")
+        yield Report(found.node, message, self.fix(move, ctx),
+                     (place,) + tuple(r for r in found.related if (r.line, r.column) !=
+                                      (kept.line, kept.column)), found.witness)
+
+    def check_move(self, sink: DeviceMoveSink, ctx: RuleContext) -> Iterable[Report]:
+        """`report = "every-move"`: every kept device copy of a permuted tensor."""
         tensor = sink.tensor
         if sink.op not in MOVES or sink.device is not True:
             return
@@ -90,8 +129,8 @@ class DeviceMoveKeepsStrides(Rule):
                    f"if code after the move needs row-major memory")
         yield Report(call, message, self.fix(call, ctx), related(sink, tensor))
 
-    def fix(self, call: ast.Call, ctx: RuleContext) -> Optional[Fix]:
-        if any(keyword.arg is None for keyword in call.keywords):
+    def fix(self, call: Optional[ast.Call], ctx: RuleContext) -> Optional[Fix]:
+        if call is None or any(keyword.arg is None for keyword in call.keywords):
             return None  # `**options` may already hold a memory_format
         alias = ctx.module.torch_alias
         if alias is None:
@@ -108,6 +147,32 @@ class DeviceMoveKeepsStrides(Rule):
                 return None
             edit = Edit(opening, opening, keyword)
         return Fix("safe", (edit,), f"pass {keyword} to .{call.func.attr}()")
+
+
+def is_device_move(call: Optional[ast.AST]) -> bool:
+    """`.to(device)`, `.cuda()`, `.cpu()`: a call of a move that is not a dtype conversion."""
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
+        call.func.attr in MOVES and not dtype_only(call)
+
+
+_CONTEXTS: dict[int, tuple[RuleContext, RuleContext]] = {}
+
+
+def consumer_context(ctx: RuleContext, code: str) -> RuleContext:
+    """The run's context as the consumer's rule sees it (its own options), made once per
+    module: its grouping of the module's sinks is built once."""
+    made = _CONTEXTS.get(id(ctx))
+    if made is None or made[0] is not ctx:
+        _CONTEXTS.clear()  # one module at a time
+        made = _CONTEXTS[id(ctx)] = (ctx, {})
+    contexts = made[1]
+    if code not in contexts:
+        contexts[code] = replace(ctx, code=code)
+    return contexts[code]
+
+
+def _lowered(message: str) -> str:
+    return message[:1].lower() + message[1:] if message[:2] != ".v" else message
 
 
 def dtype_only(call: ast.Call) -> bool:

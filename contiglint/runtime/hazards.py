@@ -49,6 +49,10 @@ class Hazard:
     chain: tuple[Site, ...] = ()  # the user frames that called `site`'s function, innermost first
 
 
+# the codes of code that needs row-major memory, where a kept device copy is CTG104 too
+MOVE_CONSUMERS = frozenset({"CTG101", "CTG106", "CTG107"})
+
+
 def watched_op(op: str) -> bool:
     """The ops any check below can fire on; the tracer fully records only these."""
     return (op in VIEW_OPS or op in COPYING_OPS or op in RAW_MEMORY_OPS or op in DEVICE_MOVES
@@ -94,8 +98,22 @@ class HazardFinder:
         self.contracts = RuntimeContracts()
         self._copies: dict[tuple, Site] = {}
         self._module_outputs: dict[tuple, Site] = {}
+        self._moved: dict[int, tuple[Site, str]] = {}  # storage of a kept device copy
 
     def hazards(self, obs: Observation) -> Iterator[Hazard]:
+        """Each hazard of the observation; where one of code that needs row-major memory falls
+        on a tensor a device copy made, CTG104 too (the static rule's place)."""
+        for hazard in self._hazards(obs):
+            yield hazard
+            moved = self._moved.get(hazard.layout.storage_ptr) \
+                if hazard.code in MOVE_CONSUMERS and hazard.layout is not None else None
+            if moved is not None:
+                site, op = moved
+                yield Hazard("CTG104", hazard.site, hazard.op, hazard.layout,
+                             origin=hazard.origin,
+                             note=f"the copy `{op}` at line {site.line} kept the strides")
+
+    def _hazards(self, obs: Observation) -> Iterator[Hazard]:
         if obs.kind == "module":
             yield from self._module_output(obs)
             return
@@ -108,7 +126,7 @@ class HazardFinder:
         elif op in RAW_MEMORY_OPS and _non_contiguous(receiver) and obs.direct:
             yield from self._raw_read(obs, receiver)
         elif op in DEVICE_MOVES and obs.result is not None and _non_contiguous(receiver):
-            yield from self._device_move(obs, receiver, obs.result)
+            self._note_move(obs, receiver, obs.result)
         elif op in REGISTRATIONS:
             for argument in obs.arguments:
                 if _non_contiguous(argument) and not argument.layout.channels_last:
@@ -181,20 +199,22 @@ class HazardFinder:
                          note=f"`{kernel}` addresses `{target}` (strides {addressed.strides}) "
                               f"with the strides of `{source}` {strides.strides}")
 
-    def _device_move(self, obs: Observation, receiver: Argument,
-                     result: TensorLayout) -> Iterator[Hazard]:
+    def _note_move(self, obs: Observation, receiver: Argument, result: TensorLayout) -> None:
         """A move to another device, or a same-device `.to(device, copy=True)` (same dtype, new
         storage: the CPU-observable form of the same stride-preserving copy), whose result
-        kept non-contiguous, non-channels_last strides. Dtype casts on one device are not
-        moves and are not reported."""
+        kept non-contiguous, non-channels_last strides: its storage is noted, and code that
+        needs row-major memory on it later is CTG104 as well (`hazards`). The move itself is
+        no hazard: most moved tensors feed ops that honour strides. Dtype casts on one
+        device are not moves."""
         source = receiver.layout
         moved = result.device != source.device
         copied = result.dtype == source.dtype and result.storage_ptr is not None \
             and result.storage_ptr != source.storage_ptr
-        if (moved or copied) and not result.contiguous and not result.channels_last:
-            note = f"{source.device} -> {result.device}" if moved else \
-                f"copy on {result.device} keeps the strides"
-            yield Hazard("CTG104", obs.site, obs.op, source, origin=receiver.origin, note=note)
+        if (moved or copied) and not result.contiguous and not result.channels_last and \
+                result.storage_ptr is not None:
+            if len(self._moved) > 1024:
+                self._moved.clear()
+            self._moved[result.storage_ptr] = (obs.site, obs.op)
 
     def _save(self, obs: Observation) -> Iterator[Hazard]:
         """A saved tensor that is the only one saved from a storage larger than itself: the

@@ -18,7 +18,7 @@ from typing import Callable, Iterator, Optional, Sequence
 
 from contiglint.verify.layout_summary import TensorLayout
 from contiglint.verify.observation import Argument, Observation
-from contiglint.verify.op_kinds import (CONTIGUITY_ERROR, DEVICE_MOVES, LAYOUT_ERROR,
+from contiglint.verify.op_kinds import (CONTIGUITY_ERROR, LAYOUT_ERROR,
                                         LAYOUT_QUERIES, MAYBE_COPIES, OVERLAP_ERROR, RAW_MEMORY,
                                         REGISTRATIONS, TRACERS, VIEW_ERROR,
                                         VIEWS, SourceFacts, copied, gloo_hazard,
@@ -109,19 +109,12 @@ def _registrations(observations, run, source):
                                  f"{obs.op} {argument.name}")
 
 
-def _device_moves(observations, run, source):
-    emulated = {line for line, _ in run.emulated}
-    for obs in observations:
-        receiver, result = obs.receiver, obs.result
-        if obs.op not in DEVICE_MOVES or receiver is None or result is None:
-            continue
-        same_place = result.device == receiver.layout.device and obs.line not in emulated
-        if same_place and (not copied(obs) or result.dtype != receiver.layout.dtype):
-            continue  # a no-op or a dtype conversion; `.to("cpu", copy=True)` counts
-        kept = not receiver.layout.contiguous and not result.contiguous \
-            and not result.channels_last  # channels_last is a chosen layout, not a hazard
-        yield _on_tensor(run.case, obs, receiver, kept,
-                         f"{obs.op} result {describe(result)}")
+def _moved_consumers(observations, run, source):
+    """CTG104 is reported where a device copy that kept a permuted layout reaches code that
+    needs row-major memory: what torch shows there is that code's hazard (the view raised; raw
+    memory, a kernel or a collective got a non-contiguous tensor)."""
+    for claim in (_views, _raw_memory, _collectives):
+        yield from claim(observations, run, source)
 
 
 def _traces(observations, run, source):
@@ -295,10 +288,9 @@ CLAIMS: dict[str, Claim] = {claim.code: claim for claim in (
           _escapes),
     Claim("CTG103", "register_buffer / nn.Parameter received a non-contiguous tensor",
           _registrations),
-    # misses=False: whether the moved tensor's consumer needs row-major memory (a matmul does
-    # not) is not visible at the move
-    Claim("CTG104", "a device move of a non-contiguous tensor kept non-contiguous strides",
-          _device_moves, misses=False),
+    # misses=False: at the consumer, torch does not show that a device copy made the tensor
+    Claim("CTG104", "code that needs row-major memory got a non-contiguous tensor (a kept "
+          "device copy, by the static pass)", _moved_consumers, misses=False),
     Claim("CTG105", "torch.jit.trace got a non-contiguous example, or a layout query ran "
           "while tracing", _traces),
     # misses=False: torch cannot tell a pointer compared for identity from one read through

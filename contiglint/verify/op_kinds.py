@@ -22,7 +22,6 @@ LAYOUT_ERROR = re.compile("|".join(p.pattern for p in (VIEW_ERROR, OVERLAP_ERROR
 
 VIEWS = sinks.runtime("view")
 RAW_MEMORY = sinks.runtime("raw_memory") | {f"Tensor.{m}" for m in sinks.BUFFER_EXPORTS}
-DEVICE_MOVES = sinks.runtime("device_move")
 REGISTRATIONS = sinks.runtime("buffer") | sinks.runtime("parameter")
 LAYOUT_QUERIES = sinks.runtime("layout_branch")
 TRACERS = sinks.runtime("trace")

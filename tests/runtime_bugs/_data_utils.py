@@ -2,7 +2,7 @@
 
 
 def move_batch(batch, device):
-    return {name: value.to(device) for name, value in batch.items()}  # bug-line: CTG104
+    return {name: value.to(device, copy=True) for name, value in batch.items()}
 
 
 def frames_to_channels_first(features):
