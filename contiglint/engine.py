@@ -156,7 +156,7 @@ def _lint_parsed(tree: ast.Module, text: str, path: str, settings: Settings, rul
         index = ModuleIndex(tree)
     if found is not None and only_outside_code(index, found):
         return LintResult()
-    if not any(holds_tokens(rule, searched) and rule.may_fire(index, settings.strict)
+    if not any(holds_tokens(rule, searched) and rule.may_fire(index, settings)
                for rule in rules):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
     return lint_tree(tree, text, path, settings, rules, project, index, observer, source)

@@ -215,7 +215,7 @@ def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_th
                 rule = rule_by_code(finding.code)
                 assert holds_tokens(rule(), text) and may_name(rule, text), \
                     (finding.code, path)
-                assert rule.may_fire(index, strict), (finding.code, path)
+                assert rule.may_fire(index, settings), (finding.code, path)
     assert fired > 500
 
 

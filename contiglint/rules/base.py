@@ -93,9 +93,10 @@ class Rule:
         raise NotImplementedError
 
     @classmethod
-    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
+    def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
         """A look at the module's syntax (its shared walk) after the prefilter: False when
-        none of the sinks this rule reports can be in it (`strict`: in strict mode). A module
+        none of the sinks this rule reports can be in it (under `settings`: strict mode, the
+        rule's options). A module
         whose enabled rules all say so (or hold none of their tokens) is not analysed. By
         default: the code names one of `names` (the last parts of the qualified functions of
         the rule's sinks) in its dotted names, when the rule has them."""

@@ -10,9 +10,11 @@ from contiglint.catalogue import ops as catalogue
 from contiglint.findings import Edit, Fix, Position, Related
 from contiglint.layout.sinks.records import DeviceMoveSink, Sink, tokens_for
 from contiglint.layout.model.values import Kind, Tensor
+from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import innermost_statement, parent_of
+from contiglint.settings import Settings
 
 MOVES = catalogue.DEVICE_MOVES
 # the sinks that need row-major memory, by the rule that proves their failure
@@ -85,6 +87,21 @@ class DeviceMoveKeepsStrides(Rule):
         "consumers", ("consumers", "every-move"),
         "consumers: where a kept copy reaches code that needs row-major memory; every-move: "
         "also every kept copy of a permuted tensor (an audit)")}
+
+    @classmethod
+    def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
+        """A finding needs a move the module names and, but for the audit of every move,
+        code that needs row-major memory: a view it names, or a sink of CTG106's or CTG107's
+        kind."""
+        from contiglint.rules import rule_by_code  # the rules' registry imports this module
+
+        names = index.dotted_names
+        if MOVES.isdisjoint(names):
+            return False
+        if settings.option(cls.code, "report", "consumers") == "every-move":
+            return True
+        return "view" in names or any(rule_by_code(code).may_fire(index, settings)
+                                      for code in set(CONSUMERS.values()) - {"CTG101"})
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         if sink.kind == "device_move":

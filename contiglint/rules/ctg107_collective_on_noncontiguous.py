@@ -15,6 +15,7 @@ from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
     enclosing_statement, fresh_name, one_line, operand, statement_fix,
 )
+from contiglint.settings import Settings
 
 ASYNC = collectives.ASYNC
 
@@ -74,7 +75,7 @@ class CollectiveOnNonContiguous(Rule):
         "any: report what fails or corrupts on NCCL or on gloo; nccl or gloo: that backend only")}
 
     @classmethod
-    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
+    def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
         return index.may_call_collective
 
     def check(self, sink: CollectiveSink, ctx: RuleContext) -> Iterable[Report]:

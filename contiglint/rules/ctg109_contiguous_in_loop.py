@@ -12,6 +12,7 @@ from contiglint.layout.sinks.records import ContiguousCallSink, Sink
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import operand, statement_fix
+from contiglint.settings import Settings
 
 
 class ContiguousInLoop(Rule):
@@ -53,7 +54,7 @@ class ContiguousInLoop(Rule):
     severity = "warning"
 
     @classmethod
-    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
+    def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
         # a finding's call is inside a loop of its own function (`Sink.loop`)
         return index.contiguous_in_loop
 

@@ -11,6 +11,7 @@ from contiglint.layout.sinks.records import ContiguousCallSink
 from contiglint.layout.model.values import Kind
 from contiglint.rules.base import Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, related
+from contiglint.settings import Settings
 
 # the result feeds an op that needs NCHW memory order: the conversion is the point
 NEEDS_NCHW = sinks.NEEDS_NCHW
@@ -67,10 +68,10 @@ class ContiguousDropsChannelsLast(Rule):
     severity = "warning"
 
     @classmethod
-    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
+    def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
         # a layout asked for is made by a call with a `memory_format=` keyword (`asked_for`);
         # strict mode also reports 4-D tensors of unknown layout
-        return strict or "memory_format" in index.keywords
+        return settings.strict or "memory_format" in index.keywords
 
     def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor

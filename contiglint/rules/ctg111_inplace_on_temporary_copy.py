@@ -16,6 +16,7 @@ from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import (
     enclosing_statement, fresh_name, innermost_statement, one_line, operand, statement_fix,
 )
+from contiglint.settings import Settings
 
 # a copy exactly when the layout does not allow a view
 LAYOUT_COPIES = catalogue.LAYOUT_COPIES
@@ -69,7 +70,7 @@ class InplaceOnTemporaryCopy(Rule):
     fix_safety = "unsafe"
 
     @classmethod
-    def may_fire(cls, index: ModuleIndex, strict: bool = False) -> bool:
+    def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
         # a finding's sink has the copy on its target's receiver spine (`sink.copy`)
         return index.may_write_into_copy
 
