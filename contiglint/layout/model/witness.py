@@ -283,20 +283,12 @@ def noncontiguous_witness(geometry: Geometry, rows: bool = False,
     """A tensor of `geometry` that is not contiguous: what a raw read, a strideless kernel, a
     collective or a contract that needs row-major memory fails on. With `rows`, one whose last
     dim is not unit-stride (what a contract on unit-stride rows fails on)."""
-    names = Names()
-    source = [names.add(s) for s in geometry.sizes]
+    def fails(sizes: tuple, strides: tuple) -> Optional[tuple[str, str]]:
+        if rows:
+            return None if strides[-1:] == (1,) else ("rows", "last dim not unit-stride")
+        return None if is_contiguous(sizes, strides) else ("contiguous", "not contiguous")
 
-    def attempt(env: dict) -> Optional[Witness]:
-        made = tensor_at(geometry, source, env)
-        if made is None:
-            return None
-        sizes, strides, _ = made
-        if (strides[-1:] == (1,)) if rows else is_contiguous(sizes, strides):
-            return None
-        return Witness("rows" if rows else "contiguous", _shown(env), sizes, strides,
-                       error="last dim not unit-stride" if rows else "not contiguous")
-
-    return _search(names, attempt, geometry.sizes, above_one)
+    return _layout_witness(geometry, fails, above_one)
 
 
 def overlap_witness(geometry: Geometry, above_one: frozenset = frozenset()) \
@@ -304,6 +296,14 @@ def overlap_witness(geometry: Geometry, above_one: frozenset = frozenset()) \
     """A tensor of `geometry` in which several elements are one memory location (a dim of two
     or more elements with stride 0, as `expand` makes it): what an in-place op that checks for
     overlap raises on, and what a fill or an item assignment writes through to every alias."""
+    return _layout_witness(geometry, lambda sizes, strides: ("overlap", OVERLAP_ERROR)
+                           if has_internal_overlap(sizes, strides) else None, above_one)
+
+
+def _layout_witness(geometry: Geometry, fails: Callable[[tuple, tuple], Optional[tuple]],
+                    above_one: frozenset) -> Optional[Witness]:
+    """The first tensor of `geometry` the search builds on which `fails(sizes, strides)` gives
+    the witness's op and error."""
     names = Names()
     source = [names.add(s) for s in geometry.sizes]
 
@@ -312,9 +312,10 @@ def overlap_witness(geometry: Geometry, above_one: frozenset = frozenset()) \
         if made is None:
             return None
         sizes, strides, _ = made
-        if not has_internal_overlap(sizes, strides):
+        failed = fails(sizes, strides)
+        if failed is None:
             return None
-        return Witness("overlap", _shown(env), sizes, strides, error=OVERLAP_ERROR)
+        return Witness(failed[0], _shown(env), sizes, strides, error=failed[1])
 
     return _search(names, attempt, geometry.sizes, above_one)
 
