@@ -23,8 +23,8 @@ FIXED = "import torch\n\nx = torch.randn(2, 3, 4)\ny = x.transpose(1, 2).reshape
 CLEAN = "import torch\n\nx = torch.randn(2, 3, 4)\ny = x.view(2, 12)\n"
 # A finding of a preview rule (CTG108: an in-place write into an expanded tensor raises), for
 # the tests of what the preview switch runs
-PREVIEW_CODE = "CTG108"
-PREVIEW_BAD = "import torch\n\nwide = torch.zeros(1, 3).expand(4, 3)\nwide.add_(1)\n"
+PREVIEW_CODE = "CTG103"
+PREVIEW_BAD = "import torch\nfrom torch import nn\n\nw = nn.Parameter(torch.zeros(4, 3).t())\n"
 PREVIEW_LINE = 4
 
 
@@ -37,13 +37,14 @@ def environment() -> dict[str, str]:
     return env
 
 
-# The contract, raw-memory and in-place tests trigger CTG114, CTG106 and CTG108: preview rules,
-# opt-in because their measured precision on real code is below the policy of
-# contiglint/rules/precision.py (the examples above trigger CTG101, which runs by default). The CLI tests exercise the machinery
-# around a finding (formats, fixes, cache, exit codes, projects), so a lint run selects them
-# as a user's `extend-select` would, unless the test passes its own selection or
-# `defaults=True` (the tests of what runs by default).
-EXERCISED = ("CTG101", "CTG106", "CTG108", "CTG114")
+# The contract and raw-memory tests trigger CTG114 and CTG106, and the preview example CTG103:
+# preview rules, opt-in because their measured precision on real code is below the policy of
+# contiglint/rules/precision.py (the examples above trigger CTG101, which runs by default, and
+# the in-place tests CTG108, which does too). The CLI tests exercise the machinery around a
+# finding (formats, fixes, cache, exit codes, projects), so a lint run selects them as a
+# user's `extend-select` would, unless the test passes its own selection or `defaults=True`
+# (the tests of what runs by default).
+EXERCISED = ("CTG101", "CTG103", "CTG106", "CTG108", "CTG114")
 EXAMPLE_SELECT = ("--extend-select", ",".join(EXERCISED))
 SELECTION_FLAGS = ("--select", "--extend-select", "--ignore")
 SUBCOMMANDS = ("rules", "rule", "verify", "run")

@@ -20,6 +20,10 @@ MOVES = catalogue.DEVICE_MOVES
 # the sinks that need row-major memory, by the rule that proves their failure
 CONSUMERS = {"view": "CTG101", "raw_memory": "CTG106", "kernel_launch": "CTG106",
              "collective": "CTG107"}
+NEEDS = {"view": "the .view() here cannot merge its dims",
+         "raw_memory": "the raw memory read here is not in row-major order",
+         "kernel_launch": "the kernel here reads it in row-major order",
+         "collective": "the collective here needs contiguous memory"}
 # methods that keep a permuted layout: a chain of them carries the moved tensor on unchanged
 CARRIERS = catalogue.KEEPS_LAYOUT
 
@@ -121,8 +125,8 @@ class DeviceMoveKeepsStrides(Rule):
         found = next(iter(consumer().check(sink, consumer_context(ctx, consumer.code))), None)
         if found is None:
             return  # the consumer's rule shows no failure (with a witness, in default mode)
-        message = (f"the copy `{kept.op}` (line {kept.line}) kept the permuted strides of its "
-                   f"input, and here {_lowered(found.message)}; pass "
+        message = (f"the copy `{kept.op}` (line {kept.line}) kept its input's permuted "
+                   f"strides, and {NEEDS[sink.kind]}: pass "
                    f"memory_format=torch.contiguous_format to the copy")
         place = Related(kept.line, kept.column, f"the copy made here by `{kept.op}`")
         yield Report(found.node, message, self.fix(move, ctx),
@@ -186,10 +190,6 @@ def consumer_context(ctx: RuleContext, code: str) -> RuleContext:
     if code not in contexts:
         contexts[code] = replace(ctx, code=code)
     return contexts[code]
-
-
-def _lowered(message: str) -> str:
-    return message[:1].lower() + message[1:] if message[:2] != ".v" else message
 
 
 def dtype_only(call: ast.Call) -> bool:
