@@ -68,3 +68,9 @@ def test_a_copy_no_code_needs_row_major_is_reported_only_as_an_audit(report, lin
     options = {"CTG104": {"report": report}} if report else {}
     settings = Settings(select=("CTG104",), rule_options=options)
     assert [f.line for f in lint_source(MOVED_ONLY, "t.py", settings).findings] == lines
+
+
+def test_a_dtype_copy_that_keeps_the_strides_is_not_a_device_move():
+    source = SOURCE.replace('.to("cpu", copy=True)', ".to(torch.long)")
+    assert [f.code for f in lint_source(source, "t.py", Settings(
+        select=("CTG101", "CTG104"))).findings] == ["CTG101"]

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 
 from contiglint.catalogue import ops as catalogue
+from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix, Position, Related
 from contiglint.layout.sinks.records import DeviceMoveSink, Sink, tokens_for
 from contiglint.layout.model.values import Kind, Tensor
@@ -193,10 +194,12 @@ def consumer_context(ctx: RuleContext, code: str) -> RuleContext:
 
 
 def dtype_only(call: ast.Call) -> bool:
-    """`.to(x.dtype)`, `.to(target_dtype)`, `.to(dtype=...)`: a conversion, not a move."""
+    """`.to(x.dtype)`, `.to(target_dtype)`, `.to(dtype=...)`, `.to(torch.long)`: a conversion,
+    not a move."""
     texts = [ast.unparse(a) for a in call.args] + [k.arg or "" for k in call.keywords
                                                    if k.arg not in ("non_blocking", "copy")]
-    return bool(texts) and all("dtype" in text for text in texts)
+    return bool(texts) and all("dtype" in text or "." in text and
+                               text.rsplit(".", 1)[1] in ELEMENT_SIZE for text in texts)
 
 
 def consumed_in_place(call: ast.Call, sink: Sink, ctx: RuleContext) -> bool:
