@@ -358,7 +358,9 @@ def nn2d(draw, v, name):
     which = draw(st.sampled_from(["conv", "max", "avg", "interp", "adaptive"]))
     if which == "conv":
         shape[1] = "3"
-        return f"F.conv2d({v.name}, torch.randn(3, {v.name}.size(1), 1, 1))", shape
+        # the weight in the input's dtype: F.conv2d raises on a double input and a float weight
+        return (f"F.conv2d({v.name}, torch.randn(3, {v.name}.size(1), 1, 1, "
+                f"dtype={v.name}.dtype))", shape)
     if which in ("max", "avg"):
         return f"F.{which}_pool2d({v.name}, 1)", shape
     if which == "adaptive":
