@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Iterable, Optional
 
 from contiglint.catalogue import ops as catalogue
+from contiglint.catalogue import sinks
 from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix, Position, Related
 from contiglint.layout.sinks.records import DeviceMoveSink, Sink, tokens_for
@@ -21,6 +22,9 @@ MOVES = catalogue.DEVICE_MOVES
 # the sinks that need row-major memory, by the rule that proves their failure
 CONSUMERS = {"view": "CTG101", "raw_memory": "CTG106", "kernel_launch": "CTG106",
              "collective": "CTG107"}
+# the names a view or a raw read is spelled with (catalogue/sinks.py)
+CONSUMER_NAMES = frozenset(sinks.BY_KIND["view"].methods + sinks.BY_KIND["raw_memory"].methods
+                           + sinks.BUFFER_VIEWS)
 NEEDS = {"view": "the .view() here cannot merge its dims",
          "raw_memory": "the raw memory read here is not in row-major order",
          "kernel_launch": "the kernel here reads it in row-major order",
@@ -96,8 +100,9 @@ class DeviceMoveKeepsStrides(Rule):
     @classmethod
     def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
         """A finding needs a move the module names and, but for the audit of every move,
-        code that needs row-major memory: a view it names, or a sink of CTG106's or CTG107's
-        kind."""
+        code that needs row-major memory: a view or a raw read it names (their methods, or
+        the attributes of an exported array), a call of a subscripted kernel
+        (`kernel[grid](x)`), or a collective (CTG107's check)."""
         from contiglint.rules import rule_by_code  # the rules' registry imports this module
 
         names = index.dotted_names
@@ -105,8 +110,9 @@ class DeviceMoveKeepsStrides(Rule):
             return False
         if settings.option(cls.code, "report", "consumers") == "every-move":
             return True
-        return "view" in names or any(rule_by_code(code).may_fire(index, settings)
-                                      for code in set(CONSUMERS.values()) - {"CTG101"})
+        return not CONSUMER_NAMES.isdisjoint(names) or \
+            any(type(call.func) is ast.Subscript for call in index.calls) or \
+            rule_by_code("CTG107").may_fire(index, settings)
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         if sink.kind == "device_move":

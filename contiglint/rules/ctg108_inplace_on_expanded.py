@@ -93,6 +93,9 @@ class InplaceOnExpanded(Rule):
     sinks = frozenset({"inplace"})
     fix_safety = "unsafe"
     tokens = frozenset({"expand", "broadcast", "unfold", "as_strided", "meshgrid"})
+    # the ops whose results share elements, named exactly (a token is in `expand_ratio` too)
+    names = frozenset({"expand", "expand_as", "broadcast_to", "broadcast_tensors", "meshgrid",
+                       "unfold", "as_strided"})
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
