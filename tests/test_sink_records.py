@@ -155,7 +155,8 @@ def buckets():
 
 
 def _every_case() -> list[Path]:
-    return sorted((ROOT / "tests" / "eval").rglob("*.py")) + sorted((ROOT / "examples").glob("*.py"))
+    return sorted((ROOT / "tests" / "eval").rglob("*.py")) + \
+        sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "fixtures").rglob("*.py"))
 
 
 @pytest.mark.parametrize("select, strict", [((rule.code,), strict) for rule in all_rules()
@@ -164,8 +165,8 @@ def _every_case() -> list[Path]:
 def test_recording_only_the_kinds_the_rules_read_finds_the_same(select, strict, monkeypatch):
     """The flow pass records only the sink kinds the enabled rules read (`Rule.sinks` and
     `Rule.reads`). A rule that looks at another kind through `RuleContext.sinks` without
-    naming it in `reads` would lose findings here: every eval case and example is linted both
-    ways, each rule alone and together, with the findings compared."""
+    naming it in `reads` would lose findings here: every eval case, example and fixture is
+    linted both ways, each rule alone and together, with the findings compared."""
     from contiglint import engine
 
     settings = Settings(select=select, strict=strict)
