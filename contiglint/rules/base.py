@@ -240,6 +240,10 @@ class RuleContext:
         """The sinks of `sink`'s kind at its node: one per calling context and loop round."""
         return self._sites[sink.node, sink.kind]
 
+    def sinks_at(self, node: ast.AST, kind: str) -> list:
+        """The sinks of `kind` recorded at `node` (none where the flow pass made none)."""
+        return self._sites.get((node, kind), [])
+
     def is_target(self, node: ast.AST, kinds: frozenset[str]) -> bool:
         """Is `node` the tensor expression at a sink of one of `kinds`?"""
         try:

@@ -8,7 +8,6 @@ from typing import Iterable, Optional
 
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue import sinks
-from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix, Position, Related
 from contiglint.layout.sinks.records import DeviceMoveSink, Sink, tokens_for
 from contiglint.layout.model.values import Kind, Tensor
@@ -124,12 +123,15 @@ class DeviceMoveKeepsStrides(Rule):
         if kept is None or keeps_channels_last(tensor):
             return
         move = ctx.module.call_at(kept.line, kept.column, ctx.source)
-        if not is_device_move(move):
-            return  # a dtype copy (`.to(torch.float16)`) is not a move
+        # the flow pass's own reading of the call (a dtype, `.to(torch.float16)`, is no move)
+        if move is None or not any(m.device is not False
+                                   for m in ctx.sinks_at(move, "device_move")):
+            return
         from contiglint.rules import rule_by_code  # the rules' registry imports this module
 
         consumer = rule_by_code(CONSUMERS[sink.kind])
-        found = next(iter(consumer().check(sink, consumer_context(ctx, consumer.code))), None)
+        # the consumer's rule reads its own options
+        found = next(iter(consumer().check(sink, replace(ctx, code=consumer.code))), None)
         if found is None:
             return  # the consumer's rule shows no failure (with a witness, in default mode)
         message = (f"the copy `{kept.op}` (line {kept.line}) kept its input's permuted "
@@ -177,35 +179,11 @@ class DeviceMoveKeepsStrides(Rule):
         return Fix("safe", (edit,), f"pass {keyword} to .{call.func.attr}()")
 
 
-def is_device_move(call: Optional[ast.AST]) -> bool:
-    """`.to(device)`, `.cuda()`, `.cpu()`: a call of a move that is not a dtype conversion."""
-    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
-        call.func.attr in MOVES and not dtype_only(call)
-
-
-_CONTEXTS: dict[int, tuple[RuleContext, RuleContext]] = {}
-
-
-def consumer_context(ctx: RuleContext, code: str) -> RuleContext:
-    """The run's context as the consumer's rule sees it (its own options), made once per
-    module: its grouping of the module's sinks is built once."""
-    made = _CONTEXTS.get(id(ctx))
-    if made is None or made[0] is not ctx:
-        _CONTEXTS.clear()  # one module at a time
-        made = _CONTEXTS[id(ctx)] = (ctx, {})
-    contexts = made[1]
-    if code not in contexts:
-        contexts[code] = replace(ctx, code=code)
-    return contexts[code]
-
-
 def dtype_only(call: ast.Call) -> bool:
-    """`.to(x.dtype)`, `.to(target_dtype)`, `.to(dtype=...)`, `.to(torch.long)`: a conversion,
-    not a move."""
+    """`.to(x.dtype)`, `.to(target_dtype)`, `.to(dtype=...)`: a conversion, not a move."""
     texts = [ast.unparse(a) for a in call.args] + [k.arg or "" for k in call.keywords
                                                    if k.arg not in ("non_blocking", "copy")]
-    return bool(texts) and all("dtype" in text or "." in text and
-                               text.rsplit(".", 1)[1] in ELEMENT_SIZE for text in texts)
+    return bool(texts) and all("dtype" in text for text in texts)
 
 
 def consumed_in_place(call: ast.Call, sink: Sink, ctx: RuleContext) -> bool:
