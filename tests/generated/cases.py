@@ -10,12 +10,15 @@ SIZE3 = ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)")  # x's sizes, named 
 
 def program(form: str, prologue: tuple[str, ...], body: list[tuple[str, ...]],
             params: tuple[str, ...] = (), rank: int = 0, sizes=((),),
-            literal_shape: tuple[int, ...] = ()) -> Program:
+            literal_shape: tuple[int, ...] = (), paths: bool = False) -> Program:
     """A program written by hand: `body` holds (statement, kind, target) triples, or
-    (statement, kind, target, guard) for a sink that runs under a condition."""
+    (statement, kind, target, guard) for a sink that runs under a condition. With `paths`,
+    `f` takes a flag `p` its statements may choose by, and runs down both paths."""
     lines = tuple(Line(text, kind, "hand", target, guard=guard[0] if guard else "")
                   for text, kind, target, *guard in body)
-    return Program(form, params, prologue, lines, rank, literal_shape, tuple(sizes))
+    made = Program(form, params, prologue, lines, rank, literal_shape, tuple(sizes), paths)
+    return Program(form, params, prologue, lines, rank, literal_shape,
+                   tuple(run for s in sizes for run in made.runs(tuple(s))), paths)
 
 
 def agreed(p: Program) -> list:

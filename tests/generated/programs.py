@@ -6,7 +6,9 @@ variable>` and sinks that read one variable: `.view(shape)`, `.view(dtype)`, `.d
 (the contiguity probe) and `.add_(1)` (an in-place write, which raises where elements share
 memory). Some sinks run under a condition the code states, in a conditional
 expression (`sK = v2.view(-1) if v2.shape[1] == 1 else None`): a test of contiguity, of a size
-against 1 or of the rank, which the engine takes as evidence (path conditions). Each statement
+against 1 or of the rank, which the engine takes as evidence (path conditions). One statement
+may choose between two variables of one shape by a parameter `p` (`v3 = v1 if p else
+v1.contiguous()`), and the program runs down both paths: the layouts join. Each statement
 knows its op family, and each variable its shape as source expressions, so that view targets
 are written the way code writes them (`B, N * C`, `-1`, `v3.size(0), -1`). The ops themselves
 are in tests/generated/op_spellings.py.
@@ -16,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
-from tests.generated.op_spellings import DTYPES, OPS, Var, mul
+from tests.generated.op_spellings import DTYPES, OPS, Made, Var, mul
 
 SYMBOLS = ("B", "N", "C", "D")
 GENERIC = (4, 5, 6, 7)  # every symbol > 3 and distinct: the sizes real code runs with
@@ -41,11 +43,17 @@ class Program:
     input_rank: int
     literal_shape: tuple[int, ...] = ()
     assignments: tuple[tuple[int, ...], ...] = field(default=((),))
+    paths: bool = False  # some statement chooses by the parameter `p` (`v3 = v1 if p else v2`)
 
     def source(self) -> str:
         body = list(self.prologue) + [line.text for line in self.lines]
+        params = self.params + (("p",) if self.paths else ())
         return "import torch\nimport torch.nn.functional as F\n\n\n" \
-               f"def f({', '.join(self.params)}):\n" + "".join(f"    {s}\n" for s in body)
+               f"def f({', '.join(params)}):\n" + "".join(f"    {s}\n" for s in body)
+
+    def runs(self, sizes: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The runs at input sizes `sizes`: with paths, once down each (`p` last: 1, 0)."""
+        return [sizes + (1,), sizes + (0,)] if self.paths else [sizes]
 
     @property
     def first_line(self) -> int:
@@ -129,6 +137,14 @@ def programs(draw, max_ops: int = 5) -> Program:
         spellings = [op for op in OPS if op.fits(source)]
         if not spellings:  # a 0-d tensor
             continue
+        if not any(line.family == "choice" for line in lines) and \
+                draw(st.integers(0, 4)) == 0:  # paths that join: `vK = vA if p else vB`, once
+            # (two choices by one `p` are correlated: tests of one condition are the flow
+            # pass's `if` statements' business, tests/test_named_paths.py)
+            made = _choice(draw, source, variables, f"v{k}")
+            lines.append(Line(f"{made.name} = {made.text}", "op", "choice", op="choice"))
+            variables.append(made.var)
+            continue
         op = draw(st.sampled_from(spellings))
         made = op.make(draw, source, f"v{k}")
         if made is None:
@@ -139,7 +155,23 @@ def programs(draw, max_ops: int = 5) -> Program:
             lines.append(_sink(draw, made.var, len(lines), names))
     lines.append(_sink(draw, variables[-1], len(lines), names))
     runs = ((),) if form == "literal" else draw(assignments(rank))
-    return Program(form, params, prologue, tuple(lines), rank, literal_shape, runs)
+    paths = any(line.family == "choice" for line in lines)
+    program = Program(form, params, prologue, tuple(lines), rank, literal_shape, runs, paths)
+    return Program(form, params, prologue, tuple(lines), rank, literal_shape,
+                   tuple(run for sizes in runs for run in program.runs(sizes)), paths)
+
+
+def _choice(draw, source: Var, variables: list[Var], name: str) -> Made:
+    """`name = A if p else B`: two layouts of one shape that join. B is an earlier variable
+    of A's shape and dtype where there is one, else A made contiguous (as a fused kernel's
+    output on one device and the math path's on another)."""
+    same = [v for v in variables if v.shape == source.shape and v.dtype == source.dtype
+            and v.name != source.name]
+    other = draw(st.sampled_from(same)).name if same and draw(st.booleans()) else \
+        f"{source.name}.contiguous()"
+    first, second = (source.name, other) if draw(st.booleans()) else (other, source.name)
+    return Made(name, f"{first} if p else {second}",
+                Var(name, source.shape, "choice", source.dtype))
 
 
 def _sink(draw, var: Var, k: int, names: tuple[str, ...] = ()) -> Line:
@@ -181,11 +213,20 @@ UNIT_TESTS = ("== 1", "!= 1", "> 1", "< 2", ">= 2", "<= 1")
 
 
 def environment(program: Program, sizes: tuple[int, ...]) -> dict:
-    """The arguments of `f` for one size assignment (contiguous inputs, as callers pass)."""
+    """The arguments of `f` for one run (contiguous inputs, as callers pass): the input
+    sizes, and last the path `p` where the program has paths (`Program.runs`)."""
     import torch
 
+    if program.paths:
+        return dict(environment(evolve_paths(program), sizes[:-1]), p=bool(sizes[-1]))
     if program.form == "literal":
         return {}
     if program.form == "params":
         return dict(zip(program.params, sizes))
     return {"x": torch.randn(*sizes)}
+
+
+def evolve_paths(program: Program) -> Program:
+    """The program without its `p` (for the arguments of its sizes)."""
+    return Program(program.form, program.params, program.prologue, program.lines,
+                   program.input_rank, program.literal_shape, program.assignments, False)

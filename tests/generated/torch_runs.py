@@ -140,15 +140,16 @@ def witness_sizes(program: Program, values: dict, index: Optional[int] = None) \
                [fixed[i]] if i in fixed else list(TRIED) for i, group in enumerate(groups)]
     total = math.prod(map(len, choices))
     if total <= CANDIDATES:
-        return list(itertools.product(*choices))
-    picked = _sparse(choices)
-    for i in range(CANDIDATES):
-        index, sizes = i * 7919 % total, []
-        for choice in reversed(choices):
-            index, digit = divmod(index, len(choice))
-            sizes.append(choice[digit])
-        picked.append(tuple(reversed(sizes)))
-    return picked
+        picked = list(itertools.product(*choices))
+    else:
+        picked = _sparse(choices)
+        for i in range(CANDIDATES):
+            index, sizes = i * 7919 % total, []
+            for choice in reversed(choices):
+                index, digit = divmod(index, len(choice))
+                sizes.append(choice[digit])
+            picked.append(tuple(reversed(sizes)))
+    return [run for sizes in picked for run in program.runs(sizes)]  # down every path
 
 
 def _sparse(choices: list[list[int]]) -> list[tuple[int, ...]]:
@@ -190,7 +191,7 @@ def _moved_inputs(program: Program, index: int, values: dict) -> dict[str, int]:
     found: Optional[dict[str, int]] = None
     for probe in PROBES:
         sizes = probe[:len(groups)]
-        env = dict(NAMESPACE, **environment(program, sizes))
+        env = dict(NAMESPACE, **environment(program, program.runs(sizes)[0]))
         try:
             for text in list(program.prologue) + ops:
                 exec(compile(text, "<gen>", "exec"), env)

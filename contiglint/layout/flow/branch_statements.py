@@ -19,10 +19,8 @@ from contiglint.layout.model.values import (
     Kind,
     UNKNOWN_TENSOR,
     Tensor,
-    at_ranks,
-    bind_size,
-    not_at_rank,
 )
+from contiglint.layout.model.path_facts import at_ranks, bind_size, not_at_rank
 
 # where `rank OP k` holds and where it fails, as the ranks each side allows: (lowest, highest)
 # from k, or "not k"

@@ -13,7 +13,7 @@ from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Axis, Geometry, extended
 from contiglint.layout.model.sizes import ONE, Size, is_one, size_text, symbol
 from contiglint.layout.model.values import NONCONTIGUOUS, Kind, Origin, Tensor, classify
-from contiglint.layout.model.views import _result
+from contiglint.layout.model.views import changed_geometry
 
 
 @record
@@ -51,7 +51,12 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
                                     assumed=Geometry.contiguous(sizes))
         gathered = _gathered_geometry(tensor, items)
         if gathered is not None:
-            return evolve(Tensor.of(gathered, origin), lost=None in gathered.sizes)
+            result = evolve(Tensor.of(gathered, origin), lost=None in gathered.sizes)
+            if tensor.maybe and result.noncontiguous:  # a contiguous path gathers so
+                other = Geometry.contiguous(gathered.sizes) \
+                    if tensor.alternative is not None else None
+                result = evolve(result, maybe=True, elsewhere=other)
+            return result
         if tensor.kind is Kind.PERMUTED:
             return Tensor(Kind.PERMUTED, None, origin, maybe=True)  # unless the index drops
             # or merges the permuted dims
@@ -66,9 +71,10 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
     partial = origin if any(_cuts(item) for item in items) else None
     geometry = tensor.geometry
     if geometry is not None and consumed <= geometry.rank:
-        changed = _apply(geometry, items, consumed)
+        changed = changed_geometry(tensor, geometry, lambda g: _apply(g, items, consumed),
+                                   _Call(origin), partial)
         if changed is not None:
-            return _result(tensor, changed, _Call(origin), partial)
+            return changed
     return _coarse(tensor, items, origin, consumed, partial)
 
 

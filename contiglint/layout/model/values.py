@@ -15,7 +15,7 @@ from typing import Optional, Union
 
 from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import Size, substitute
+from contiglint.layout.model.sizes import Size
 
 
 class Kind(Enum):
@@ -62,6 +62,13 @@ class Tensor:
     # skips size-1 dims in is_contiguous(), so a check that held or a `.contiguous()` that
     # returned its input says nothing of their strides (a dtype view reads the last one's)
     stale_unit_strides: bool = False
+    # a non-contiguous layout on some paths and a known contiguous one of the same sizes on
+    # others: that one (`x` is a fused attention's (B, L, H, D)-laid output on one branch,
+    # the math branch's contiguous one on the other), so that an op that makes the first
+    # contiguous makes the second not (`x.transpose(1, 2)`). Every sink's verdict reads the
+    # first: the contiguous one fails none. None: the other paths hold whatever a caller
+    # passed, as `maybe` alone says. Read it through `alternative`
+    elsewhere: Optional[Geometry] = None
 
     @staticmethod
     def of(geometry: Optional[Geometry], origin: Optional[Origin], *, kind: Optional[Kind] = None,
@@ -107,6 +114,17 @@ class Tensor:
             return None  # a geometry assumed above the least rank is a rank the code does
             # not show (`x.narrow(-2, ...)` of x of 2 dims or more, cut as at 3)
         return self.assumed
+
+    @property
+    def alternative(self) -> Optional[Geometry]:
+        """The other paths' geometry (`elsewhere`) while the tensor still claims its own
+        geometry's layout and both have the same sizes; an op that changed one and not the
+        other (a dim renamed, a kind narrowed by a test) leaves none."""
+        other = self.elsewhere
+        if other is None or self.geometry is None or other.sizes != self.geometry.sizes or \
+                not self.noncontiguous:
+            return None
+        return other if classify(self.geometry) is self.kind else None
 
     @property
     def channels_last(self) -> bool:
@@ -248,75 +266,6 @@ Value = Union[Tensor, Seq, Mapping, Dims, IntVal, Instance, Function, Partial, R
               _Marker]
 
 
-def bind_size(value: Value, name: str, size: int) -> Value:
-    """`value` on a path where the size symbol `name` is `size`: every tensor's dims, every
-    size and tuple of sizes that has it as a factor take the number, so `if n == 1:` makes a
-    transposed `(b, 4, n)` tensor one whose dims merge."""
-    def sizes(items):
-        return tuple(substitute(s, name, size) for s in items)
-
-    def geometry(g):
-        return None if g is None else evolve(g, axes=tuple(
-            evolve(a, size=substitute(a.size, name, size)) for a in g.axes),
-            extents=tuple((b, substitute(e, name, size)) for b, e in g.extents))
-
-    if isinstance(value, Tensor) and (value.geometry is not None or value.assumed is not None):
-        bound = evolve(value, geometry=geometry(value.geometry), assumed=geometry(value.assumed))
-        if bound.geometry is not None and bound.geometry != value.geometry:
-            kind = classify(bound.geometry) if value.kind is not Kind.UNKNOWN else Kind.UNKNOWN
-            bound = evolve(bound, kind=kind, origin=bound.origin if kind in NONCONTIGUOUS
-                           else None)
-        return bound
-    if isinstance(value, IntVal):
-        return IntVal(substitute(value.size, name, size))
-    if isinstance(value, Dims) and value.sizes is not None:
-        return Dims(sizes(value.sizes))
-    if isinstance(value, Seq):
-        return Seq(None if value.items is None else tuple(bind_size(v, name, size)
-                                                           for v in value.items),
-                   None if value.each is None else bind_size(value.each, name, size),
-                   value.chained)
-    return value
-
-
-def at_ranks(tensor: Tensor, lowest: int, highest: Optional[int]) -> Tensor:
-    """`tensor` on a path where its rank is between `lowest` and `highest` (None: no bound),
-    as a test of it states (`if x.ndim == 1:`, `assert x.dim() >= 3`). A layout the model
-    knows at a rank outside that range cannot be on the path: what is left is a tensor of
-    unknown layout (a join of paths may hold others), whose sizes the code did not show. At
-    one rank, a tensor that keeps its layout and has no geometry gets one of unknown sizes, as
-    `B, N, C = x.shape` does. A 0-d tensor holds one element and is contiguous."""
-    rank = tensor.rank
-    if highest == 0:  # a 0-d tensor holds one element: contiguous whatever made it
-        return CONTIGUOUS_SCALAR
-
-    def outside(r: int) -> bool:
-        return r < lowest or highest is not None and r > highest
-
-    if rank is not None and outside(rank) or rank is None and tensor.noncontiguous and \
-            highest is not None and tensor.min_rank > highest:
-        exact = highest is not None and lowest == highest
-        return Tensor(Kind.UNKNOWN, Geometry.contiguous([None] * lowest) if exact else None,
-                      min_rank=lowest, lost=True)
-    if rank is not None:
-        return tensor
-    least = max(tensor.min_rank, lowest)
-    assumed = tensor.assumed
-    if assumed is not None and (assumed.rank != least or outside(assumed.rank)):
-        assumed = None  # the assumed geometry is one at a rank the path excludes
-    if highest == least and not tensor.noncontiguous:
-        return evolve(tensor, geometry=Geometry.contiguous([None] * least), min_rank=least,
-                      assumed=None)
-    return evolve(tensor, min_rank=least, assumed=assumed)
-
-
-def not_at_rank(tensor: Tensor, excluded: int) -> Tensor:
-    """`tensor` on a path where its rank is not `excluded` (`if x.ndim != 2:`)."""
-    if tensor.rank is not None:
-        return tensor if tensor.rank != excluded else Tensor(Kind.UNKNOWN, lost=True)
-    return at_ranks(tensor, excluded + 1, None) if tensor.min_rank >= excluded else tensor
-
-
 def join(a: Value, b: Value) -> Value:
     """The value that covers both paths."""
     if a is b or a == b:  # most joins meet the same value from both paths
@@ -359,6 +308,27 @@ def join(a: Value, b: Value) -> Value:
     return OPAQUE
 
 
+def _paths(tensor: Tensor) -> set[Optional[Geometry]]:
+    """The geometries a tensor has on the paths that reach it (None: one the model does not
+    know, or whatever a caller passed)."""
+    if tensor.geometry is None or tensor.lost:
+        return {None}
+    if tensor.maybe or tensor.elsewhere is not None:
+        return {tensor.geometry, tensor.alternative}
+    return {tensor.geometry}
+
+
+def _other_path(a: Tensor, b: Tensor, kept: Optional[Geometry]) -> Optional[Geometry]:
+    """The join's `elsewhere`: the one other layout the paths are known to hold beside
+    `kept`, where it is contiguous (the others, if any, are what `maybe` says: a fused
+    attention's output on a device the model does not see)."""
+    paths = (_paths(a) | _paths(b)) - {None}
+    if kept is None or len(paths) != 2 or kept not in paths:
+        return None
+    (other,) = paths - {kept}
+    return other if other.sizes == kept.sizes and other.is_contiguous() else None
+
+
 def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
     if a.noncontiguous or b.noncontiguous:
         broken = a if a.noncontiguous else b
@@ -370,8 +340,16 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
         if other.geometry is not None and broken.geometry is not None \
                 and other.geometry.rank != broken.geometry.rank:
             geometry = None
+        if other.noncontiguous and geometry is not None and other.geometry is not None and \
+                not _same_layout(other.geometry, geometry):
+            # broken on both paths, each its own known way: what a sink does depends on the
+            # path (a view merges the dims of one layout and not the other's), so only the
+            # kind both share is known, at the rank both have
+            return evolve(broken, maybe=broken.maybe or not same, geometry=None,
+                          assumed=None, partial=a.partial or b.partial, elsewhere=None,
+                          min_rank=min(a.min_rank, b.min_rank))
         return evolve(broken, maybe=broken.maybe or not same, geometry=geometry,
-                       partial=a.partial or b.partial)
+                      partial=a.partial or b.partial, elsewhere=_other_path(a, b, geometry))
     kind = a.kind if a.kind == b.kind else Kind.UNKNOWN
     geometry = a.geometry if a.geometry == b.geometry else None
     if geometry is None and a.geometry is not None and b.geometry is not None \
@@ -379,6 +357,24 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
         geometry = Geometry.contiguous([x if x == y else None
                                         for x, y in zip(a.geometry.sizes, b.geometry.sizes)])
     maybe = kind is Kind.CONTIGUOUS and (a.maybe or b.maybe)  # contiguous for some sizes
+    # the geometry each assumed at its least rank: where they differ and one names sizes (x's
+    # own, a size-1 dim), a later op that fixes the rank may not give the join free sizes
+    assumed = a.assumed if a.assumed == b.assumed else None
+    named = assumed is None and not (_free(a.assumed) and _free(b.assumed))
     return Tensor(kind, geometry, None, maybe, a.partial or b.partial,
-                  min(a.min_rank, b.min_rank),
-                  stale_unit_strides=a.stale_unit_strides or b.stale_unit_strides)
+                  min(a.min_rank, b.min_rank), assumed, a.dtype if a.dtype == b.dtype else None,
+                  a.kept_by or b.kept_by, a.lost or b.lost or named,
+                  a.stale_unit_strides or b.stale_unit_strides)
+
+
+def _same_layout(a: Geometry, b: Geometry) -> bool:
+    """The same dims in the same places of memory, whatever the sizes (a method's state
+    joined with what a call with literal sizes stored)."""
+    return a.memory == b.memory and len(a.axes) == len(b.axes) and \
+        all((x.base, x.span, x.walks) == (y.base, y.span, y.walks)
+            for x, y in zip(a.axes, b.axes)) and \
+        [base for base, _ in a.extents] == [base for base, _ in b.extents]
+
+
+def _free(assumed: Optional[Geometry]) -> bool:
+    return assumed is None or assumed == Geometry.contiguous([None] * assumed.rank)

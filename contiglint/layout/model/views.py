@@ -20,6 +20,7 @@ from contiglint.layout.model.values import (
     Kind,
     Tensor,
     classify,
+    join,
 )
 
 GeometryChange = Callable[[Geometry], Optional[Geometry]]
@@ -55,12 +56,8 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             and not tensor.noncontiguous:
         geometry = Geometry.contiguous([None] * rank)  # the op knows the rank better
     if geometry is not None:
-        changed = change(geometry)
-        if changed is not None:
-            result = _result(tensor, changed, call, part)
-            if tensor.maybe and not result.noncontiguous and \
-                    not _keeps_contiguous(change, geometry):
-                return Tensor(Kind.UNKNOWN, changed, None, False, result.partial, changed.rank)
+        result = changed_geometry(tensor, geometry, change, call, part)
+        if result is not None:
             return result
     # a cut of unknown extent, or a layout an earlier op lost: not assumed contiguous
     cut = tensor.kind is Kind.UNKNOWN and (tensor.partial is not None or tensor.lost)
@@ -118,6 +115,33 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
                   max(min_rank, tensor.min_rank), assumed,
                   lost=tensor.lost or kind is Kind.UNKNOWN and coarse is Kind.UNKNOWN)  # an op
     # whose effect is not known made it: its sizes are not free either
+
+
+def changed_geometry(tensor: Tensor, geometry: Geometry, change: GeometryChange, call: Call,
+                     part) -> Optional[Tensor]:
+    """The op on `tensor` laid out as `geometry` (None where `change` cannot say). A tensor
+    that holds a known layout on each path (`Tensor.alternative`) gives the join of the op's
+    results on the two; one non-contiguous on some paths only, whose other paths the op would
+    break where it restores this one, gives a layout the model does not know."""
+    changed = change(geometry)
+    if changed is None:
+        return None
+    other = tensor.alternative if geometry is tensor.geometry else None
+    moved = change(other) if other is not None else None
+    if moved is not None and moved.rank == changed.rank:
+        this_path = _result(evolve(tensor, maybe=False, elsewhere=None), changed, call, part)
+        that_path = _result(Tensor.of(other, None, partial=tensor.partial), moved, call, part)
+        if this_path.noncontiguous and that_path.noncontiguous and this_path.geometry != moved:
+            # broken on both paths, each its own way: what a sink does depends on the path,
+            # so only the kind both share is known
+            kind = this_path.kind if this_path.kind is that_path.kind else Kind.UNKNOWN
+            return Tensor(kind, None, call.origin if kind is not Kind.UNKNOWN else None, False,
+                          this_path.partial, changed.rank, lost=True)
+        return join(this_path, that_path)
+    result = _result(tensor, changed, call, part)
+    if tensor.maybe and not result.noncontiguous and not _keeps_contiguous(change, geometry):
+        return Tensor(Kind.UNKNOWN, changed, None, False, result.partial, changed.rank)
+    return result
 
 
 def _kept_assumption(tensor: Tensor, change: GeometryChange, kind: Kind) -> Optional[Tensor]:

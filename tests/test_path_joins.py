@@ -1,0 +1,111 @@
+"""Two paths that join: what the model knows of each layout, held to torch down both paths.
+
+A tensor that is non-contiguous on one path and a known contiguous layout on the other keeps
+both (`Tensor.elsewhere`), so that an op that restores the first breaks the second: the timm
+attention that runs a fused kernel or the math path, then `x.transpose(1, 2)`. Two different
+broken layouts that join keep only the kind they share: a sink's verdict would depend on the
+path. Each program runs under torch with `p` true and false (tests/generated/oracle.py).
+"""
+from __future__ import annotations
+
+import textwrap
+
+import torch
+
+from contiglint.engine import lint_source
+from contiglint.settings import Settings
+from tests.generated.cases import program, verdicts_of
+
+SIZES4 = ((4, 5, 6, 7), (1, 5, 6, 7), (2, 4, 3, 3))
+
+
+def test_a_transpose_of_a_join_breaks_the_contiguous_path():
+    """`v1` is permuted on one path and contiguous on the other; `v1.transpose(1, 2)` is
+    contiguous on the first and permuted on the second, whose view raises."""
+    p = program("params", ("x = torch.randn(B, N, C, D)",),
+                [("v0 = x.transpose(1, 2)", "op", ""),
+                 ("v1 = v0 if p else v0.contiguous()", "op", ""),
+                 ("v2 = v1.transpose(1, 2)", "op", ""),
+                 ("s3 = v2.view(B, C, N * D)", "view", "v2")], ("B", "N", "C", "D"), 4,
+                SIZES4, paths=True)
+    assert verdicts_of(p) == ["can raise"]
+
+
+def test_two_broken_layouts_that_join_claim_no_verdict_of_one():
+    """channels_last on one path, a swap of dims 1 and 2 on the other: the view merges the
+    last two dims of the first and not of the second. The join used to keep the first's
+    geometry and call the view ok; torch raises on the second path."""
+    p = program("params", ("x = torch.randn(B, N, C, D)",),
+                [("v0 = torch.swapaxes(x, 2, 1)", "op", ""),
+                 ("v1 = v0.contiguous(memory_format=torch.channels_last)", "op", ""),
+                 ("v2 = v1 if p else v0", "op", ""),
+                 ("s3 = v2.view(1, B, C, N * D)", "view", "v2")], ("B", "N", "C", "D"), 4,
+                SIZES4, paths=True)
+    assert verdicts_of(p) != ["ok"]
+
+
+def test_a_join_keeps_the_sizes_each_path_names():
+    """`x` and `x.contiguous()` hold the sizes `x.size(i)` names on both paths: the witness
+    of the permuted view gives those names (it gave the view's own dims free values that no
+    input has, beside `x.size(0)`)."""
+    p = program("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
+                [("v0 = x.contiguous() if p else x", "op", ""),
+                 ("v1 = v0.permute(0, 2, 1, 3)", "op", ""),
+                 ("s2 = v1.view(B, -1)", "view", "v1")], ("x",), 4, SIZES4, paths=True)
+    assert verdicts_of(p) == ["raises"]
+
+
+def test_an_advanced_index_of_a_join_is_broken_on_some_paths_only():
+    """Gathering from a tensor permuted on one path keeps the permutation there; on the
+    contiguous path the result is contiguous: the probe's claim is not a definite layout."""
+    p = program("literal", ("x = torch.randn(2, 4, 2, 2)",),
+                [("v1 = x.permute(3, 2, 0, 1)", "op", ""),
+                 ("v2 = v1.contiguous() if p else v1", "op", ""),
+                 ("v4 = v2[:, :, :, torch.tensor([0, 0])]", "op", ""),
+                 ("s5 = v4.data_ptr()", "probe", "v4")], (), 0, ((),), (2, 4, 2, 2),
+                paths=True)
+    assert verdicts_of(p) == ["unknown"]
+
+
+ATTENTION = '''
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Attention(nn.Module):
+    def __init__(self, dim, num_heads=2, fused=True):
+        super().__init__()
+        self.num_heads = num_heads
+        self.head_dim = dim // num_heads
+        self.scale = self.head_dim ** -0.5
+        self.fused_attn = fused
+        self.qkv = nn.Linear(dim, dim * 3)
+
+    def forward(self, x):
+        B, N, C = x.shape
+        qkv = self.qkv(x).reshape(B, N, 3, self.num_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv.unbind(0)
+        if self.fused_attn:
+            x = F.scaled_dot_product_attention(q, k, v)
+        else:
+            attn = (q * self.scale) @ k.transpose(-2, -1)
+            x = attn.softmax(dim=-1) @ v
+        return x.transpose(1, 2).view(B, N, C)
+'''
+
+
+def test_the_attention_that_runs_a_fused_kernel_or_the_math_path():
+    """timm's attention written with `.view`: the math path's contiguous output, transposed,
+    does not merge its heads; a plain run reports it, and torch raises there."""
+    findings = lint_source(ATTENTION, "attention.py", Settings()).findings
+    assert [(f.code, f.line) for f in findings] == [("CTG101", 24)]
+    assert findings[0].witness is not None
+    namespace: dict = {}
+    exec(compile(textwrap.dedent(ATTENTION), "attention.py", "exec"), namespace)
+    math = namespace["Attention"](16, fused=False)
+    try:
+        math(torch.randn(2, 5, 16))
+    except RuntimeError as error:
+        assert "view size is not compatible" in str(error)
+    else:
+        raise AssertionError("the math path's view did not raise")
