@@ -91,3 +91,17 @@ def test_an_int_index_drops_a_size_one_dim_without_a_hole():
 def test_a_size_one_dim_may_keep_a_stride_torch_left_it(form, prologue, body, params, rank, sizes,
                                                        verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts
+
+
+def test_a_copy_of_a_contiguous_tensor_leaves_a_size_one_stride_open():
+    """`x.mT` of a (4, 2, 1, 4) tensor is contiguous with its size-1 dim at stride 4; `-v`
+    gives that dim stride 1, `v * 2` keeps 4 (measured): a dtype view of the copy is called
+    neither ok nor raising (it was "raises", and CTG101 reported it once it read contiguous
+    tensors' last strides)."""
+    x = torch.randn(4, 2, 1, 4).mT
+    assert (-x).stride()[-1] == 1 and (x * 2).stride()[-1] == 4
+    p = program("literal", ("x = torch.randn(4, 2, 1, 4)",),
+                [("v0 = x.mT", "op", ""), ("v1 = -v0", "op", ""),
+                 ("s2 = v1.view(torch.float4_e2m1fn_x2)", "dtype_view", "v1")],
+                (), 4, ((),), (4, 2, 1, 4))
+    assert verdicts_of(p) == ["unknown"]

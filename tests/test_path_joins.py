@@ -109,3 +109,17 @@ def test_the_attention_that_runs_a_fused_kernel_or_the_math_path():
         assert "view size is not compatible" in str(error)
     else:
         raise AssertionError("the math path's view did not raise")
+
+
+def test_a_join_of_contiguous_paths_keeps_a_size_one_stride_open():
+    """A diagonal narrowed to one element is contiguous with stride N + 1; joined with a
+    fresh tensor's, the join's geometry is a fresh one, whose unit last stride the dtype view
+    would read: torch raises on the diagonal's path. The stride stays open (unknown)."""
+    p = program("params", ("x = torch.randn(B, N)",),
+                [("v0 = x.diagonal(0, 1, 0)", "op", ""),
+                 ("v1 = v0.contiguous() if p else v0", "op", ""),
+                 ("v2 = torch.narrow(v1, 0, 0, 1)", "op", ""),
+                 ("s3 = v2.view(torch.float8_e5m2) if v2.is_contiguous() else None",
+                  "dtype_view", "v2", "v2.is_contiguous()")], ("B", "N"), 2,
+                ((4, 5), (1, 5), (1, 1)), paths=True)
+    assert verdicts_of(p) != ["ok"]

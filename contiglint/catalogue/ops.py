@@ -116,7 +116,7 @@ TABLE: tuple[Entry, ...] = (
           _fn("abs", "neg", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "relu", "sin", "cos",
               "sign", "round", "floor", "ceil", "reciprocal", "square", "clamp", "clip",
               "nan_to_num", "erf", "isnan", "logical_not"),
-          "preserves", "preserve"),
+          "preserves", "pointwise"),
     Entry(("add", "sub", "mul", "div", "true_divide", "floor_divide", "remainder", "fmod", "pow",
            "maximum", "minimum", "fmax", "fmin", "atan2", "lerp", "addcmul", "addcdiv", "eq", "ne",
            "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "bitwise_and",

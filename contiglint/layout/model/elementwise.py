@@ -19,6 +19,7 @@ from contiglint.layout.model.values import (
     Seq,
     Tensor,
     Value,
+    odd_unit_strides,
 )
 
 
@@ -178,7 +179,13 @@ def _layout(call: Call) -> Value:
             isinstance(o, Tensor) and o.kind is Kind.CONTIGUOUS) for o in operands):
         # measured: expanded + x.t() follows x.t() (the stride-0 dims defer to the next operand)
         return Tensor(Kind.UNKNOWN, min_rank=first.min_rank)
-    return broadcast(densify(first), [o for o in operands if isinstance(o, Tensor)])
+    result = broadcast(densify(first), [o for o in operands if isinstance(o, Tensor)])
+    if isinstance(result, Tensor) and any(isinstance(o, Tensor) and odd_unit_strides(o.geometry)
+                                          for o in operands):
+        # contiguous with a size-1 dim at another stride than a fresh tensor's: some ops keep
+        # it and some do not (measured: `x.mT * 2` keeps it, `-x.mT` and `x.mT + x.mT` do not)
+        result = evolve(result, stale_unit_strides=True)
+    return result
 
 
 def broadcast(result: Tensor, operands: Sequence[Tensor]) -> Tensor:
@@ -202,6 +209,16 @@ def broadcast(result: Tensor, operands: Sequence[Tensor]) -> Tensor:
     if result.kind is Kind.CONTIGUOUS:
         return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes))
     return evolve(result, geometry=None, min_rank=geometry.rank)
+
+
+def pointwise(call: Call) -> Value:
+    """Unary elementwise ops (neg, exp, ...): the input's dense layout, as `preserve`, but a
+    size-1 dim of a contiguous input at another stride than a fresh tensor's is open (measured:
+    `-x.mT` gives it stride 1 where `x.mT.clone()` and `.to()` keep it)."""
+    result = preserve(call)
+    if isinstance(result, Tensor) and odd_unit_strides(call.tensor.geometry):
+        return evolve(result, stale_unit_strides=True)
+    return result
 
 
 def sort(call: Call) -> Value:

@@ -361,10 +361,19 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
     # own, a size-1 dim), a later op that fixes the rank may not give the join free sizes
     assumed = a.assumed if a.assumed == b.assumed else None
     named = assumed is None and not (_free(a.assumed) and _free(b.assumed))
+    # a size-1 dim's stride that one path holds and the join's geometry does not (a narrow
+    # of a diagonal to one element is contiguous at stride N + 1): open
+    stale = a.stale_unit_strides or b.stale_unit_strides or geometry != a.geometry and \
+        odd_unit_strides(a.geometry) or geometry != b.geometry and odd_unit_strides(b.geometry)
     return Tensor(kind, geometry, None, maybe, a.partial or b.partial,
                   min(a.min_rank, b.min_rank), assumed, a.dtype if a.dtype == b.dtype else None,
-                  a.kept_by or b.kept_by, a.lost or b.lost or named,
-                  a.stale_unit_strides or b.stale_unit_strides)
+                  a.kept_by or b.kept_by, a.lost or b.lost or named, stale)
+
+
+def odd_unit_strides(geometry: Optional[Geometry]) -> bool:
+    """Contiguous, with a size-1 dim at another stride than a fresh tensor's."""
+    return geometry is not None and geometry.is_contiguous() and \
+        geometry != Geometry.contiguous(list(geometry.sizes))
 
 
 def _same_layout(a: Geometry, b: Geometry) -> bool:
