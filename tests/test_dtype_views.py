@@ -130,3 +130,27 @@ def test_a_keyword_dtype_the_code_does_not_show_is_unknown_not_raises():
     torch.randn(6, 8).t().view(dtype=torch.int32)  # both outcomes are real
     with pytest.raises(RuntimeError):
         torch.randn(6, 8).t().view(dtype=torch.int16)
+
+
+@pytest.mark.parametrize("made, raises", [
+    ("torch.randn(1, 3).t()", True),  # contiguous, strides (1, 3)
+    ("torch.randn(n, 1).t()", False),  # (1, n), strides (1, 1): n's stride is 1
+    ("torch.randn(1, n).t()", True),  # (n, 1), strides (1, n): raises from n = 2
+    ("torch.randn(3, 1, 2).transpose(1, 2)", True),  # (3, 2, 1), strides (2, 1, 2)
+])
+def test_a_contiguous_tensor_whose_size_one_last_dim_keeps_another_stride(made, raises):
+    """torch checks `stride(-1) == 1` for a size-changing dtype view even where the last dim
+    has size 1 and the tensor is contiguous (pytorch#116333). The view is reported, with a
+    witness, where the model knows that stride; was silent before (only non-contiguous
+    tensors were read)."""
+    source = eval(made, {"torch": torch, "n": 2})  # noqa: S307 - the case's own text
+    assert source.is_contiguous()
+    if raises:
+        with pytest.raises(RuntimeError, match="stride"):
+            source.view(torch.int8)
+    else:
+        source.view(torch.int8)
+    text = f"import torch\n\n\ndef f(n: int):\n    w = {made}\n    return w.view(torch.int8)\n"
+    findings = [f for f in lint_source(text, "m.py", Settings()).findings if f.code == "CTG101"]
+    assert bool(findings) == raises
+    assert all(f.witness is not None for f in findings)

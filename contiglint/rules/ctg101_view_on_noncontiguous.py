@@ -25,7 +25,8 @@ class ViewOnNonContiguous(Rule):
     `permute`, `movedim`, `.mT`, narrowing or slicing an inner dim, `expand`, or on
     channels_last conv outputs, when the target shape merges the dims they moved or cut.
     Also `.view(dtype)` to a dtype of another element size when the last dim is not
-    unit-stride.
+    unit-stride, which torch checks even where that dim has size 1 and the tensor is
+    contiguous (`torch.randn(1, 3).t()` has strides (1, 3): pytorch#116333).
 
     **Why.** torch raises at run time:
 
@@ -70,10 +71,10 @@ class ViewOnNonContiguous(Rule):
 
     def check(self, sink: ViewSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor
-        if tensor is None or not tensor.noncontiguous:
+        if tensor is not None and sink.dtype:
+            yield from self.check_dtype_view(sink, ctx)  # contiguous or not: the last stride
             return
-        if sink.dtype:
-            yield from self.check_dtype_view(sink, ctx)
+        if tensor is None or not tensor.noncontiguous:
             return
         owner = ast.unparse(sink.target)
         verdict = view_verdict(tensor, list(sink.sizes) if sink.sizes is not None else None,
@@ -109,10 +110,13 @@ class ViewOnNonContiguous(Rule):
             if known and tensor.geometry is not None else None
         if witness is None and not ctx.strict:
             return  # the element sizes or the layout are not shown: strict-mode only
-        message = (f".view({sink.dtype}) on a tensor {made_by(tensor)} whose last dim is "
-                   f"not unit-stride raises" + (" (its element size differs)" if known else
-                                                " when the element size differs") +
-                   "; call .contiguous() first")
+        what = f"a tensor {made_by(tensor)} whose last dim is not unit-stride" \
+            if tensor.noncontiguous else \
+            "a contiguous tensor whose size-1 last dim has a stride other than 1 (torch " \
+            "checks it all the same)"
+        message = (f".view({sink.dtype}) on {what} raises" +
+                   (" (its element size differs)" if known else
+                    " when the element size differs") + "; call .contiguous() first")
         call = sink.node
         fix = Fix("unsafe", (ctx.source.insert_after(call.func.value, ".contiguous()"),),
                   "insert .contiguous() before .view(dtype)")
