@@ -121,8 +121,9 @@ def changed_geometry(tensor: Tensor, geometry: Geometry, change: GeometryChange,
                      part) -> Optional[Tensor]:
     """The op on `tensor` laid out as `geometry` (None where `change` cannot say). A tensor
     that holds a known layout on each path (`Tensor.alternative`) gives the join of the op's
-    results on the two; one non-contiguous on some paths only, whose other paths the op would
-    break where it restores this one, gives a layout the model does not know."""
+    results on the two (`join` decides what two broken layouts keep, as for any two paths);
+    one non-contiguous on some paths only, whose other paths the op would break where it
+    restores this one, gives a layout the model does not know."""
     changed = change(geometry)
     if changed is None:
         return None
@@ -131,13 +132,7 @@ def changed_geometry(tensor: Tensor, geometry: Geometry, change: GeometryChange,
     if moved is not None and moved.rank == changed.rank:
         this_path = _result(evolve(tensor, maybe=False, elsewhere=None), changed, call, part)
         that_path = _result(Tensor.of(other, None, partial=tensor.partial), moved, call, part)
-        if this_path.noncontiguous and that_path.noncontiguous and this_path.geometry != moved:
-            # broken on both paths, each its own way: what a sink does depends on the path,
-            # so only the kind both share is known
-            kind = this_path.kind if this_path.kind is that_path.kind else Kind.UNKNOWN
-            return Tensor(kind, None, call.origin if kind is not Kind.UNKNOWN else None, False,
-                          this_path.partial, changed.rank, lost=True)
-        return join(this_path, that_path)
+        return join(this_path, that_path)  # broken both ways: what the join keeps
     result = _result(tensor, changed, call, part)
     if tensor.maybe and not result.noncontiguous and not _keeps_contiguous(change, geometry):
         return Tensor(Kind.UNKNOWN, changed, None, False, result.partial, changed.rank)
