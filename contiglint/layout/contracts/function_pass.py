@@ -3,6 +3,7 @@ parameters must be, from guards, raw reads, kernel launches and calls."""
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 from typing import Optional
 
 from contiglint.catalogue import contracts as catalogue
@@ -32,7 +33,7 @@ class FunctionPass(GuardMixin):
         self.saved, self._saved_at = self._saved_tensors() if cls and node.name == "backward" \
             else ((), None)
         self.tensor_params.update(self.saved)
-        self.own = _own_nodes(node)  # read by each of the passes below
+        self.own = own_nodes(node)  # read by each of the passes below
         self.rebound = self._first_rebindings()
         self.contract = FunctionContract(key, self.params, self.keywords, saved=self.saved)
         self.local_functions = {n.name: f"{key}.<locals>.{n.name}" for n in node.body
@@ -57,7 +58,7 @@ class FunctionPass(GuardMixin):
 
     def _first_rebindings(self) -> dict[str, int]:
         first: dict[str, int] = {}
-        for node in self.own:
+        for node in self.own.bindings:
             if node is self._saved_at:
                 continue
             targets = []
@@ -97,7 +98,7 @@ class FunctionPass(GuardMixin):
 
     def run(self) -> FunctionContract:
         written = self._written_params()
-        for node in self.own:
+        for node in self.own.checked:
             if isinstance(node, ast.Assert):
                 self._guard(node.test, node, negated=False)
             elif isinstance(node, ast.If) and node.body and isinstance(node.body[0], ast.Raise):
@@ -110,7 +111,7 @@ class FunctionPass(GuardMixin):
 
     def _written_params(self) -> set[str]:
         written = set()
-        for node in self.own:
+        for node in self.own.writes:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     node.func.attr.endswith("_") and not node.func.attr.startswith("_"):
                 name = self.live(node.func.value)
@@ -265,7 +266,7 @@ class FunctionPass(GuardMixin):
         """`name` was last bound, before `line`, to a new tensor of a given shape (always
         contiguous): `torch.empty((M, N))`, `torch.zeros(...)`."""
         value = None
-        for node in _own_nodes(self.node):
+        for node in self.own.bindings:
             if isinstance(node, ast.Assign) and node.lineno < line and \
                     any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
                 if value is None or node.lineno > value.lineno:
@@ -321,22 +322,46 @@ def _shift(cls: ast.ClassDef, method: str) -> int:
 
 
 
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_NESTED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda})
+_CHECKED, _BINDS, _WRITES = 1, 2, 4
+# what each pass looks for: `run` guards, calls and raw attributes; `_first_rebindings` the
+# statements that bind names; `_written_params` in-place calls and subscript stores
+_ROLES = {ast.Assert: _CHECKED, ast.If: _CHECKED, ast.Attribute: _CHECKED,
+          ast.Call: _CHECKED | _WRITES, ast.Assign: _BINDS | _WRITES,
+          ast.AugAssign: _BINDS | _WRITES, ast.AnnAssign: _BINDS, ast.For: _BINDS,
+          ast.AsyncFor: _BINDS, ast.NamedExpr: _BINDS, ast.withitem: _BINDS}
 
 
-def _own_nodes(function: ast.AST) -> list[ast.AST]:
-    """The nodes of a function body that can have children, depth first in source order,
-    without those of nested functions and classes (childless ones, such as contexts and
-    operators, are never what the passes look for)."""
-    out: list[ast.AST] = []
+@dataclass
+class OwnNodes:
+    """The nodes of a function body each pass looks at, depth first in source order, without
+    those of nested functions and classes."""
+
+    checked: list = field(default_factory=list)
+    bindings: list = field(default_factory=list)
+    writes: list = field(default_factory=list)
+
+
+def own_nodes(function: ast.AST) -> OwnNodes:
+    """One walk of the function body's own nodes; childless ones, such as contexts and
+    operators, are never what the passes look for."""
+    own = OwnNodes()
+    checked, bindings, writes = own.checked, own.bindings, own.writes
     stack = list(reversed(function.body))
-    append, pop, extend, nested = out.append, stack.pop, stack.extend, _NESTED
+    pop, extend, roles, nested = stack.pop, stack.extend, _ROLES, _NESTED
     while stack:
         node = pop()
-        append(node)
-        if not isinstance(node, nested):
+        cls = node.__class__
+        role = roles.get(cls)
+        if role:
+            if role & _CHECKED:
+                checked.append(node)
+            if role & _BINDS:
+                bindings.append(node)
+            if role & _WRITES:
+                writes.append(node)
+        if cls not in nested:
             children = child_nodes(node)
             if children:
                 extend(reversed(children))
-    return out
-
+    return own
