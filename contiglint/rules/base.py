@@ -184,13 +184,14 @@ class ParsedModule:
         the left: the `.` of `.expand(`), as origins name them."""
         if self._calls is None:
             self._calls = {}
-            for node in ast.walk(self.tree):
-                if isinstance(node, ast.Call):
-                    if isinstance(node.func, ast.Attribute):
-                        name, _ = source.attribute_name(node.func)
-                        self._calls.setdefault((name.line, max(name.column - 1, 1)), node)
-                    start = source.start(node)
-                    self._calls.setdefault((start.line, start.column), node)
+            if self._index is None:
+                self._index = ModuleIndex(self.tree)
+            for node in self._index.calls:  # in `ast.walk` order: the first at a place wins
+                if isinstance(node.func, ast.Attribute):
+                    name, _ = source.attribute_name(node.func)
+                    self._calls.setdefault((name.line, max(name.column - 1, 1)), node)
+                start = source.start(node)
+                self._calls.setdefault((start.line, start.column), node)
         return self._calls.get((line, column))
 
 
