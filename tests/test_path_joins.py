@@ -123,3 +123,27 @@ def test_a_join_of_contiguous_paths_keeps_a_size_one_stride_open():
                   "dtype_view", "v2", "v2.is_contiguous()")], ("B", "N"), 2,
                 ((4, 5), (1, 5), (1, 1)), paths=True)
     assert verdicts_of(p) != ["ok"]
+
+
+def test_two_choices_by_one_flag_take_the_same_path():
+    """`v1` is contiguous where `p` holds and a slice elsewhere; `v2` takes `v1` where `p`
+    holds and a copy elsewhere: contiguous on both paths. Joined as values, the two choices
+    gave a view finding on a path that does not exist (p true for one, false for the other)."""
+    p = program("literal", ("x = torch.randn(2, 2, 2, 2)",),
+                [("v0 = torch.select(x, 1, 0)", "op", ""),
+                 ("v1 = v0.contiguous() if p else v0", "op", ""),
+                 ("v2 = v1 if p else v1.contiguous()", "op", ""),
+                 ("s3 = v2.view(-1)", "view", "v2")], (), 0, ((),), (2, 2, 2, 2),
+                paths=True)
+    assert verdicts_of(p) == ["ok"]
+
+
+def test_a_choice_undone_by_a_second_choice_by_the_same_flag():
+    """Transposed where `p` holds, and transposed back where it holds again: `v2` is `x`
+    on both paths, and its view never raises."""
+    p = program("params", ("x = torch.randn(B, N, C, D)",),
+                [("v1 = x.transpose(1, 2) if p else x", "op", ""),
+                 ("v2 = v1.transpose(1, 2) if p else v1", "op", ""),
+                 ("s3 = v2.view(B, N * C * D)", "view", "v2")], ("B", "N", "C", "D"), 4,
+                SIZES4, paths=True)
+    assert verdicts_of(p) == ["ok"]

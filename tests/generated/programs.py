@@ -137,10 +137,10 @@ def programs(draw, max_ops: int = 5) -> Program:
         spellings = [op for op in OPS if op.fits(source)]
         if not spellings:  # a 0-d tensor
             continue
-        if not any(line.family == "choice" for line in lines) and \
-                draw(st.integers(0, 4)) == 0:  # paths that join: `vK = vA if p else vB`, once
-            # (two choices by one `p` are correlated: tests of one condition are the flow
-            # pass's `if` statements' business, tests/test_named_paths.py)
+        if sum(line.family == "choice" for line in lines) < 2 and \
+                draw(st.integers(0, 4)) == 0:  # paths that join: `vK = vA if p else vB`
+            # (at most twice: two choices by one `p` take the same path, as two `if p:`
+            # statements do, tests/test_named_paths.py)
             made = _choice(draw, source, variables, f"v{k}")
             lines.append(Line(f"{made.name} = {made.text}", "op", "choice", op="choice"))
             variables.append(made.var)

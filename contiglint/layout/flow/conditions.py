@@ -71,6 +71,12 @@ def condition_of(test: ast.expr) -> Optional[Condition]:
     return Condition(f"{key}:{names[-1]}", positive, names + tuple(named))
 
 
+def is_flag(test: ast.expr) -> bool:
+    """A test of a flag's truth (`p`, `not self.fused`): its branches refine no layout."""
+    condition = condition_of(test)
+    return condition is not None and condition.key.startswith("truth:")
+
+
 def excludes(key: str, other: str) -> bool:
     """Can the subject of two equality keys not equal both values at once? Two different
     literals (`== "a"`, `== "b"`), or two different named constants (`== BINARY_MODE`,

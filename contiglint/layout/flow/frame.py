@@ -203,11 +203,27 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
             self.env = self.refine(call.args[0], self.env)[0]  # past it, the check held
 
     def stmt_Assign(self, node: ast.Assign) -> None:
+        if node.value.__class__ is ast.IfExp and conditions.is_flag(node.value.test):
+            self.stmt_If(self.program.choices.get(node) or self._as_branches(node))
+            return
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
             self.name_unpacked_sizes(node.targets[0], node.value)
         value = self.evaluate(node.value)
         for target in node.targets:
             self.assign(target, value, node.value)
+
+    def _as_branches(self, node: ast.Assign) -> ast.If:
+        """`v = a if p else b` as `if p: v = a` / `else: v = b`, made once per statement:
+        where `p` is a flag (a name or an attribute), a later test of it, in an `if` or in
+        another such assignment, takes the path this one took (conditions.py). Joined as
+        values, two choices by one flag (`v = v0 if p else v0.contiguous()` then `w = v.t()
+        if p else v`) gave findings on paths that do not exist."""
+        choice = node.value
+        yes = ast.copy_location(ast.Assign(targets=node.targets, value=choice.body), node)
+        no = ast.copy_location(ast.Assign(targets=node.targets, value=choice.orelse), node)
+        branches = self.program.choices[node] = ast.copy_location(
+            ast.If(test=choice.test, body=[yes], orelse=[no]), node)
+        return branches
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:

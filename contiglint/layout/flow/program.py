@@ -113,6 +113,7 @@ class Program:
         # later one could reuse its id
         self.origins: dict[ast.AST, object] = {}
         self.texts: dict[ast.AST, str] = {}  # node -> ast.unparse(node), the same way
+        self.choices: dict[ast.AST, ast.If] = {}  # `v = a if p else b` as branches
         self.literals: dict[ast.AST, Value] = {}  # constant node -> its value, made once
         # attribute node -> the name its chain is rooted at and the chain's text (`attribute_path`)
         self.paths: dict[ast.AST, tuple[Optional[str], str]] = {}
