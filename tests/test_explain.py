@@ -212,6 +212,19 @@ def test_some_paths_and_call_contexts_are_said_as_such(tmp_path, capsys):
     assert step["layout"]["non_contiguous_on_some_paths"] is True
 
 
+def test_a_choice_by_a_flag_is_explained_by_its_branches(tmp_path, capsys):
+    """`v = a if p else b` runs as an `if` statement (the flow pass correlates later tests of
+    `p`): the expression's step still shows what its branches gave."""
+    path = tmp_path / "choice.py"
+    path.write_text("import torch\n\n\ndef f(p, B, N, C):\n    x = torch.randn(B, N, C)\n"
+                    "    v = x.transpose(1, 2) if p else x.contiguous()\n"
+                    "    return v.view(B, -1)\n")
+    data = explain_json(capsys, f"{path}:7")
+    steps = [s for u in data["tensors"] for s in u["chain"] if " if p else " in s["op"]]
+    assert steps and all(s["layout"] is not None and s["layout"]["non_contiguous_on_some_paths"]
+                         for s in steps)
+
+
 def test_a_text_no_rule_analyses_still_has_its_layouts(tmp_path, capsys):
     """No rule could fire on it (the prefilter skips it, as `contiglint` does): no finding,
     but the layouts are still there to be asked about."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
+from contiglint.layout.flow import conditions
 from contiglint.layout.flow.frame import Frame
 from contiglint.layout.model.values import (
     NOT_TENSOR, OPAQUE, Mapping, Seq, Tensor, Value, join,
@@ -82,6 +83,18 @@ def _observing_frame(observer: Observer) -> type:
             if isinstance(target, ast.Name) and self.program.recording:
                 observer.saw(target, self.chain, value)
             super().assign(target, value, source)
+
+        def stmt_Assign(self, node):
+            super().stmt_Assign(node)
+            choice = node.value
+            if choice.__class__ is ast.IfExp and conditions.is_flag(choice.test) and \
+                    self.program.recording:
+                # run as two branches (`Frame._as_branches`): the expression's value is
+                # what its branches gave in this context
+                for branch in (choice.body, choice.orelse):
+                    value = observer.contexts(branch).get(self.chain)
+                    if value is not None:
+                        observer.saw(choice, self.chain, value)
 
         def bind_parameters(self, bound, args, kwargs, standalone):
             super().bind_parameters(bound, args, kwargs, standalone)
