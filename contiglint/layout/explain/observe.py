@@ -12,8 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Iterator, Optional
 
-from contiglint.layout.flow import conditions
-from contiglint.layout.flow.frame import Frame
+from contiglint.layout.flow.frame import Frame, runs_as_branches
 from contiglint.layout.model.values import (
     NOT_TENSOR, OPAQUE, Mapping, Seq, Tensor, Value, join,
 )
@@ -87,8 +86,7 @@ def _observing_frame(observer: Observer) -> type:
         def stmt_Assign(self, node):
             super().stmt_Assign(node)
             choice = node.value
-            if choice.__class__ is ast.IfExp and conditions.is_flag(choice.test) and \
-                    self.program.recording:
+            if runs_as_branches(node) and self.program.recording:
                 # run as two branches (`Frame._as_branches`): the expression's value is
                 # what its branches gave in this context
                 for branch in (choice.body, choice.orelse):

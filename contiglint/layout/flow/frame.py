@@ -203,7 +203,7 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
             self.env = self.refine(call.args[0], self.env)[0]  # past it, the check held
 
     def stmt_Assign(self, node: ast.Assign) -> None:
-        if node.value.__class__ is ast.IfExp and conditions.is_flag(node.value.test):
+        if runs_as_branches(node):
             self.stmt_If(self.program.choices.get(node) or self._as_branches(node))
             return
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
@@ -214,8 +214,9 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
 
     def _as_branches(self, node: ast.Assign) -> ast.If:
         """`v = a if p else b` as `if p: v = a` / `else: v = b`, made once per statement:
-        where `p` is a flag (a name or an attribute), a later test of it, in an `if` or in
-        another such assignment, takes the path this one took (conditions.py). Joined as
+        where `p` is a flag (a name or an attribute) and `v` a name, a later test of `p`, in
+        an `if` or in another such assignment, takes the path this one took (conditions.py);
+        a store into an attribute or an item stays one store of the joined value. Joined as
         values, two choices by one flag (`v = v0 if p else v0.contiguous()` then `w = v.t()
         if p else v`) gave findings on paths that do not exist."""
         choice = node.value
@@ -354,3 +355,10 @@ def _tensor_type(qualname: str) -> bool:
     if any(module == m or module.startswith(m + ".") for m in TENSOR_SUBCLASS_MODULES):
         return True
     return name.endswith("Tensor") or name in ("Parameter", "Buffer")
+
+
+def runs_as_branches(node: ast.Assign) -> bool:
+    """Is the statement a choice by a flag bound to names, which runs as an `if` statement
+    (`Frame._as_branches`)?"""
+    return node.value.__class__ is ast.IfExp and conditions.is_flag(node.value.test) and \
+        all(target.__class__ is ast.Name for target in node.targets)
