@@ -152,10 +152,15 @@ class ParsedModule:
                         alias = alias or "torch"
         return alias
 
-    def parent(self, node: ast.AST) -> Optional[ast.AST]:
+    @property
+    def index(self) -> ModuleIndex:
+        """The tree's walk (made on first use when the caller gave none)."""
         if self._index is None:
             self._index = ModuleIndex(self.tree)
-        return self._index.parent(node)
+        return self._index
+
+    def parent(self, node: ast.AST) -> Optional[ast.AST]:
+        return self.index.parent(node)
 
     def ancestors(self, node: ast.AST) -> Iterable[ast.AST]:
         parent = self.parent(node)
@@ -184,9 +189,7 @@ class ParsedModule:
         the left: the `.` of `.expand(`), as origins name them."""
         if self._calls is None:
             self._calls = {}
-            if self._index is None:
-                self._index = ModuleIndex(self.tree)
-            for node in self._index.calls:  # in `ast.walk` order: the first at a place wins
+            for node in self.index.calls:  # in `ast.walk` order: the first at a place wins
                 if isinstance(node.func, ast.Attribute):
                     name, _ = source.attribute_name(node.func)
                     self._calls.setdefault((name.line, max(name.column - 1, 1)), node)

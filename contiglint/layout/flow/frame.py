@@ -204,7 +204,7 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         if runs_as_branches(node):
-            self.stmt_If(self.program.choices.get(node) or self._as_branches(node))
+            self.stmt_If(self._as_branches(node))
             return
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
             self.name_unpacked_sizes(node.targets[0], node.value)
@@ -219,12 +219,14 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
         a store into an attribute or an item stays one store of the joined value. Joined as
         values, two choices by one flag (`v = v0 if p else v0.contiguous()` then `w = v.t()
         if p else v`) gave findings on paths that do not exist."""
-        choice = node.value
-        yes = ast.copy_location(ast.Assign(targets=node.targets, value=choice.body), node)
-        no = ast.copy_location(ast.Assign(targets=node.targets, value=choice.orelse), node)
-        branches = self.program.choices[node] = ast.copy_location(
-            ast.If(test=choice.test, body=[yes], orelse=[no]), node)
-        return branches
+        made = self.program.choices.get(node)
+        if made is None:
+            choice = node.value
+            yes = ast.copy_location(ast.Assign(targets=node.targets, value=choice.body), node)
+            no = ast.copy_location(ast.Assign(targets=node.targets, value=choice.orelse), node)
+            made = self.program.choices[node] = ast.copy_location(
+                ast.If(test=choice.test, body=[yes], orelse=[no]), node)
+        return made
 
     def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
