@@ -454,6 +454,90 @@ def test_saved_for_backward_requirements_reach_the_apply_caller():
         namespace["Scale"].apply(dense, h.t()).sum().backward()
 
 
+DECORATED_BACKWARD = '''\
+import torch
+from torch.autograd.function import once_differentiable
+
+
+def ensure_contiguous(fn):
+    def wrapper(ctx, *args):
+        return fn(ctx, *(a.contiguous() if isinstance(a, torch.Tensor) else a for a in args))
+    return wrapper
+
+
+def bwd_kernel(g):
+    assert g.is_contiguous(), "g must be contiguous"
+    return g * 2
+
+
+class Double(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    @{decorator}
+    def backward(ctx, grad):
+        return bwd_kernel(grad)
+'''
+
+
+@pytest.mark.parametrize("decorator, raises", [("once_differentiable", True),
+                                               ("ensure_contiguous", False)])
+def test_a_backward_under_an_unknown_decorator_gets_what_its_wrapper_passes(decorator, raises):
+    """A custom autograd `backward` receives autograd's gradients only through decorators
+    that pass arguments on unchanged (`once_differentiable`, run below: the gradient of a
+    transposed use reaches the kernel as it is); a project's own decorator may hand it other
+    tensors (this one makes them contiguous, as liger-kernel's `@ensure_contiguous` and fla's
+    `@input_guard` do), so its parameters are not autograd's gradients."""
+    text = DECORATED_BACKWARD.format(decorator=decorator)
+    found = {line for line, code in codes(text) if code == "CTG114"}
+    assert found == ({24} if raises else set()), found
+    namespace: dict = {}
+    exec(compile(text, "decorated.py", "exec"), namespace)
+    x = torch.randn(4, 6, requires_grad=True)
+    run = namespace["Double"].apply(x).t().sum().backward
+    if raises:
+        with pytest.raises(AssertionError, match="must be contiguous"):
+            run()
+    else:
+        run()
+        assert torch.equal(x.grad, torch.full((4, 6), 2.0))
+
+
+CONTEXT_ATTRIBUTE = '''\
+import torch
+import fused_cuda
+
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.T = x.shape[1]
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return fused_cuda.backward(grad.contiguous(), ctx.T)
+'''
+
+
+def test_the_autograd_context_is_not_a_tensor(monkeypatch):
+    """`ctx` in a custom Function's static methods is autograd's context object: `ctx.T`
+    is what forward stored there (an int, run below), not the transpose of a tensor, so
+    handing it to an extension function is no contract broken."""
+    assert not [f for f in lint_source(CONTEXT_ATTRIBUTE, "m.py", ALL).findings
+                if f.code == "CTG114"]
+    received = []
+    extension = type(sys)("fused_cuda")
+    extension.backward = lambda grad, n: received.append(n) or grad * 2
+    monkeypatch.setitem(sys.modules, "fused_cuda", extension)
+    namespace: dict = {}
+    exec(compile(CONTEXT_ATTRIBUTE, "context.py", "exec"), namespace)
+    namespace["Scale"].apply(torch.randn(4, 6, requires_grad=True)).sum().backward()
+    assert received == [6] and type(received[0]) is int
+
+
 EXTENSION_CALLS = '''\
 import torch
 from torch.utils.cpp_extension import load

@@ -50,6 +50,22 @@ LIBRARY_DEFINERS = frozenset({"torch.library.custom_op", "torch.library.impl",
                               "torch.library.register_kernel", "torch.library.define",
                               "torch.library.register_fake", "torch.library.impl_abstract"})
 
+# Decorators whose wrapper calls the function with the very arguments it was given (torch's
+# own, read in torch/autograd/function.py and torch/amp/autocast_mode.py), so a custom autograd
+# `backward` under them still receives autograd's gradients as autograd made them. Any other
+# decorator may hand the body other tensors: liger-kernel's `@ensure_contiguous` and fla's
+# `@input_guard` pass every tensor argument through `.contiguous()` first.
+ARGUMENT_KEEPING_DECORATORS = frozenset({
+    "staticmethod", "classmethod", "torch.autograd.function.once_differentiable",
+    "torch.amp.custom_bwd", "torch.cuda.amp.custom_bwd", "torch.amp.autocast_mode.custom_bwd",
+    "torch.no_grad", "torch.enable_grad", "torch.inference_mode",
+    "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.enable_grad"})
+
+# The static methods of a torch.autograd.Function that autograd calls with its context object
+# first; `forward` only where no `setup_context` takes the context instead.
+AUTOGRAD_CONTEXT_METHODS = ("backward", "vjp", "jvp", "setup_context")
+AUTOGRAD_FORWARD_WITH_CONTEXT = "forward"
+
 # calls whose tensor-derived argument is read as raw memory
 RAW_READERS = frozenset({"torch.frombuffer", "numpy.frombuffer", "numpy.ctypeslib.as_array",
                          "ctypes.memmove", "ctypes.cast", "ctypes.c_void_p", "ctypes.memset",

@@ -23,6 +23,7 @@ from contiglint.layout.sinks.records import (
 )
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
+    AUTOGRAD_CONTEXT,
     NOT_TENSOR,
     OPAQUE,
     UNKNOWN_TENSOR,
@@ -309,7 +310,9 @@ class CallMixin(CallSinkMixin):
             key = info.method("forward", self.program.classes)
             if key is None:
                 return OPAQUE
-            return self.program.call(key, None, [OPAQUE] + list(args), kwargs,
+            context = [AUTOGRAD_CONTEXT] if self.program.index.number(
+                self.program.functions[key]) in self.program.autograd_methods else []
+            return self.program.call(key, None, context + list(args), kwargs,
                                      self.site(node, f"{cls}.apply"), self.chain)
         key = info.method(name, self.program.classes)
         if key is None:

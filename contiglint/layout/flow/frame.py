@@ -30,6 +30,7 @@ from contiglint.layout.sinks.records import CallSite
 from contiglint.layout.flow.subscripts import SubscriptMixin
 from contiglint.layout.model.values import (
     CONTIGUOUS,
+    AUTOGRAD_CONTEXT,
     NOT_TENSOR,
     OPAQUE,
     UNKNOWN_TENSOR,
@@ -91,7 +92,9 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
                 self.self_class = bound.cls
         defaults = [None] * (len(positional) - len(spec.defaults)) + list(spec.defaults)
         # a custom autograd `backward`: its tensors are gradients
-        backward = self.program.index.number(self.function) in self.program.autograd_backward
+        number = self.program.index.number(self.function)
+        backward = number in self.program.autograd_backward
+        context = number in self.program.autograd_methods
         for index, (param, default) in enumerate(zip(positional, defaults)):
             if index < len(values):
                 value = values[index]
@@ -103,6 +106,8 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
                 value = self.annotated(param)
             if standalone and index > 0 and backward:
                 value = grad_output(param)
+            elif standalone and index == 0 and context:
+                value = AUTOGRAD_CONTEXT
             self.env[param.arg] = self.narrow_by_annotation(param, value)
         if spec.vararg:
             extra = values[len(positional):]

@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from contiglint.catalogue.contracts import (ARGUMENT_KEEPING_DECORATORS, AUTOGRAD_CONTEXT_METHODS,
+                                            AUTOGRAD_FORWARD_WITH_CONTEXT)
 from contiglint.layout.syntax.compiled import (
     Kernel, is_jit_kernel, kernel_signature, traced_functions,
 )
@@ -81,6 +83,8 @@ class Program:
         self.extension_names = self.contracts.extensions.get(self.module, {})
         # the node numbers of the `backward` methods of torch.autograd.Function classes
         self.autograd_backward: set[int] = set()
+        # ... and of their static methods that autograd calls with its context first
+        self.autograd_methods: set[int] = set()
         self.functions: dict[str, ast.AST] = {}
         self.classes: dict[str, ClassInfo] = {}
         self.globals: dict[str, Value] = {}
@@ -136,9 +140,36 @@ class Program:
                     if isinstance(item, FunctionNode):
                         info.methods[item.name] = item
                         self.functions[f"{node.name}.{item.name}"] = item
-                if "backward" in info.methods and any("Function" in b for b in info.bases):
-                    self.autograd_backward.add(self.index.number(info.methods["backward"]))
+                if any("Function" in b for b in info.bases):
+                    self._collect_autograd(info)
                 self.classes[node.name] = info
+
+    def _collect_autograd(self, info: ClassInfo) -> None:
+        """The static methods of an autograd Function, whose first parameter is the context
+        autograd passes (a decorator's wrapper has no tensor to put in its place), and its
+        `backward`, whose other parameters are gradients where its decorators keep them."""
+        names = AUTOGRAD_CONTEXT_METHODS if "setup_context" in info.methods else \
+            AUTOGRAD_CONTEXT_METHODS + (AUTOGRAD_FORWARD_WITH_CONTEXT,)
+        for name in names:
+            method = info.methods.get(name)
+            if method is not None and any(isinstance(d, ast.Name) and d.id == "staticmethod"
+                                          for d in method.decorator_list):
+                self.autograd_methods.add(self.index.number(method))
+        backward = info.methods.get("backward")
+        if backward is not None and \
+                all(self._keeps_arguments(d) for d in backward.decorator_list):
+            self.autograd_backward.add(self.index.number(backward))
+
+    def _keeps_arguments(self, decorator: ast.expr) -> bool:
+        """Does the decorator's wrapper call the function with the arguments it was given
+        (`catalogue.contracts.ARGUMENT_KEEPING_DECORATORS`)? Only then are a custom autograd
+        `backward`'s parameters the gradients autograd made; under any other decorator they
+        are whatever its wrapper passes on."""
+        if isinstance(decorator, ast.Call):
+            decorator = decorator.func  # `@torch.amp.custom_bwd(device_type="cuda")`
+        name = self.names.qualname(decorator) or \
+            (decorator.id if isinstance(decorator, ast.Name) else None)  # a builtin
+        return name in ARGUMENT_KEEPING_DECORATORS
 
     # --- driving the analysis -----------------------------------------------------------------
     def run(self) -> list[Sink]:

@@ -206,7 +206,8 @@ class IntVal:
 
 @record
 class Instance:
-    """An instance of one of the module's own classes."""
+    """An instance of one of the module's own classes, or of a class it does not define
+    (`AUTOGRAD_CONTEXT`): not a tensor, with attributes of unknown value."""
 
     cls: str
 
@@ -259,6 +260,8 @@ class _Marker:
 OPAQUE = _Marker("OPAQUE")  # anything else: may be a tensor of unknown layout, may be anything
 NOT_TENSOR = _Marker("NOT_TENSOR")  # the code shows it is not a tensor (numpy, str, numbers)
 UNKNOWN_TENSOR = Tensor()
+# the `ctx` autograd passes a custom Function's static methods: `ctx.T` is what forward stored
+AUTOGRAD_CONTEXT = Instance("torch.autograd.function.FunctionCtx")
 CONTIGUOUS = Tensor(Kind.CONTIGUOUS)
 CONTIGUOUS_SCALAR = Tensor(Kind.CONTIGUOUS, Geometry.contiguous([]))
 
