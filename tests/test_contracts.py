@@ -285,6 +285,43 @@ def test_decided_stride_checks_agree_with_torch(made):
     assert ((7, "CTG101") in codes(source)) == raises
 
 
+STRIDE_DISPATCH = '''\
+import torch
+
+
+def kernel(packed):
+    assert packed.is_contiguous(), "packed must be contiguous"
+    return packed * 2
+
+
+def dequant(W, qs):
+    if W.stride(-1) != 1 and W.dim() == 2 and W.shape[1] == qs.shape[0]:
+        return kernel(W.t()).t()
+    return kernel(W)
+
+
+def dequant_t(P, qs):
+    return dequant(P.t(), qs)
+'''
+
+
+def test_a_stride_test_that_picks_a_branch_is_no_contract():
+    """`dequant` takes a weight or its transpose and tells them apart by a stride (as
+    unsloth's int4 dequantize does): where the test holds, `W.t()` is the dense weight (not
+    a transpose of a contiguous W, which the test rules out), and what the other branch needs
+    of W is no contract of `dequant`'s: a transposed weight takes the first. Only the path
+    the model can show stays: `P.t()` with a `qs` of another length reaches `kernel(W)`
+    (line 12), which raises; with the matching length nothing does (run below)."""
+    assert {line for line, code in codes(STRIDE_DISPATCH) if code == "CTG114"} == {12}
+    namespace: dict = {}
+    exec(compile(STRIDE_DISPATCH, "dispatch.py", "exec"), namespace)
+    P = torch.randn(4, 6)
+    assert torch.equal(namespace["dequant_t"](P, torch.zeros(4)), 2 * P.t())
+    assert torch.equal(namespace["dequant"](P, torch.zeros(5)), 2 * P)
+    with pytest.raises(AssertionError, match="must be contiguous"):
+        namespace["dequant_t"](P, torch.zeros(5))
+
+
 STRIDED_KERNELS = '''\
 import torch
 

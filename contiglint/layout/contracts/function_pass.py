@@ -87,7 +87,11 @@ class FunctionPass(GuardMixin):
         return None
 
     def require(self, param: str, kind: str, node: ast.AST, what: str,
-                writes: bool = False) -> None:
+                writes: bool = False, guard: bool = False) -> None:
+        """`guard`: the requirement is a check that raises; any other is a use, which is no
+        contract for a parameter whose layout picks a branch (`layout_branches`)."""
+        if not guard and param in self.branched:
+            return
         evidence = Evidence(self.path, node.lineno, node.col_offset + 1, what)
         old = self.contract.required.get(param)
         if old is None or stronger(kind, old.kind):
@@ -96,8 +100,15 @@ class FunctionPass(GuardMixin):
         elif writes and not old.writes:
             self.contract.required[param] = Requirement(old.kind, old.evidence, True)
 
+    def pass_on(self, edge: Edge) -> None:
+        """A parameter handed to another function: what that one requires is required here,
+        unless the parameter's layout picks a branch (see `require`)."""
+        if edge.param not in self.branched:
+            self.contract.edges.append(edge)
+
     def run(self) -> FunctionContract:
         written = self._written_params()
+        self.branched = self.layout_branches()
         for node in self.own.checked:
             if isinstance(node, ast.Assert):
                 self._guard(node.test, node, negated=False)
@@ -133,7 +144,7 @@ class FunctionPass(GuardMixin):
                           and func.id in self.checkers):
             self._any_guard(node.args[0], node, False)
             for check, param, kind in self._checks(node.args[0], False):
-                self.require(param, kind, node, f"checks `{ast.unparse(check)}`")
+                self.require(param, kind, node, f"checks `{ast.unparse(check)}`", guard=True)
                 self._guard_lines(node, check, kind, f"checks `{ast.unparse(check)}`")
             return
         if node.args and isinstance(func, ast.Name) and qualname and \
@@ -165,9 +176,8 @@ class FunctionPass(GuardMixin):
             for position, argument in enumerate(node.args):
                 param = self.live(argument)
                 if param:
-                    self.contract.edges.append(Edge(
-                        param, f"{self.cls}.backward", f"{SAVED_SLOT}{position}", 0,
-                        node.lineno, node.col_offset + 1, "ctx.save_for_backward"))
+                    self.pass_on(Edge(param, f"{self.cls}.backward", f"{SAVED_SLOT}{position}", 0,
+                                      node.lineno, node.col_offset + 1, "ctx.save_for_backward"))
             return
         target = self._target(func, qualname)
         if target is None:
@@ -176,13 +186,13 @@ class FunctionPass(GuardMixin):
         for position, argument in enumerate(node.args):
             param = self.live(argument)
             if param:
-                self.contract.edges.append(Edge(param, name, position, shift, node.lineno,
-                                                node.col_offset + 1, ast.unparse(func)))
+                self.pass_on(Edge(param, name, position, shift, node.lineno,
+                                  node.col_offset + 1, ast.unparse(func)))
         for keyword in node.keywords:
             param = self.live(keyword.value) if keyword.arg else None
             if param:
-                self.contract.edges.append(Edge(param, name, keyword.arg, 0, node.lineno,
-                                                node.col_offset + 1, ast.unparse(func)))
+                self.pass_on(Edge(param, name, keyword.arg, 0, node.lineno,
+                                  node.col_offset + 1, ast.unparse(func)))
 
     def _identity_use(self, call: ast.Call) -> bool:
         parent = self.index.parent(call)

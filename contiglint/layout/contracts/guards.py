@@ -16,21 +16,31 @@ class GuardMixin:
         for check, param, kind in self._checks(test, negated):
             what = f"raises if `{ast.unparse(test)}`" if negated else \
                 f"asserts `{ast.unparse(check)}`"
-            self.require(param, kind, where, what)
+            self.require(param, kind, where, what, guard=True)
             self._guard_lines(where, check, kind, what)
 
     def _any_guard(self, test: ast.expr, where: ast.AST, negated: bool) -> None:
         """For the runtime watcher: a guard on any tensor (a loop variable over a list
         parameter, a local), not only on parameters, rejects a layout when it fails."""
-        for node in ast.walk(test):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                    node.func.attr in ("is_contiguous", "stride") and \
-                    isinstance(node.func.value, ast.Name):
-                kind = "full" if node.func.attr == "is_contiguous" else "inner" if \
-                    node.args and _last_index(node.args[0]) else "stride"
-                what = f"raises if `{ast.unparse(test)}`" if negated else \
-                    f"asserts `{ast.unparse(test)}`"
-                self._guard_lines(where, node, kind, what)
+        for node in layout_reads(test):
+            kind = "full" if node.func.attr == "is_contiguous" else "inner" if \
+                node.args and _last_index(node.args[0]) else "stride"
+            what = f"raises if `{ast.unparse(test)}`" if negated else \
+                f"asserts `{ast.unparse(test)}`"
+            self._guard_lines(where, node, kind, what)
+
+    def layout_branches(self) -> set[str]:
+        """The parameters whose layout an `if` test reads without raising on it (`if
+        W.stride(-1) != 1: return kernel(W.t())`): what the body does with them depends on
+        the layout they come with, so no use of them is a contract: a caller whose layout
+        takes another branch meets none of that branch's needs."""
+        found = set()
+        for node in self.own.checked:
+            if isinstance(node, ast.If) and not (node.body and
+                                                 isinstance(node.body[0], ast.Raise)):
+                found.update(param for read in layout_reads(node.test)
+                             if (param := self.live(read.func.value)))
+        return found
 
     def _guard_lines(self, where: ast.AST, check: ast.AST, kind: str, what: str) -> None:
         for node in (where, check):
@@ -67,6 +77,15 @@ class GuardMixin:
                     param = self.live(stride[0])
                     if param:
                         yield test, param, stride[1]
+
+
+def layout_reads(test: ast.expr):
+    """The calls in `test` that read a name's layout: `x.is_contiguous(...)`, `x.stride(...)`."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("is_contiguous", "stride") and \
+                isinstance(node.func.value, ast.Name):
+            yield node
 
 
 def _last_index(node: ast.expr) -> bool:

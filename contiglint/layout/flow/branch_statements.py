@@ -11,7 +11,8 @@ from contiglint.layout.flow import conditions
 from contiglint.layout.flow.environments import (ABOVE_ONE, Env, join_envs, sizes_above_one,
                                                   truth_of)
 from contiglint.layout.model.sizes import literal
-from contiglint.layout.model.stride_checks import stride_truth
+from contiglint.layout.contracts.guards import layout_reads
+from contiglint.layout.model.stride_checks import stride_truth, undecided_strides
 from contiglint.layout.model.values import (
     OPAQUE,
     Const,
@@ -229,6 +230,8 @@ class BranchMixin:
                     yes = self.refine(operand, yes)[0]
                 else:
                     no = self.refine(operand, no)[1]
+            # a stride test tells either side something the model does not decode
+            yes, no = self.stride_tested(test, yes), self.stride_tested(test, no)
             return (no, yes) if negate else (yes, no)
         names = self.layout_checked_names(test)
         ranked = self.rank_test(test, env) if not names else None
@@ -252,20 +255,47 @@ class BranchMixin:
             return (other, one) if negate == when else (one, other)
         yes, no = dict(env), dict(env)
         contiguous_branch, other = (no, yes) if negate else (yes, no)
+        undecided = undecided_strides(test, env.get)
         for name, exact in names:
             value = env.get(name)
-            if isinstance(value, Tensor) or value is OPAQUE:
-                known = value if isinstance(value, Tensor) and exact else Tensor()
+            if not (isinstance(value, Tensor) or value is OPAQUE):
+                continue
+            if name in undecided:
+                yes[name] = no[name] = _stride_tested(value)
+            elif exact:
                 # the dims stay where they were: the check holds at the sizes where those out
                 # of memory order have size 1 (a size-1 last dim may have another stride)
                 fresh = isinstance(value, Tensor) and value.kind is Kind.CONTIGUOUS and \
                     not value.stale_unit_strides
-                contiguous_branch[name] = Tensor(Kind.CONTIGUOUS if exact else Kind.UNKNOWN,
-                                                 known.geometry, min_rank=known.min_rank,
+                known = value if isinstance(value, Tensor) else Tensor()
+                contiguous_branch[name] = Tensor(Kind.CONTIGUOUS, known.geometry,
+                                                 min_rank=known.min_rank,
                                                  assumed=known.assumed,
                                                  stale_unit_strides=not fresh)
-                other[name] = value
+            elif not any(read.func.attr == "stride" and read.func.value.id == name
+                         for read in layout_reads(test)):  # `is_contiguous(memory_format=..)`
+                contiguous_branch[name] = Tensor()  # a stride test its layout decides keeps it
         return yes, no
+
+    def stride_tested(self, test: ast.expr, env: Env) -> Env:
+        """`env` where the names whose strides `test` reads, undecided by their known layout,
+        hold `_stride_tested` values."""
+        if env is None:
+            return env
+        names = undecided_strides(test, env.get)
+        return dict(env, **{name: _stride_tested(env[name]) for name in names
+                            if isinstance(env.get(name), Tensor) or env.get(name) is OPAQUE})
+
+
+def _stride_tested(value) -> Tensor:
+    """A tensor on either side of a test of its strides (`x.stride(-1) != 1`), which holds of
+    layouts the model does not decode: unknown, and not the contiguous one a tensor that came
+    in is taken for (`x.t()` where the test holds may be the dense weight `x` was the
+    transpose of, and where it fails, `x` may be any layout the test let through). Its rank
+    stays."""
+    rank = value.rank if isinstance(value, Tensor) else None
+    least = rank if rank is not None else value.min_rank if isinstance(value, Tensor) else 0
+    return Tensor(Kind.UNKNOWN, min_rank=least, lost=True)
 
 
 def _rank_owner(node: ast.expr) -> Optional[ast.expr]:

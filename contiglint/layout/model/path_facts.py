@@ -69,7 +69,9 @@ def at_ranks(tensor: Tensor, lowest: int, highest: Optional[int]) -> Tensor:
     assumed = tensor.assumed
     if assumed is not None and (assumed.rank != least or outside(assumed.rank)):
         assumed = None  # the assumed geometry is one at a rank the path excludes
-    if highest == least and not tensor.noncontiguous:
+    if highest == least and not tensor.noncontiguous and \
+            not (tensor.kind is Kind.UNKNOWN and tensor.lost):  # a layout an op lost, or a
+        # stride test's, is not the contiguous one a tensor that came in is taken for
         return evolve(tensor, geometry=Geometry.contiguous([None] * least), min_rank=least,
                       assumed=None)
     return evolve(tensor, min_rank=least, assumed=assumed)

@@ -107,3 +107,18 @@ def stride_truth(test: ast.expr, lookup: Callable[[str], Value]) -> Optional[boo
     if holds is None:
         return None
     return holds if isinstance(test.ops[0], ast.Eq) else not holds
+
+
+def undecided_strides(test: ast.expr, lookup: Callable[[str], Value]) -> set[str]:
+    """The names whose strides `test` reads in a comparison their known layout does not
+    decide (`stride_truth` is None): the test holds or fails by a layout the model does
+    not know."""
+    if isinstance(test, ast.BoolOp):
+        return set().union(*(undecided_strides(v, lookup) for v in test.values))
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return undecided_strides(test.operand, lookup)
+    if stride_truth(test, lookup) is not None:
+        return set()
+    return {node.func.value.id for node in ast.walk(test)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
+            node.func.attr == "stride" and isinstance(node.func.value, ast.Name)}
