@@ -14,7 +14,7 @@ from typing import Optional
 from contiglint import expected, noqa
 from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.contracts.project import ProjectContracts
-from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.index import FunctionNode, ModuleIndex
 from contiglint.layout.flow.program import analyze_module
 from contiglint.prefilter import (
     as_python_reads, holds_tokens, may_name, only_outside_code, per_rule_set, token_kinds,
@@ -156,10 +156,27 @@ def _lint_parsed(tree: ast.Module, text: str, path: str, settings: Settings, rul
         index = ModuleIndex(tree)
     if found is not None and only_outside_code(index, found):
         return LintResult()
-    if not any(holds_tokens(rule, searched) and rule.may_fire(index, settings)
-               for rule in rules):
+    if not any(holds_tokens(rule, searched) and rule.may_fire(index, settings) and
+               _may_meet_contract(rule, index, settings, project) for rule in rules):
         return LintResult()  # no enabled rule can fire on this module's syntax: not analysed
     return lint_tree(tree, text, path, settings, rules, project, index, observer, source)
+
+
+def _may_meet_contract(rule: Rule, index: ModuleIndex, settings: Settings,
+                       project: Optional[ProjectContracts]) -> bool:
+    """A rule that reads only contract sinks (CTG114) has one only at a call of a function
+    with a contract (`ProjectContracts.names_a_contract`, an answer the project run's first
+    pass records) or, by default, of an extension module the code passes `.contiguous()`
+    tensors (`extension_names`). Strict mode reports any call of an extension, which this
+    does not look for, and a lint without the project's contracts learns the module's own
+    while it runs."""
+    if project is None or settings.strict or not rule.sinks <= CONTRACT_SINKS:
+        return True
+    own = project.own  # its `extensions`: the names bound to extension modules, as above
+    if any(own.extensions.values()) if own is not None else \
+            any(isinstance(node, FunctionNode) for node in index.nodes):
+        return True  # (a module whose summary the run did not make: any function may)
+    return project.names_a_contract(index.names)
 
 
 def _lint_segments(text: str, path: str, settings: Settings, rules: list[Rule],

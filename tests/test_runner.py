@@ -598,3 +598,42 @@ def test_without_a_rule_that_reads_contracts_none_is_computed(tmp_path, monkeypa
     known = [Program(ast.parse(text), SourceMap(text), str(path), contracts=flag).extension_names
              for flag in (True, False)]
     assert known[0] == known[1] == {"ext": True}  # run() passes it `.contiguous()` tensors
+
+
+CONTRACT_CALLERS = {
+    "pkg/__init__.py": "",
+    "pkg/kernels.py": "def kernel(packed):\n    assert packed.is_contiguous(), 'dense only'\n"
+                      "    return packed * 2\n",
+    "pkg/wrap.py": "from pkg.kernels import kernel\n\n\ndef twice(y):\n    return kernel(y)\n",
+    "pkg/caller.py": "from pkg.wrap import twice\n\n\ndef use(x):\n    return twice(x.t())\n",
+    "pkg/other.py": "import torch\n\n\ndef use(x):\n    return torch.relu(x.t())\n",
+    "pkg/ext.py": "import fused_cuda\n\n\ndef run(x):\n    fused_cuda.forward(x.contiguous())\n"
+                  "    return fused_cuda.backward(x.t())\n",
+}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_module_that_names_no_contract_is_not_analysed_for_one(tmp_path, monkeypatch, jobs):
+    """CTG114's sinks are calls of functions with a contract: a module that names none (and
+    calls no extension it passes `.contiguous()` tensors) is not analysed for it. The first
+    pass cannot know another module's contracts; it records the question, and the second
+    asks it again with the project's (`caller.py` names `twice`, whose contract comes from
+    `kernels.py` through `wrap.py`). Each finding is the one a lint of every file finds."""
+    from contiglint import engine
+
+    for name, text in CONTRACT_CALLERS.items():
+        write(tmp_path, name, text)
+    analysed = []
+    real = engine.analyze_module
+    monkeypatch.setattr(engine, "analyze_module",
+                        lambda *a, **k: analysed.append(os.path.basename(a[2])) or
+                        real(*a, **k))
+    default = Config(settings=Settings())
+    result = run([str(tmp_path / "pkg")], default, RunOptions(jobs=jobs))
+    found = {(os.path.basename(f.path), f.line, f.code) for f in result.findings}
+    assert found == {("caller.py", 5, "CTG114"), ("ext.py", 6, "CTG114")}, found
+    if jobs == 1:  # the workers' analyses are not seen here
+        assert "other.py" not in analysed and "caller.py" in analysed
+    monkeypatch.setattr(engine, "_may_meet_contract", lambda *a: True)
+    assert run([str(tmp_path / "pkg")], default, RunOptions(jobs=1)).findings == \
+        result.findings

@@ -59,11 +59,25 @@ class ProjectContracts:
             self.asked.setdefault(("compiled", qualname), fingerprint(found))
         return found
 
+    def names_a_contract(self, names: frozenset[str]) -> bool:
+        """Does code that spells `names` (`ModuleIndex.names`) name a function with a
+        contract: a part of such a function's qualified name (the function, or its class:
+        `Cls.apply` runs `Cls.forward`), here or in the module's own summary (where a call
+        to another of its functions may still add one), a known library contract, or a
+        custom op (`torch.ops`)? Code that names none calls none: no contract sink is in
+        it, whatever its tensors."""
+        found = "ops" in names or not KNOWN_NAMES.isdisjoint(names) or \
+            not names.isdisjoint(_contract_names(self.functions, self.own))
+        if self.asked is not None:
+            self.asked.setdefault(("names", " ".join(sorted(names))), fingerprint(found))
+        return found
+
     def answers(self, asked: dict) -> bool:
         """Do these contracts give every answer recorded in `asked`?"""
         for (what, name), recorded in asked.items():
             answer = self.lookup(name) if what == "lookup" else \
                 self.is_compiled_module(name) if what == "compiled" else \
+                self.names_a_contract(frozenset(name.split(" "))) if what == "names" else \
                 getattr(self, what).get(name)  # "functions", "extensions"
             if fingerprint(answer) != recorded:
                 return False
@@ -84,6 +98,33 @@ class ProjectContracts:
         """Only what other modules need: functions with requirements, and the op table."""
         return ProjectContracts({k: f for k, f in self.functions.items() if f.required},
                                 dict(self.ops), self.modules, self.extensions, self.checkers)
+
+
+# the last parts of the library functions with a known contract (safetensors' `save_file`)
+KNOWN_NAMES = frozenset(qualname.rpartition(".")[2] for qualname in catalogue.KNOWN)
+
+
+def _contract_names(functions: dict[str, FunctionContract],
+                    own: Optional[ModuleSummary]) -> set[str]:
+    """The last two parts of the qualified names of the functions with a requirement: the
+    resolved ones of the project, and those of the module's own summary that have one or
+    pass a parameter on to one that does (its requirements as far as the module alone
+    shows them: the project's resolution can only add to them, and the first pass's
+    answer is asked again with it)."""
+    keys = {key for key, contract in functions.items() if contract.required}
+    if own is not None:
+        required = {key for key, contract in own.functions.items() if contract.required}
+        rest = {key: {edge.target for edge in contract.edges}
+                for key, contract in own.functions.items() if key not in required}
+        grown = True
+        while grown:
+            reached = {key for key, targets in rest.items() if not targets.isdisjoint(required)}
+            grown = bool(reached)
+            required |= reached
+            for key in reached:
+                del rest[key]
+        keys |= required
+    return {part for key in keys for part in key.rsplit(".", 2)[-2:]}
 
 
 class Asked(dict):
