@@ -253,6 +253,26 @@ class StatIndex(_Table):
             self.changed = True
 
 
+    PROJECTS = "<projects>"  # not an absolute path: the project runs noted, newest last
+    KEPT = 8
+
+    def project(self, run: str) -> Optional[str]:
+        """The digest of the contracts of the project run noted under `run`, if any."""
+        runs = self.known.get(self.PROJECTS)
+        digest = runs.get(run) if isinstance(runs, dict) else None
+        return digest if isinstance(digest, str) else None
+
+    def ran_project(self, run: str, contracts: str) -> None:
+        runs = self.known.get(self.PROJECTS)
+        runs = dict(runs) if isinstance(runs, dict) else {}
+        if runs.get(run) == contracts and list(runs)[-1] == run:
+            return
+        runs.pop(run, None)
+        runs[run] = contracts
+        self.known[self.PROJECTS] = {key: runs[key] for key in list(runs)[-self.KEPT:]}
+        self.changed = True
+
+
 class WalkIndex(_Table):
     """The walks of `discovery.discover` (`discovery.WalkMemo`), by the key of their arguments: the
     last `KEPT` that runs made."""

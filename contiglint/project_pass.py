@@ -91,6 +91,8 @@ class FirstPass:
     # the module's own summary where `summary` is None (a text without `def `, which no
     # project holds): the one its lint makes, for checking the answers
     own: Optional[ModuleSummary] = None
+    # the file's status before the pass read it, for the cache's stat index (runner.py)
+    status: Optional[list[int]] = None
 
 
 def first_pass(source: SourceFile, config: Config, options: RunOptions,

@@ -11,16 +11,20 @@ import gc
 import os
 import signal
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from typing import Callable, Optional, Sequence
+from dataclasses import dataclass, replace
+from typing import Optional, Sequence
 
-from contiglint.cache import Cache, StatIndex
+from contiglint.cache import Cache
 from contiglint.config import Config
 from contiglint.engine import LintResult, SourceError, fix_source, lint_source
 from contiglint.discovery import discover
-from contiglint.files import SourceFile, read_source, stat_signature, write_source
-from contiglint.findings import Finding, unified_diff
+from contiglint.files import SourceFile, read_source, write_source
+from contiglint.findings import unified_diff
 from contiglint.layout.contracts.project import ProjectContracts
+from contiglint.outcomes import FileOutcome, Progress, RunResult
+from contiglint.stat_answers import (
+    answered, answered_project, note_project, signature, stat_index,
+)
 from contiglint.prefilter import may_have_findings
 from contiglint.project_pass import (
     FirstPass, check_file, first_pass, keep_first_result, module_names, per_file,
@@ -36,50 +40,6 @@ class RunOptions:
     unsafe_fixes: bool = False
     jobs: int = 0  # 0: one worker per core
     cache_dir: Optional[str] = None  # None: no cache
-
-
-@dataclass
-class FileOutcome:
-    path: str
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[SourceError] = field(default_factory=list)
-    fixed: int = 0  # fixes applied (fix mode) or that would be applied (diff mode)
-    fixes: list[Finding] = field(default_factory=list)  # the findings those fixes resolved
-    diff: str = ""
-    text: Optional[str] = None  # the fixed text, for stdin in fix mode
-    # (absolute path, stat signature, text digest) of a file read in a cached check run, for
-    # the cache's stat index (`StatIndex`)
-    seen: Optional[tuple[str, list[int], str]] = None
-
-
-@dataclass
-class RunResult:
-    outcomes: list[FileOutcome] = field(default_factory=list)
-    errors: list[SourceError] = field(default_factory=list)  # discovery problems
-
-    @property
-    def findings(self) -> list[Finding]:
-        return [f for outcome in self.outcomes for f in outcome.findings]
-
-    @property
-    def all_errors(self) -> list[SourceError]:
-        errors = self.errors + [e for outcome in self.outcomes for e in outcome.errors]
-        return sorted(errors, key=lambda e: (e.path, e.line, e.column))
-
-    @property
-    def fixed(self) -> int:
-        return sum(outcome.fixed for outcome in self.outcomes)
-
-    @property
-    def applied_fixes(self) -> list[Finding]:
-        return [f for outcome in self.outcomes for f in outcome.fixes]
-
-    @property
-    def changed_files(self) -> int:
-        return sum(1 for outcome in self.outcomes if outcome.fixed)
-
-
-Progress = Callable[[int, int], None]  # (files done, files in all)
 
 
 def run(paths: Sequence[str], config: Config, options: RunOptions,
@@ -120,22 +80,32 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     a call into another module is judged by what the callee requires (CTG114). In a check
     run the first pass also lints each file with stand-in contracts, and the second keeps
     that result where the project's contracts answer the lint the same (`FirstPass`).
-    When no enabled rule reads contracts (the default rules), there is one pass: each file
-    is linted on its own; in a check run with a cache, a file whose text the cache's stat
-    index knows is answered here first, and only the others are linted (by workers when they
-    are many). `progress` hears of each file the last pass finishes."""
+    In a check run with a cache, such a run whose files the cache's stat index knows, all
+    unchanged, is answered from the cache (stat_answers.py). When no enabled rule reads
+    contracts, there is one pass: each file is linted on its own; with a cache, a file whose
+    text the stat index knows is answered here first, and only the others are linted (by
+    workers when they are many). `progress` hears of each file the last pass finishes."""
     report = progress or (lambda done, total: None)
-    index = _stat_index(config, options)
+    index = stat_index(config, options)
     if index is None:
         return _process(files, config, options, report, note=False)
-    answered: dict[str, FileOutcome] = {}
+    if reads_any_contract(config):
+        outcomes = answered_project(files, config, options, index)
+        if outcomes is not None:
+            report(len(files), len(files))
+            return outcomes
+        outcomes = _process(files, config, options, report, note=True)
+        note_project(outcomes, config, options, index)
+        index.write()
+        return outcomes
+    known: dict[str, FileOutcome] = {}
     for path in files:
-        outcome = _answered(path, config, options, index)
+        outcome = answered(path, config, options, index)
         if outcome is not None:
-            answered[path] = outcome
-            report(len(answered), len(files))
-    rest = [path for path in files if path not in answered]
-    done = len(answered)
+            known[path] = outcome
+            report(len(known), len(files))
+    rest = [path for path in files if path not in known]
+    done = len(known)
     linted = _process(rest, config, options,
                       lambda count, _: report(done + count, len(files)), note=True)
     for outcome in linted:
@@ -146,7 +116,7 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
                       LintResult(outcome.findings, outcome.errors))
     index.write()
     remaining = iter(linted)
-    return [answered[path] if path in answered else next(remaining) for path in files]
+    return [known[path] if path in known else next(remaining) for path in files]
 
 
 def _process(files: Sequence[str], config: Config, options: RunOptions, report: Progress,
@@ -188,7 +158,7 @@ def _process(files: Sequence[str], config: Config, options: RunOptions, report: 
             outcomes.append(outcome)
             report(len(outcomes), len(files))
         pool.shutdown()
-        return outcomes
+        return _seen(outcomes, firsts, project) if note else outcomes
     except KeyboardInterrupt:
         # Ctrl-C: workers ignore SIGINT (see `_init_worker`), so each finishes the file it
         # holds (a fix is written whole or not at all); queued files are dropped.
@@ -213,25 +183,31 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
             report(len(outcomes), len(files))
         return outcomes
     modules = module_names(files, config)
+    statuses = [signature(path) if note else None for path in files]
     sources = [_read(path, options) for path in files]
     firsts = [None if isinstance(s, SourceError) else first_pass(s, config, options, modules)
               for s in sources]
+    for first, status in zip(firsts, statuses):
+        if first is not None:
+            first.status = status
     project = project_contracts([f.summary for f in firsts if f is not None], modules)
     outcomes = []
     for path, source, own, first in zip(files, sources, per_file(project, firsts), firsts):
         outcomes.append(second_pass(path, source, config, options, own, first))
         report(len(outcomes), len(files))
+    return _seen(outcomes, firsts, project) if note else outcomes
+
+
+def _seen(outcomes: list[FileOutcome], firsts: list, project: Optional[ProjectContracts]
+          ) -> list[FileOutcome]:
+    """A project run's outcomes, noting for the stat index each file's status before the
+    first pass read it, its text's digest and the contracts' digest (`FileOutcome.seen`)."""
+    contracts = project.digest() if project is not None else ""
+    for outcome, first in zip(outcomes, firsts):
+        if first is not None and first.status is not None and first.digest:
+            outcome.seen = (os.path.abspath(outcome.path), first.status, first.digest)
+            outcome.contracts = contracts
     return outcomes
-
-
-def _stat_index(config: Config, options: RunOptions) -> Optional[StatIndex]:
-    """The cache's stat index, for a check run whose files are each linted on their own (a
-    run that reads contracts reads every text for them anyway)."""
-    if options.mode != "check" or options.cache_dir is None or reads_any_contract(config):
-        return None
-    return Cache(options.cache_dir).stat_index()
-
-
 
 
 def _read(path: str, options: RunOptions):
@@ -273,10 +249,15 @@ def _init_worker(config: Config, options: RunOptions, modules: frozenset[str],
 
 def _first_pass_in_worker(path: str) -> Optional[FirstPass]:
     assert _worker_state is not None
-    config, options, modules, _ = _worker_state
+    config, options, modules, note = _worker_state
+    status = signature(path) if note else None  # before the text is read
     source = _read(path, options)
-    return None if isinstance(source, SourceError) else first_pass(source, config, options,
-                                                                   modules)
+    if isinstance(source, SourceError):
+        return None
+    first = first_pass(source, config, options, modules)
+    if first is not None:
+        first.status = status
+    return first
 
 
 def _alone_in_worker(path: str) -> FileOutcome:
@@ -306,39 +287,12 @@ def process_file(path: str, config: Config, options: RunOptions,
     stat index (`FileOutcome.seen`)."""
     if not note:
         return process_read(path, _read(path, options), config, options, project)
-    signature = _signature(path)
+    status = signature(path)
     source = _read(path, options)
     outcome = process_read(path, source, config, options, project)
-    if signature is not None and isinstance(source, SourceFile):
-        outcome.seen = (os.path.abspath(path), signature, source.text_digest)
+    if status is not None and isinstance(source, SourceFile):
+        outcome.seen = (os.path.abspath(path), status, source.text_digest)
     return outcome
-
-
-def _signature(path: str) -> Optional[list[int]]:
-    try:
-        return stat_signature(os.stat(path))
-    except OSError:
-        return None  # reading it reports why
-
-
-def _answered(path: str, config: Config, options: RunOptions,
-              index: StatIndex) -> Optional[FileOutcome]:
-    """The cached outcome of a file whose status is the one the stat index noted with its
-    text's digest: the file is not read. None when it must be read and linted."""
-    absolute, signature = os.path.abspath(path), _signature(path)
-    found = index.lookup(absolute, signature)
-    if found is None:
-        return None
-    digest, clean = found
-    cache = Cache(options.cache_dir)
-    key = cache.digest_key(digest, path, config.settings_for(path))
-    if key == clean:
-        return FileOutcome(path)
-    result = cache.load(key, None)
-    if result is None:
-        return None
-    index.met(absolute, signature, digest, key, result)
-    return FileOutcome(path, findings=result.findings, errors=result.errors)
 
 
 def process_read(path: str, source, config: Config, options: RunOptions,

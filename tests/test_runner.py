@@ -609,6 +609,8 @@ CONTRACT_CALLERS = {
     "pkg/other.py": "import torch\n\n\ndef use(x):\n    return torch.relu(x.t())\n",
     "pkg/ext.py": "import fused_cuda\n\n\ndef run(x):\n    fused_cuda.forward(x.contiguous())\n"
                   "    return fused_cuda.backward(x.t())\n",
+    # enough files for workers (`runner.SERIAL_BELOW`) with two jobs
+    **{f"pkg/plain{number}.py": f"SIZE = {number}\n" for number in range(3)},
 }
 
 
@@ -637,3 +639,49 @@ def test_a_module_that_names_no_contract_is_not_analysed_for_one(tmp_path, monke
     monkeypatch.setattr(engine, "_may_meet_contract", lambda *a: True)
     assert run([str(tmp_path / "pkg")], default, RunOptions(jobs=1)).findings == \
         result.findings
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_project_run_whose_files_are_unchanged_reads_none(tmp_path, monkeypatch, jobs):
+    """With a rule that reads contracts on (CTG114, a default rule), a result depends on
+    every file's text: a warm run is answered from the cache only when each file's status is
+    the one noted and the run lints the same files as the noted run. A changed contract, a
+    file gone or a new one makes it a full run, whose findings are a run's without the
+    cache."""
+    for name, text in CONTRACT_CALLERS.items():
+        write(tmp_path, name, text)
+    _settled(monkeypatch)
+    options = RunOptions(jobs=jobs, cache_dir=str(tmp_path / "cache"))
+    default = Config(settings=Settings())
+    package = str(tmp_path / "pkg")
+
+    def uncached():
+        return run([package], default, RunOptions(jobs=1)).findings
+
+    first = run([package], default, options)
+    assert {os.path.basename(f.path) for f in first.findings} == {"caller.py", "ext.py"}
+    read = _read_counted(monkeypatch)  # in this process: two jobs read in the workers
+    import concurrent.futures
+
+    real_pool, pools = concurrent.futures.ProcessPoolExecutor, []
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor",
+                        lambda *a, **k: pools.append(a) or real_pool(*a, **k))
+    assert run([package], default, options).findings == first.findings
+    assert read == [] and pools == []
+    write(tmp_path, "pkg/kernels.py", "def kernel(packed):\n    return packed * 2\n")
+    changed = run([package], default, options).findings
+    assert changed == uncached() and {os.path.basename(f.path) for f in changed} == {"ext.py"}
+    if jobs == 1:  # the run read every file
+        assert set(read) == {os.path.basename(name) for name in CONTRACT_CALLERS}
+    else:
+        assert len(pools) == 1
+    write(tmp_path, "pkg/kernels.py", CONTRACT_CALLERS["pkg/kernels.py"])
+    assert run([package], default, options).findings == first.findings
+    (tmp_path / "pkg" / "wrap.py").unlink()
+    gone = run([package], default, options).findings
+    assert gone == uncached() and "caller.py" not in {os.path.basename(f.path) for f in gone}
+    write(tmp_path, "pkg/wrap.py", CONTRACT_CALLERS["pkg/wrap.py"])
+    write(tmp_path, "pkg/more.py", "from pkg.kernels import kernel\n\n\n"
+                                   "def use(x):\n    return kernel(x[:, ::2])\n")
+    more = run([package], default, options).findings
+    assert more == uncached() and len(more) == 3
