@@ -167,9 +167,9 @@ def _may_meet_contract(rule: Rule, index: ModuleIndex, settings: Settings,
     """A rule that reads only contract sinks (CTG114) has one only at a call of a function
     with a contract (`ProjectContracts.names_a_contract`, an answer the project run's first
     pass records) or, by default, of an extension module the code passes `.contiguous()`
-    tensors (`extension_names`). Strict mode reports any call of an extension, which this
-    does not look for, and a lint without the project's contracts learns the module's own
-    while it runs."""
+    tensors (the module summary's `extensions`). Strict mode reports any call of an
+    extension, which this does not look for, and a lint without the project's contracts
+    learns the module's own while it runs."""
     if project is None or settings.strict or not rule.sinks <= CONTRACT_SINKS:
         return True
     own = project.own  # its `extensions`: the names bound to extension modules, as above

@@ -575,6 +575,63 @@ def test_the_autograd_context_is_not_a_tensor(monkeypatch):
     assert received == [6] and type(received[0]) is int
 
 
+APPLY_FORMS = '''\
+import torch
+
+
+def kernel(g):
+    assert g.is_contiguous(), "g must be contiguous"
+    return g * 2
+
+
+class Base(torch.autograd.Function):
+    pass
+
+
+class Double(Base):
+    @staticmethod
+    def forward(ctx, x):
+        return kernel(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+class NewStyle(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return kernel(x)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+def run(h):
+    return Double.apply(h.t()), NewStyle.apply(h.t())
+'''
+
+
+def test_apply_binds_forward_with_and_without_the_context():
+    """`Cls.apply(x)` runs `forward(ctx, x)`, or `forward(x)` where a `setup_context`
+    takes the context: both forwards hand x to a kernel that asserts contiguity, and both
+    raise on a transpose (run below), of a Function whose base is the project's own too."""
+    found = sorted((f.line, f.column) for f in lint_source(APPLY_FORMS, "m.py", ALL).findings
+                   if f.code == "CTG114")
+    assert found == [(38, 26), (38, 49)], found
+    namespace: dict = {}
+    exec(compile(APPLY_FORMS, "apply.py", "exec"), namespace)
+    for name in ("Double", "NewStyle"):
+        with pytest.raises(AssertionError, match="must be contiguous"):
+            namespace[name].apply(torch.randn(4, 6).t())
+
+
+
 EXTENSION_CALLS = '''\
 import torch
 from torch.utils.cpp_extension import load

@@ -62,9 +62,15 @@ ARGUMENT_KEEPING_DECORATORS = frozenset({
     "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.enable_grad"})
 
 # The static methods of a torch.autograd.Function that autograd calls with its context object
-# first; `forward` only where no `setup_context` takes the context instead.
+# first (`Function.apply(x)` runs `forward(ctx, x)`); `forward` too unless a `setup_context`
+# takes the context instead (`forward(x)`): see `forward_takes_context`.
 AUTOGRAD_CONTEXT_METHODS = ("backward", "vjp", "jvp", "setup_context")
-AUTOGRAD_FORWARD_WITH_CONTEXT = "forward"
+
+
+def forward_takes_context(methods) -> bool:
+    """Does autograd call the Function's `forward` with its context first? `methods`: the
+    names of the class's methods."""
+    return "setup_context" not in methods
 
 # calls whose tensor-derived argument is read as raw memory
 RAW_READERS = frozenset({"torch.frombuffer", "numpy.frombuffer", "numpy.ctypeslib.as_array",

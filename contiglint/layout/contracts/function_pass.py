@@ -306,8 +306,9 @@ class FunctionPass(GuardMixin):
             return f"{self.cls}.{func.attr}", 0 if static else 1
         if isinstance(owner, ast.Name) and f"{self.module}.{owner.id}" in self.classes:
             cls = f"{self.module}.{owner.id}"
-            if func.attr == "apply":
-                return f"{cls}.forward", 1
+            if func.attr == "apply":  # `forward(ctx, x)`, or `forward(x)` by a setup_context
+                methods = {n.name for n in self.classes[cls].body if isinstance(n, FunctionNode)}
+                return f"{cls}.forward", int(catalogue.forward_takes_context(methods))
             return f"{cls}.{func.attr}", _shift(self.classes[cls], func.attr)
         if qualname and qualname.startswith("torch.ops."):
             return _op_name(qualname), 0

@@ -6,6 +6,7 @@ import ast
 from typing import Optional
 
 from contiglint.catalogue import contracts as catalogue
+from contiglint.layout.model.stride_checks import layout_reads
 
 
 class GuardMixin:
@@ -77,15 +78,6 @@ class GuardMixin:
                     param = self.live(stride[0])
                     if param:
                         yield test, param, stride[1]
-
-
-def layout_reads(test: ast.expr):
-    """The calls in `test` that read a name's layout: `x.is_contiguous(...)`, `x.stride(...)`."""
-    for node in ast.walk(test):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr in ("is_contiguous", "stride") and \
-                isinstance(node.func.value, ast.Name):
-            yield node
 
 
 def _last_index(node: ast.expr) -> bool:

@@ -11,8 +11,7 @@ from contiglint.layout.flow import conditions
 from contiglint.layout.flow.environments import (ABOVE_ONE, Env, join_envs, sizes_above_one,
                                                   truth_of)
 from contiglint.layout.model.sizes import literal
-from contiglint.layout.contracts.guards import layout_reads
-from contiglint.layout.model.stride_checks import stride_truth, undecided_strides
+from contiglint.layout.model.stride_checks import layout_reads, stride_truth, undecided_strides
 from contiglint.layout.model.values import (
     OPAQUE,
     Const,
@@ -119,16 +118,10 @@ class BranchMixin:
 
     def layout_checked_names(self, test: ast.expr) -> list[tuple[str, bool]]:
         """Names whose layout `test` checks; True when the check is `is_contiguous()`."""
-        found: list[tuple[str, bool]] = []
         if not self.program.index.queries_layout(test):
-            return found
-        for node in ast.walk(test):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                    isinstance(node.func.value, ast.Name) and \
-                    node.func.attr in ("is_contiguous", "stride"):
-                found.append((node.func.value.id, node.func.attr == "is_contiguous"
-                              and not node.keywords))
-        return found
+            return []
+        return [(node.func.value.id, node.func.attr == "is_contiguous" and not node.keywords)
+                for node in layout_reads(test)]
 
     def unit_size_test(self, test: ast.expr, env: Env) -> Optional[tuple[str, bool]]:
         """The size symbol that `test` tests to be 1, and on which side (True: where the test

@@ -15,6 +15,7 @@ from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.layout.model import op_transfers
 from contiglint.layout.syntax.names import is_foreign, is_torch
 from contiglint.layout.model.sizes import Size, literal, multiply, symbol
+from contiglint.catalogue.contracts import AUTOGRAD_CONTEXT_METHODS, forward_takes_context
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
 from contiglint.layout.sinks.records import (
     FUNCTION_SINKS,
@@ -310,8 +311,9 @@ class CallMixin(CallSinkMixin):
             key = info.method("forward", self.program.classes)
             if key is None:
                 return OPAQUE
-            context = [AUTOGRAD_CONTEXT] if self.program.index.number(
-                self.program.functions[key]) in self.program.autograd_methods else []
+            methods = {name for name in AUTOGRAD_CONTEXT_METHODS  # its own or inherited
+                       if info.method(name, self.program.classes)}
+            context = [AUTOGRAD_CONTEXT] if forward_takes_context(methods) else []
             return self.program.call(key, None, context + list(args), kwargs,
                                      self.site(node, f"{cls}.apply"), self.chain)
         key = info.method(name, self.program.classes)

@@ -17,7 +17,7 @@ import ast
 from typing import Optional
 
 from contiglint.catalogue.contracts import (ARGUMENT_KEEPING_DECORATORS, AUTOGRAD_CONTEXT_METHODS,
-                                            AUTOGRAD_FORWARD_WITH_CONTEXT)
+                                            forward_takes_context)
 from contiglint.layout.syntax.compiled import (
     Kernel, is_jit_kernel, kernel_signature, traced_functions,
 )
@@ -148,8 +148,8 @@ class Program:
         """The static methods of an autograd Function, whose first parameter is the context
         autograd passes (a decorator's wrapper has no tensor to put in its place), and its
         `backward`, whose other parameters are gradients where its decorators keep them."""
-        names = AUTOGRAD_CONTEXT_METHODS if "setup_context" in info.methods else \
-            AUTOGRAD_CONTEXT_METHODS + (AUTOGRAD_FORWARD_WITH_CONTEXT,)
+        names = AUTOGRAD_CONTEXT_METHODS + (
+            ("forward",) if forward_takes_context(info.methods) else ())
         for name in names:
             method = info.methods.get(name)
             if method is not None and any(isinstance(d, ast.Name) and d.id == "staticmethod"

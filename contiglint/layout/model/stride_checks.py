@@ -9,10 +9,19 @@ dim is still unit-stride really does skip the copy and reach the kernel as it is
 from __future__ import annotations
 
 import ast
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 from contiglint.layout.model.sizes import is_one
 from contiglint.layout.model.values import Kind, Tensor, Value
+
+
+def layout_reads(test: ast.expr) -> Iterator[ast.Call]:
+    """The calls in `test` that read a name's layout: `x.is_contiguous(...)`, `x.stride(...)`."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("is_contiguous", "stride") and \
+                isinstance(node.func.value, ast.Name):
+            yield node
 
 
 def _last(node: ast.expr, minus: int) -> bool:
@@ -119,6 +128,4 @@ def undecided_strides(test: ast.expr, lookup: Callable[[str], Value]) -> set[str
         return undecided_strides(test.operand, lookup)
     if stride_truth(test, lookup) is not None:
         return set()
-    return {node.func.value.id for node in ast.walk(test)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and
-            node.func.attr == "stride" and isinstance(node.func.value, ast.Name)}
+    return {node.func.value.id for node in layout_reads(test) if node.func.attr == "stride"}

@@ -192,7 +192,9 @@ class ContractChecker:
             return
         if name == "apply":
             key = info.method("forward", self.program.classes)
-            shift = 1
+            shift = int(catalogue.forward_takes_context(
+                {m for m in catalogue.AUTOGRAD_CONTEXT_METHODS
+                 if info.method(m, self.program.classes)}))
         else:
             key = info.method(name, self.program.classes)
             method = self.program.functions.get(key) if key else None
