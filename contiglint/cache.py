@@ -231,7 +231,8 @@ class StatIndex(_Table):
     """For each absolute path: the `stat_signature` a run saw, the `text_digest` of the text
     it read then (see the module's docstring), and the file's key in that run when its result
     was clean (no finding, no error; else ""), so that a warm run with the same settings reads
-    no entry for most files."""
+    no entry for most files. Under `PROJECTS`, the last runs that read contracts, each with
+    the digest of its contracts (stat_answers.py)."""
 
     FIELD = "files"  # missing or corrupt: every file is read
 
@@ -252,7 +253,6 @@ class StatIndex(_Table):
             self.known[absolute] = entry
             self.changed = True
 
-
     PROJECTS = "<projects>"  # not an absolute path: the project runs noted, newest last
     KEPT = 8
 
@@ -267,9 +267,8 @@ class StatIndex(_Table):
         runs = dict(runs) if isinstance(runs, dict) else {}
         if runs.get(run) == contracts and list(runs)[-1] == run:
             return
-        runs.pop(run, None)
-        runs[run] = contracts
-        self.known[self.PROJECTS] = {key: runs[key] for key in list(runs)[-self.KEPT:]}
+        _keep_newest(runs, run, contracts, self.KEPT)
+        self.known[self.PROJECTS] = runs
         self.changed = True
 
 
@@ -285,8 +284,13 @@ class WalkIndex(_Table):
         return walk if isinstance(walk, dict) else None
 
     def remember(self, key: str, walk: dict) -> None:
-        self.known.pop(key, None)  # the newest last: the oldest is dropped first
-        self.known[key] = walk
-        for old in list(self.known)[:-self.KEPT]:
-            del self.known[old]
+        _keep_newest(self.known, key, walk, self.KEPT)
         self.changed = True
+
+
+def _keep_newest(table: dict, key: str, value, kept: int) -> None:
+    """`table[key] = value`, the newest last: beyond `kept` entries the oldest are dropped."""
+    table.pop(key, None)
+    table[key] = value
+    for old in list(table)[:-kept]:
+        del table[old]

@@ -16,14 +16,14 @@ from typing import Optional, Sequence
 
 from contiglint.cache import Cache
 from contiglint.config import Config
-from contiglint.engine import LintResult, SourceError, fix_source, lint_source
+from contiglint.engine import SourceError, fix_source, lint_source
 from contiglint.discovery import discover
 from contiglint.files import SourceFile, read_source, write_source
 from contiglint.findings import unified_diff
 from contiglint.layout.contracts.project import ProjectContracts
 from contiglint.outcomes import FileOutcome, Progress, RunResult
 from contiglint.stat_answers import (
-    answered, answered_project, note_project, signature, stat_index,
+    answered, answered_project, note_files, note_project, signature, stat_index,
 )
 from contiglint.prefilter import may_have_findings
 from contiglint.project_pass import (
@@ -86,7 +86,7 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     text the stat index knows is answered here first, and only the others are linted (by
     workers when they are many). `progress` hears of each file the last pass finishes."""
     report = progress or (lambda done, total: None)
-    index = stat_index(config, options)
+    index = stat_index(options)
     if index is None:
         return _process(files, config, options, report, note=False)
     if reads_any_contract(config):
@@ -108,12 +108,7 @@ def process_files(files: Sequence[str], config: Config, options: RunOptions,
     done = len(known)
     linted = _process(rest, config, options,
                       lambda count, _: report(done + count, len(files)), note=True)
-    for outcome in linted:
-        if outcome.seen is not None:
-            absolute, signature, digest = outcome.seen
-            index.met(absolute, signature, digest,
-                      Cache.digest_key(digest, outcome.path, config.settings_for(outcome.path)),
-                      LintResult(outcome.findings, outcome.errors))
+    note_files(linted, config, index)
     index.write()
     remaining = iter(linted)
     return [known[path] if path in known else next(remaining) for path in files]
@@ -183,13 +178,8 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
             report(len(outcomes), len(files))
         return outcomes
     modules = module_names(files, config)
-    statuses = [signature(path) if note else None for path in files]
-    sources = [_read(path, options) for path in files]
-    firsts = [None if isinstance(s, SourceError) else first_pass(s, config, options, modules)
-              for s in sources]
-    for first, status in zip(firsts, statuses):
-        if first is not None:
-            first.status = status
+    sources, firsts = zip(*(_read_first(path, config, options, modules, note)
+                            for path in files))
     project = project_contracts([f.summary for f in firsts if f is not None], modules)
     outcomes = []
     for path, source, own, first in zip(files, sources, per_file(project, firsts), firsts):
@@ -250,14 +240,21 @@ def _init_worker(config: Config, options: RunOptions, modules: frozenset[str],
 def _first_pass_in_worker(path: str) -> Optional[FirstPass]:
     assert _worker_state is not None
     config, options, modules, note = _worker_state
-    status = signature(path) if note else None  # before the text is read
+    return _read_first(path, config, options, modules, note)[1]
+
+
+def _read_first(path: str, config: Config, options: RunOptions, modules: frozenset[str],
+                note: bool):
+    """The file's text (or why it cannot be read) and its first pass; `note`: the pass
+    notes the file's status before the text was read, for the stat index."""
+    status = signature(path) if note else None
     source = _read(path, options)
     if isinstance(source, SourceError):
-        return None
+        return source, None
     first = first_pass(source, config, options, modules)
     if first is not None:
         first.status = status
-    return first
+    return source, first
 
 
 def _alone_in_worker(path: str) -> FileOutcome:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 from contiglint.cache import Cache, StatIndex
 from contiglint.config import Config
+from contiglint.engine import LintResult
 from contiglint.files import stat_signature
 from contiglint.outcomes import FileOutcome
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from contiglint.runner import RunOptions
 
 
-def stat_index(config: Config, options: RunOptions) -> Optional[StatIndex]:
+def stat_index(options: RunOptions) -> Optional[StatIndex]:
     """The cache's stat index, for a check run with a cache."""
     if options.mode != "check" or options.cache_dir is None:
         return None
@@ -48,15 +49,11 @@ def answered(path: str, config: Config, options: RunOptions,
     if found is None:
         return None
     digest, clean = found
-    cache = Cache(options.cache_dir)
-    key = cache.digest_key(digest, path, config.settings_for(path))
-    if key == clean:
-        return FileOutcome(path)
-    result = cache.load(key, None)
-    if result is None:
-        return None
-    index.met(absolute, status, digest, key, result)
-    return FileOutcome(path, findings=result.findings, errors=result.errors)
+    key = Cache.digest_key(digest, path, config.settings_for(path))
+    outcome = _cached(Cache(options.cache_dir), path, key, clean)
+    if outcome is not None and key != clean:
+        index.met(absolute, status, digest, key, _result(outcome))
+    return outcome
 
 
 def answered_project(files: Sequence[str], config: Config, options: RunOptions,
@@ -77,37 +74,48 @@ def answered_project(files: Sequence[str], config: Config, options: RunOptions,
         return None
     outcomes = []
     for path, digest, clean in known:
-        key = cache.digest_key(digest, path, config.settings_for(path), contracts)
-        if key == clean:
-            outcomes.append(FileOutcome(path))
-            continue
-        result = cache.load(key, None)
-        if result is None:
+        outcome = _cached(cache, path, cache.digest_key(digest, path, config.settings_for(path),
+                                                        contracts), clean)
+        if outcome is None:
             return None
-        outcomes.append(FileOutcome(path, findings=result.findings, errors=result.errors))
+        outcomes.append(outcome)
     return outcomes
+
+
+def _cached(cache: Cache, path: str, key: str, clean: str) -> Optional[FileOutcome]:
+    """The outcome stored under `key`: none to load where the index noted it clean."""
+    if key == clean:
+        return FileOutcome(path)
+    result = cache.load(key, None)
+    if result is None:
+        return None
+    return FileOutcome(path, findings=result.findings, errors=result.errors)
+
+
+def note_files(outcomes: Sequence[FileOutcome], config: Config, index: StatIndex) -> None:
+    """What a run saw of each file it read (`FileOutcome.seen`), with the key of its result
+    (under the contracts it was linted with, `FileOutcome.contracts`)."""
+    for outcome in outcomes:
+        if outcome.seen is not None:
+            absolute, status, digest = outcome.seen
+            key = Cache.digest_key(digest, outcome.path, config.settings_for(outcome.path),
+                                   outcome.contracts)
+            index.met(absolute, status, digest, key, _result(outcome))
 
 
 def note_project(outcomes: Sequence[FileOutcome], config: Config, options: RunOptions,
                  index: StatIndex) -> None:
-    """What a project run saw of each file (`FileOutcome.seen`, `contracts`), and, when it
-    saw every file, the run itself (its key -> the contracts' digest)."""
+    """What a project run saw of each file (`note_files`), and, when it saw every file, the
+    run itself (its key -> the contracts' digest)."""
     cache = Cache(options.cache_dir)
-    for outcome in outcomes:
-        if outcome.seen is not None:
-            absolute, status, digest = outcome.seen
-            key = cache.digest_key(digest, outcome.path, config.settings_for(outcome.path),
-                                   outcome.contracts)
-            index.met(absolute, status, digest, key, _result(outcome))
+    note_files(outcomes, config, index)
     if outcomes and all(o.seen is not None for o in outcomes) and \
             len({o.contracts for o in outcomes}) == 1:
         run = _run_key(cache, config, [(o.path, o.seen[2]) for o in outcomes])
         index.ran_project(run, outcomes[0].contracts)
 
 
-def _result(outcome: FileOutcome):
-    from contiglint.engine import LintResult
-
+def _result(outcome: FileOutcome) -> LintResult:
     return LintResult(outcome.findings, outcome.errors)
 
 
