@@ -50,6 +50,51 @@ def reads_any_contract(config: Config) -> bool:
     return reads_contracts(enabled_rules(config.settings))
 
 
+def lazy_summaries(config: Config) -> bool:
+    """Does the run make partial summaries (layout/contracts/evidence.py)? Not in strict
+    mode, which reports calls of extensions whose contract needs no evidence."""
+    return not config.settings.strict
+
+
+def whole_summary(source: SourceFile, options: RunOptions) -> Optional[ModuleSummary]:
+    """The complete summary of a module whose first pass made a partial one (cached by
+    content, as the first pass caches its own); None for a text that no longer parses."""
+    path, text = source.path, source.text
+    module = module_name(path)
+    cache = Cache(options.cache_dir) if options.cache_dir is not None else None
+    key = cache.summary_key(text, path, module) if cache is not None else ""
+    try:
+        tree, _ = parse(text, path)
+        if tree is None:
+            return None
+        summary = summarize(tree, module, path, path.endswith("__init__.py"))
+    except (RecursionError, MemoryError, ValueError):
+        return None
+    if cache is not None:
+        cache.store_summary(key, summary.as_json())
+    return summary
+
+
+def complete(firsts: list, modules: frozenset[str], make_whole
+             ) -> Optional[ProjectContracts]:
+    """The project's contracts, made whole: each round, the partial summaries whose code
+    names a function the contracts so far require are made complete (`make_whole`: their
+    positions in `firsts` -> their summaries, None where one cannot be made), until no
+    partial summary names one (see evidence.py). The summaries stay in the files' order, so
+    the contracts are joined as they would be from every summary made whole."""
+    while True:
+        project = project_contracts([f.summary for f in firsts if f is not None], modules)
+        if project is None:
+            return None
+        at = [i for i, f in enumerate(firsts) if f is not None and f.summary is not None]
+        late = [at[i] for i in project.passed_on_by([firsts[i].summary for i in at])]
+        if not late:
+            return project
+        for i, summary in zip(late, make_whole(late)):
+            firsts[i].summary = summary if summary is not None else \
+                replace(firsts[i].summary, partial=False)  # it stays as it was
+
+
 def project_contracts(summaries: list, modules: frozenset[str]) -> Optional[ProjectContracts]:
     found = [s for s in summaries if s is not None]
     if not found:
@@ -109,18 +154,19 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     package = path.endswith("__init__.py")
     # a large text is analysed in segments (segments.py): no summary of the whole
     whole = contracts and not segmented(text)
+    lazy = lazy_summaries(config)
     try:
         if "def " in text and whole:
             key = cache.summary_key(text, path, module) if cache is not None else ""
             cached = cache.load_summary(key) if cache is not None else None
             if cached is not None:
                 summary = ModuleSummary.from_json(cached)
-            else:
+            if summary is None or summary.partial and not lazy:
                 tree, _ = parse(text, path)
                 parsed = True
                 if tree is not None:
                     index = ModuleIndex(tree)  # one walk for the summary and the lint
-                    summary = summarize(tree, module, path, package, index=index)
+                    summary = summarize(tree, module, path, package, index=index, lazy=lazy)
                     if cache is not None:
                         cache.store_summary(key, summary.as_json())
     except (RecursionError, MemoryError, ValueError):

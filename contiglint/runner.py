@@ -21,6 +21,7 @@ from contiglint.discovery import discover
 from contiglint.files import SourceFile, read_source, write_source
 from contiglint.findings import unified_diff
 from contiglint.layout.contracts.project import ProjectContracts
+from contiglint.layout.contracts.records import ModuleSummary
 from contiglint.outcomes import FileOutcome, Progress, RunResult
 from contiglint.stat_answers import (
     answered, answered_project, note_files, note_project, signature, stat_index,
@@ -28,7 +29,7 @@ from contiglint.stat_answers import (
 from contiglint.prefilter import may_have_findings
 from contiglint.project_pass import (
     FirstPass, check_file, first_pass, keep_first_result, module_names, per_file,
-    project_contracts, reads_any_contract, stands_safely,
+    complete, reads_any_contract, stands_safely, whole_summary,
 )
 
 SERIAL_BELOW = 8  # fewer files than this: starting workers costs more than it saves
@@ -144,7 +145,8 @@ def _process(files: Sequence[str], config: Config, options: RunOptions, report: 
             pool.shutdown()
             return outcomes
         firsts = list(pool.map(_first_pass_in_worker, files, chunksize=chunksize))
-        project = project_contracts([f.summary for f in firsts if f is not None], modules)
+        project = complete(firsts, modules, lambda late: pool.map(
+            _whole_in_worker, [files[i] for i in late]))
         outcomes = []
         # the summary travels as the project's `own`: not twice
         lean = [replace(f, summary=None) if f is not None else None for f in firsts]
@@ -180,7 +182,8 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
     modules = module_names(files, config)
     sources, firsts = zip(*(_read_first(path, config, options, modules, note)
                             for path in files))
-    project = project_contracts([f.summary for f in firsts if f is not None], modules)
+    project = complete(firsts, modules, lambda late: [
+        whole_summary(sources[i], options) for i in late])
     outcomes = []
     for path, source, own, first in zip(files, sources, per_file(project, firsts), firsts):
         outcomes.append(second_pass(path, source, config, options, own, first))
@@ -241,6 +244,12 @@ def _first_pass_in_worker(path: str) -> Optional[FirstPass]:
     assert _worker_state is not None
     config, options, modules, note = _worker_state
     return _read_first(path, config, options, modules, note)[1]
+
+
+def _whole_in_worker(path: str) -> Optional[ModuleSummary]:
+    assert _worker_state is not None
+    source = _read(path, _worker_state[1])
+    return None if isinstance(source, SourceError) else whole_summary(source, _worker_state[1])
 
 
 def _read_first(path: str, config: Config, options: RunOptions, modules: frozenset[str],

@@ -72,6 +72,15 @@ class ProjectContracts:
             self.asked.setdefault(("names", " ".join(sorted(names))), fingerprint(found))
         return found
 
+    def passed_on_by(self, summaries: list[ModuleSummary]) -> list[int]:
+        """The positions of the partial summaries (evidence.py) whose code names a function
+        with a requirement, or a custom op while the project defines one: a function there may
+        pass a parameter on to it, so its summary must be made whole."""
+        names = _contract_names(self.functions, None)
+        return [at for at, summary in enumerate(summaries)
+                if summary.partial and (not summary.names.isdisjoint(names) or
+                                        bool(self.ops) and "ops" in summary.names)]
+
     def answers(self, asked: dict) -> bool:
         """Do these contracts give every answer recorded in `asked`?"""
         for (what, name), recorded in asked.items():

@@ -105,13 +105,21 @@ class ModuleSummary:
     # tensor argument with another's strides
     cross_strides: dict[int, list[tuple[str, str, str]]] = field(default_factory=dict)
     checkers: frozenset[str] = frozenset()  # its own functions that work like torch._check
+    # made without the function passes, whose functions cannot require a parameter by their
+    # own code (layout/contracts/evidence.py), and the names its code spells, by which a
+    # project run learns whether they pass one on to a function that does
+    partial: bool = False
+    names: frozenset[str] = frozenset()
 
     def as_json(self) -> dict:
-        return {"module": self.module, "path": self.path,
+        data = {"module": self.module, "path": self.path,
                 "functions": {k: f.as_json() for k, f in self.functions.items()},
                 "ops": self.ops, "extensions": self.extensions,
                 "imported_modules": list(self.imported_modules),
                 "checkers": sorted(self.checkers)}
+        if self.partial:
+            data["names"] = sorted(self.names)
+        return data
 
     @staticmethod
     def from_json(data: dict) -> "ModuleSummary":
@@ -120,7 +128,8 @@ class ModuleSummary:
                               for k, f in data["functions"].items()},
                              dict(data["ops"]), dict(data["extensions"]),
                              tuple(data["imported_modules"]),
-                             checkers=frozenset(data.get("checkers", ())))
+                             checkers=frozenset(data.get("checkers", ())),
+                             partial="names" in data, names=frozenset(data.get("names", ())))
 
 
 def stronger(new: str, old: str) -> bool:

@@ -6,6 +6,7 @@ import ast
 from typing import Optional
 
 from contiglint.catalogue import contracts as catalogue
+from contiglint.layout.contracts.evidence import holds_evidence
 from contiglint.layout.contracts.function_pass import FunctionPass
 from contiglint.layout.contracts.naming import FunctionNode, Names, function_keys
 from contiglint.layout.contracts.records import ModuleSummary
@@ -15,9 +16,11 @@ from contiglint.layout.syntax.index import ModuleIndex
 
 def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False,
               checkers: frozenset[str] = frozenset(),
-              index: Optional[ModuleIndex] = None) -> ModuleSummary:
+              index: Optional[ModuleIndex] = None, lazy: bool = False) -> ModuleSummary:
     """`checkers`: names of check functions imported from other modules (runtime use);
-    `index`: the module's shared walk, when the caller has one (else it is made here)."""
+    `index`: the module's shared walk, when the caller has one (else it is made here);
+    `lazy`: a module whose functions cannot require a parameter by their own code gets a
+    partial summary, without their passes (evidence.py)."""
     summary = ModuleSummary(module, path)
     index = index or ModuleIndex(tree)
     names = Names(tree, module, is_package, index)
@@ -27,6 +30,12 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
     extensions = extension_names(index, names)
     classes = {f"{module}.{node.name}": node for node in index.classes}
     checkers = check_functions(tree) | checkers
+    summary.ops = _custom_ops(tree, index, module, names)
+    summary.checkers = check_functions(tree)
+    summary.extensions = {name: contiguous for name, contiguous in extensions.items()}
+    if lazy and not holds_evidence(index, kernels, extensions):
+        summary.partial, summary.names = True, index.names
+        return summary
     for key, node, cls in function_keys(tree, module):
         if node.name in kernels and key == f"{module}.{node.name}":
             continue
@@ -38,9 +47,6 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
         summary.launches.update(function.launches)
         for line, pairs in function.cross_strides.items():
             summary.cross_strides.setdefault(line, []).extend(pairs)
-    summary.ops = _custom_ops(tree, index, module, names)
-    summary.checkers = check_functions(tree)
-    summary.extensions = {name: contiguous for name, contiguous in extensions.items()}
     return summary
 
 

@@ -1,0 +1,155 @@
+"""A project run makes the function passes of a module's contract summary only where they can
+matter (layout/contracts/evidence.py): a module with no evidence of its own gets them once the
+project's contracts require a function it names. Its findings are those of a run that makes
+every summary whole, however many modules away from the evidence a wrapper is."""
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+from contiglint import project_pass
+from contiglint.config import Config
+from contiglint.runner import RunOptions, run
+from contiglint.settings import Settings
+
+MODULES = {
+    "__init__.py": "",
+    "kernels.py": """
+        import torch
+
+        def fused(x):
+            torch._check(x.is_contiguous())
+            return x
+    """,
+    # each wrapper is one module further from the evidence: whole in a later round
+    "wrap1.py": """
+        from .kernels import fused
+
+        def w1(x):
+            return fused(x)
+    """,
+    "wrap2.py": """
+        from .wrap1 import w1
+
+        def w2(x):
+            return w1(x) + 1
+    """,
+    "wrap3.py": """
+        import torch
+        from . import wrap2
+
+        class Op(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return wrap2.w2(x)
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        def w3(x):
+            return Op.apply(x)
+    """,
+    # a check function holds no evidence itself: the module that calls it does
+    "checks.py": """
+        def ensure(cond, message):
+            if not cond:
+                raise ValueError(message)
+    """,
+    "guarded.py": """
+        from .checks import ensure
+
+        def g(x):
+            ensure(x.is_contiguous(), "x")
+            return x
+    """,
+    # an extension the module passes `.contiguous()` tensors: its other calls need them too
+    "ext.py": """
+        from . import _C
+
+        def e(x):
+            return _C.op(x.contiguous())
+
+        def e2(y):
+            return _C.op(y)
+    """,
+    "unrelated.py": """
+        import torch
+
+        def helper(x):
+            return x.transpose(0, 1) * 2
+    """,
+    "model.py": """
+        import torch
+        from .wrap2 import w2
+        from .wrap3 import w3
+        from .guarded import g
+        from .ext import e2
+
+        def forward(h):
+            a = w2(h.t())
+            b = w3(h.t())
+            c = g(h.t())
+            d = e2(h.t())
+            return a, b, c, d, w2(h)
+    """,
+}
+# the transposed arguments of model.py's calls: lines 8-11
+EXPECTED = [("model.py", line, "CTG114") for line in (8, 9, 10, 11)]
+
+
+def write_project(tmp_path) -> str:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    for name, text in MODULES.items():
+        (package / name).write_text(textwrap.dedent(text).lstrip())
+    return str(package)
+
+
+def findings(package: str, jobs: int, settings: Settings = Settings()) -> list:
+    result = run([package], Config(settings=settings), RunOptions(jobs=jobs))
+    assert not result.errors
+    return [(os.path.basename(f.path), f.line, f.code, f.message) for f in result.findings]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_partial_summaries_find_what_whole_ones_find(tmp_path, monkeypatch, jobs):
+    package = write_project(tmp_path)
+    lazy = findings(package, jobs)
+    assert [f[:3] for f in lazy] == EXPECTED
+    assert "kernels.py:4" in lazy[0][3]  # the chain down to the guard, three modules away
+    monkeypatch.setattr(project_pass, "lazy_summaries", lambda config: False)
+    assert findings(package, jobs) == lazy
+
+
+def test_only_modules_that_name_a_required_function_are_made_whole(tmp_path, monkeypatch):
+    package = write_project(tmp_path)
+    completed = []
+    whole = project_pass.whole_summary
+
+    def spy(source, options):
+        completed.append(os.path.basename(source.path))
+        return whole(source, options)
+
+    monkeypatch.setattr("contiglint.runner.whole_summary", spy)
+    assert [f[:3] for f in findings(package, 1)] == EXPECTED
+    # model.py names w2, w3, g and e2; the wrappers name the function below them; checks.py
+    # and unrelated.py name none (a check function needs no function pass)
+    assert sorted(completed) == ["model.py", "wrap1.py", "wrap2.py", "wrap3.py"]
+
+
+def test_strict_mode_makes_every_summary_whole(tmp_path, monkeypatch):
+    package = write_project(tmp_path)
+    made = []
+    summarize = project_pass.summarize
+
+    def spy(tree, module, path, *args, lazy=False, **kwargs):
+        made.append(lazy)
+        return summarize(tree, module, path, *args, lazy=lazy, **kwargs)
+
+    monkeypatch.setattr(project_pass, "summarize", spy)
+    strict = findings(package, 1, Settings(strict=True))
+    assert made and not any(made)
+    assert {f[:3] for f in strict} >= set(EXPECTED)
