@@ -29,6 +29,9 @@ The package, in the order a run uses it:
 * `naming.py`: a file's module name, local names -> qualified names, the functions of a module;
 * `summary.py`: the summary pass over one module (`summarize`), with its module-wide parts
   (check functions, extension modules, custom ops);
+* `evidence.py`: whether a module's functions can require a layout by their own code; a
+  project run makes the function passes of the others only once the project's contracts
+  require a function they name (a *partial* summary until then);
 * `function_pass.py` and `guards.py`: the pass over one function's body, and its reading of
   layout guards;
 * `project.py`: the project-wide join (`resolve`), the resolved contracts a flow pass reads

@@ -29,9 +29,9 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
                if isinstance(node, FunctionNode) and is_jit_kernel(node)}
     extensions = extension_names(index, names)
     classes = {f"{module}.{node.name}": node for node in index.classes}
-    checkers = check_functions(tree) | checkers
-    summary.ops = _custom_ops(tree, index, module, names)
     summary.checkers = check_functions(tree)
+    checkers = summary.checkers | checkers
+    summary.ops = _custom_ops(tree, index, module, names)
     summary.extensions = {name: contiguous for name, contiguous in extensions.items()}
     if lazy and not holds_evidence(index, kernels, extensions):
         summary.partial, summary.names = True, index.names
@@ -119,10 +119,15 @@ def _root_name(node: ast.expr) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) else None
 
 
+_DEFINER_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in catalogue.LIBRARY_DEFINERS) | {"impl"}
+
+
 def _custom_ops(tree: ast.Module, index: ModuleIndex, module: str,
                 names: Names) -> dict[str, str]:
     """`torch.library` definitions: "ns.op" -> the qualified name of its implementation."""
     ops: dict[str, str] = {}
+    if _DEFINER_NAMES.isdisjoint(index.names):
+        return ops  # no definer is named: a decorator or `.impl` call names its last part
     libraries: dict[str, str] = {}  # local name -> namespace of `Library("ns", ...)`
     for node in index.assigns:
         if isinstance(node.value, ast.Call) and \
