@@ -24,7 +24,7 @@ from contiglint.rules import enabled_rules
 from contiglint.rules.base import ParsedModule, Rule, RuleContext
 from contiglint.segments import is_valid, parse_tree, segmented, segments
 from contiglint.settings import Settings
-from contiglint.source import SourceMap
+from contiglint.source import SourceMap, text_digest
 
 
 @dataclass(frozen=True)
@@ -123,14 +123,9 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
     if too_large:
         return LintResult(errors=[too_large])
     rules = enabled_rules(settings)
-    tokens = token_kinds(rules)
     searched = as_python_reads(text)
-    # A token that is not a word is in the code (`only_outside_code`): then the text is
-    # analysed whatever else it holds, and the other tokens need not be looked for.
-    found = None if any(token in searched for token in tokens.code) else \
-        {token for token in tokens.words if token in searched}
-    if found is not None and not any(may_name(rule, searched) for rule in rules
-                                     if not found.isdisjoint(tokens_of(rule))):
+    found, analysed = _prefiltered(text, searched, rules, settings, project)
+    if not analysed:
         # No token, or only words of rules whose functions the text never names as a word:
         # nothing to analyse, but a file that does not parse is still reported: silence
         # would read as "this file is fine".
@@ -146,6 +141,36 @@ def lint_source(text: str, path: str = "-", settings: Settings = Settings(),
             return LintResult(errors=[error])
     return _lint_parsed(tree, text, path, settings, rules, found, searched, project, index,
                         observer)
+
+
+def needs_tree(text: str, settings: Settings, project: Optional[ProjectContracts]) -> bool:
+    """Would `lint_source` parse the text to analyse it, not only to report a syntax error?"""
+    if noqa.skips_file(text) or size_error(text, "-", settings):
+        return False
+    return _prefiltered(text, as_python_reads(text), enabled_rules(settings), settings,
+                        project)[1]
+
+
+def _prefiltered(text: str, searched: str, rules: list[Rule], settings: Settings,
+                 project: Optional[ProjectContracts]) -> tuple[Optional[set[str]], bool]:
+    """The prefilter tokens found in the text (None: one that is not a word, which is in the
+    code: see `only_outside_code`) and whether any rule may fire on it, before it is parsed.
+    A rule that reads only contracts has no sink in a module whose summary was made from its
+    text (layout/contracts/evidence.py) when none of its words names a function with a
+    contract (`_may_meet_contract`)."""
+    own = project.own if project is not None else None
+    if own is not None and own.unparsed and not settings.strict and \
+            project.own_digest == text_digest(text) and \
+            not project.names_a_contract(own.names):
+        rules = [rule for rule in rules if not rule.sinks <= CONTRACT_SINKS]
+    tokens = token_kinds(rules)
+    # A token that is not a word is in the code: then the text is analysed whatever else it
+    # holds, and the other tokens need not be looked for.
+    if any(token in searched for token in tokens.code):
+        return None, True
+    found = {token for token in tokens.words if token in searched}
+    return found, any(may_name(rule, searched) for rule in rules
+                      if not found.isdisjoint(tokens_of(rule)))
 
 
 def _lint_parsed(tree: ast.Module, text: str, path: str, settings: Settings, rules: list[Rule],

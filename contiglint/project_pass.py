@@ -17,15 +17,17 @@ from typing import TYPE_CHECKING, Optional, Sequence
 from contiglint.cache import ANSWERS, Cache
 from contiglint.config import Config
 from contiglint.engine import (
-    LintResult, SourceError, lint_source, parse, reads_contracts, size_error,
+    LintResult, SourceError, lint_source, needs_tree, parse, reads_contracts, size_error,
 )
 from contiglint.files import SourceFile
+from contiglint.layout.contracts.evidence import from_text, text_may_hold_evidence
 from contiglint.layout.contracts.naming import module_name
 from contiglint.layout.contracts.project import ProjectContracts, module_contracts, resolve
 from contiglint.layout.contracts.records import ModuleSummary
 from contiglint.layout.contracts.summary import summarize
 from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.rules import enabled_rules
+from contiglint.prefilter import as_python_reads
 from contiglint.segments import segmented
 from contiglint.source import text_digest
 
@@ -155,12 +157,17 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     # a large text is analysed in segments (segments.py): no summary of the whole
     whole = contracts and not segmented(text)
     lazy = lazy_summaries(config)
+    # the digest ties a summary, and a result linted here, to its text: only contracts (and,
+    # with a cache, only a text whose summary was made here, so with contracts) need one
+    digest = text_digest(text) if contracts else ""
     try:
         if "def " in text and whole:
             key = cache.summary_key(text, path, module) if cache is not None else ""
             cached = cache.load_summary(key) if cache is not None else None
             if cached is not None:
                 summary = ModuleSummary.from_json(cached)
+            elif lazy and options.mode == "check":
+                summary = _from_text(source, config, module, modules, digest)
             if summary is None or summary.partial and not lazy:
                 tree, _ = parse(text, path)
                 parsed = True
@@ -171,9 +178,7 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
                         cache.store_summary(key, summary.as_json())
     except (RecursionError, MemoryError, ValueError):
         return None
-    # the digest ties a summary, and a result linted here, to its text: only contracts (and,
-    # with a cache, only a text whose summary was made here, so with contracts) need one
-    first = FirstPass(summary, text_digest(text) if contracts else "")
+    first = FirstPass(summary, digest)
     # With a cache, only a text whose summary was not cached is linted here: its result
     # cannot be cached either (its key holds the text); a cached one is read in the lint.
     if options.mode != "check" or cache is not None and not parsed:
@@ -199,6 +204,19 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
     return first
 
 
+def _from_text(source: SourceFile, config: Config, module: str, modules: frozenset[str],
+               digest: str) -> Optional[ModuleSummary]:
+    """The module's partial summary made from its text, where the text shows no evidence and
+    its lint needs no syntax tree (layout/contracts/evidence.py); else None: it is parsed."""
+    path, text = source.path, source.text
+    searched = as_python_reads(text)
+    if text_may_hold_evidence(searched):
+        return None
+    summary = from_text(module, path, searched)
+    stand_in = ProjectContracts(modules=modules).with_own(summary, digest)
+    return None if needs_tree(text, config.settings_for(path), stand_in) else summary
+
+
 def stands_safely(path: str, project: Optional[ProjectContracts], first: FirstPass) -> bool:
     try:
         return _stands(path, project, first)
@@ -213,8 +231,10 @@ def _stands(path: str, project: Optional[ProjectContracts], first: FirstPass) ->
         return True  # it read no contract (the prefilter or a syntax error stopped it)
     own = first.own if first.own is not None else project.own if project is not None \
         else None
-    if own is None:
-        if all(what == "names" for what, _ in first.asked):  # a module of no function
+    if own is None or own.unparsed:
+        # a module of no function, or one whose summary was made from its text: its lint
+        # asked only whether its names name a contract, unless it was parsed elsewhere
+        if all(what == "names" for what, _ in first.asked):
             return (project or ProjectContracts()).answers(first.asked)
         return False
     # module_contracts changes the summary it is given: the lint may still need this one

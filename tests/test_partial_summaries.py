@@ -110,7 +110,7 @@ def write_project(tmp_path) -> str:
 
 def findings(package: str, jobs: int, settings: Settings = Settings()) -> list:
     result = run([package], Config(settings=settings), RunOptions(jobs=jobs))
-    assert not result.errors
+    assert not result.all_errors
     return [(os.path.basename(f.path), f.line, f.code, f.message) for f in result.findings]
 
 
@@ -135,9 +135,35 @@ def test_only_modules_that_name_a_required_function_are_made_whole(tmp_path, mon
 
     monkeypatch.setattr("contiglint.runner.whole_summary", spy)
     assert [f[:3] for f in findings(package, 1)] == EXPECTED
-    # model.py names w2, w3, g and e2; the wrappers name the function below them; checks.py
-    # and unrelated.py name none (a check function needs no function pass)
-    assert sorted(completed) == ["model.py", "wrap1.py", "wrap2.py", "wrap3.py"]
+    # model.py names w2, w3, g and e2; the wrappers name the function below them; checks.py,
+    # whose summary was made from its text, defines a function that guarded.py passes a
+    # layout check to: whether it is a check function needs its syntax; unrelated.py is none
+    assert sorted(completed) == ["checks.py", "model.py", "wrap1.py", "wrap2.py", "wrap3.py"]
+
+
+def test_a_module_without_evidence_or_sink_tokens_is_not_parsed(tmp_path, monkeypatch):
+    """Its summary is made from its text, and its lint only checks its syntax: a syntax
+    error there is still reported."""
+    package = write_project(tmp_path)
+    (tmp_path / "pkg" / "plain.py").write_text("def plain(x):\n    return x + 1\n")
+    (tmp_path / "pkg" / "broken.py").write_text("def broken(x):\n    return x +\n")
+    parsed = []
+    real = project_pass.parse
+
+    def spy(text, path):
+        parsed.append(os.path.basename(path))
+        return real(text, path)
+
+    monkeypatch.setattr(project_pass, "parse", spy)
+    monkeypatch.setattr("contiglint.engine.parse_tree", lambda text, path, real=__import__(
+        "contiglint.segments", fromlist=["parse_tree"]).parse_tree: (
+        parsed.append(os.path.basename(path)), real(text, path))[1])
+    result = run([package], Config(), RunOptions(jobs=1))
+    assert [(os.path.basename(e.path), e.line) for e in result.all_errors] == [("broken.py", 2)]
+    assert [(os.path.basename(f.path), f.line) for f in result.findings] == \
+        [("model.py", line) for line in (8, 9, 10, 11)]
+    assert "plain.py" not in parsed, parsed  # (a syntax error is parsed for its message)
+    assert "kernels.py" in parsed and "model.py" in parsed
 
 
 def test_strict_mode_makes_every_summary_whole(tmp_path, monkeypatch):

@@ -20,12 +20,22 @@ project's contracts give one of those names a requirement (`needs_functions`), a
 partial module does: every requirement the complete summaries would give is then found, and no
 other (a partial module's functions have none). Strict mode reports calls of extensions whose
 contract is unknown, which need no evidence: it makes every summary whole.
+
+Before the text is parsed, `text_may_hold_evidence` answers the same question for the words
+the text spells, and more: whether it may define a custom op, a jit kernel or an extension
+binding. A module it clears, which no rule needs parsed either (engine.py, `needs_tree`), gets
+a partial summary made from its text alone (`from_text`: no custom op, extension or check
+function, and every word of the text as the names it spells); it is parsed and made whole
+only when the project's contracts require a function it names, or another module's layout
+check calls a function of it that may be a check function (`ProjectContracts.passed_on_by`).
 """
 from __future__ import annotations
 
 import ast
+import re
 
 from contiglint.catalogue import contracts as catalogue
+from contiglint.layout.contracts.records import ModuleSummary
 from contiglint.layout.syntax.index import ModuleIndex
 
 # calls `x.m(...)` that check a layout or read raw memory
@@ -33,6 +43,36 @@ EVIDENCE_METHODS = catalogue.GUARD_CHECKS | catalogue.RAW_METHODS | frozenset({"
 # names a raw read spells: raw attributes and the last parts of the raw readers
 EVIDENCE_NAMES = catalogue.RAW_ATTRIBUTES | frozenset(
     qualname.rsplit(".", 1)[-1] for qualname in catalogue.RAW_READERS)
+# the names a custom op's definition spells: a definer's last part, or a library's `.impl`
+DEFINER_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in catalogue.LIBRARY_DEFINERS) | {"impl"}
+
+# Between an attribute's dot and its name Python allows blanks, line continuations and, inside
+# brackets, comments and newlines.
+_GAP = r"(?:[\s\\]|#[^\n]*)*"
+_CALLED = r"(?:[\s\\)]|#[^\n]*)*\("  # `x.stride(...)`, also `(x.stride)(...)`
+_EVIDENCE_TEXT = re.compile(
+    r"\." + _GAP + r"(?:" + "|".join(sorted(EVIDENCE_METHODS)) + r")" + _CALLED + r"|\b(?:" +
+    "|".join(sorted(EVIDENCE_NAMES | DEFINER_NAMES)) + r")\b|jit")
+_EXTENSION_TEXT = re.compile(
+    r"cpp_extension|(?:" + "|".join(catalogue.EXTENSION_SUFFIXES) + r")\b")
+_WORDS = re.compile(r"\w+")
+
+
+def text_may_hold_evidence(text: str) -> bool:
+    """Can the module be other than a partial summary with no custom op, kernel or extension,
+    as far as its text shows? `text`: as Python reads it (`prefilter.as_python_reads`).
+    Every name the parsed test reads is a word of the text; a jit kernel's decorator spells
+    "jit"; an extension is bound by `cpp_extension` or a module named like one, and made
+    contiguous by a `.contiguous()` call."""
+    return bool(_EVIDENCE_TEXT.search(text)) or \
+        "contiguous" in text and bool(_EXTENSION_TEXT.search(text))
+
+
+def from_text(module: str, path: str, text: str) -> ModuleSummary:
+    """The partial summary of a text that `text_may_hold_evidence` clears, made without
+    parsing it: its names are every word of the text (the code's names are among them)."""
+    return ModuleSummary(module, path, partial=True, unparsed=True,
+                         names=frozenset(_WORDS.findall(text)))
 
 
 def holds_evidence(index: ModuleIndex, kernels: dict, extensions: dict[str, bool]) -> bool:

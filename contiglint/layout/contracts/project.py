@@ -75,11 +75,17 @@ class ProjectContracts:
     def passed_on_by(self, summaries: list[ModuleSummary]) -> list[int]:
         """The positions of the partial summaries (evidence.py) whose code names a function
         with a requirement, or a custom op while the project defines one: a function there may
-        pass a parameter on to it, so its summary must be made whole."""
+        pass a parameter on to it, so its summary must be made whole. Also those made from
+        the text alone that may define a function a layout check is passed to elsewhere
+        (`<check>` edges): whether it is a check function needs its syntax."""
         names = _contract_names(self.functions, None)
+        checks = {edge.target[len(CHECK_PREFIX):] for summary in summaries
+                  if not summary.partial for contract in summary.functions.values()
+                  for edge in contract.edges if edge.target.startswith(CHECK_PREFIX)}
         return [at for at, summary in enumerate(summaries)
                 if summary.partial and (not summary.names.isdisjoint(names) or
-                                        bool(self.ops) and "ops" in summary.names)]
+                                        bool(self.ops) and "ops" in summary.names or
+                                        summary.unparsed and _defines_one(summary, checks))]
 
     def answers(self, asked: dict) -> bool:
         """Do these contracts give every answer recorded in `asked`?"""
@@ -107,6 +113,13 @@ class ProjectContracts:
         """Only what other modules need: functions with requirements, and the op table."""
         return ProjectContracts({k: f for k, f in self.functions.items() if f.required},
                                 dict(self.ops), self.modules, self.extensions, self.checkers)
+
+
+def _defines_one(summary: ModuleSummary, qualnames: set[str]) -> bool:
+    """May the module define one of the functions (a summary made from the text, which knows
+    none of its check functions: evidence.py)?"""
+    prefix = summary.module + "."
+    return any(q.startswith(prefix) and q[len(prefix):] in summary.names for q in qualnames)
 
 
 # the last parts of the library functions with a known contract (safetensors' `save_file`)
@@ -288,7 +301,7 @@ def module_contracts(tree: ast.Module, module: str, path: str, is_package: bool,
     `index`: the module's shared walk."""
     own = project.own if project is not None and project.own is not None and \
         project.own.module == module and project.own.path == path and \
-        project.own_digest == digest_of else None
+        project.own_digest == digest_of and not project.own.unparsed else None
     if own is None:
         own = summarize(tree, module, path, is_package, index=index)
     resolved = resolve([own])

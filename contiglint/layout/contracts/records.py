@@ -110,6 +110,8 @@ class ModuleSummary:
     # project run learns whether they pass one on to a function that does
     partial: bool = False
     names: frozenset[str] = frozenset()
+    # partial and made from the text alone, never parsed (evidence.py, `from_text`)
+    unparsed: bool = False
 
     def as_json(self) -> dict:
         data = {"module": self.module, "path": self.path,

@@ -6,7 +6,7 @@ import ast
 from typing import Optional
 
 from contiglint.catalogue import contracts as catalogue
-from contiglint.layout.contracts.evidence import holds_evidence
+from contiglint.layout.contracts.evidence import DEFINER_NAMES, holds_evidence
 from contiglint.layout.contracts.function_pass import FunctionPass
 from contiglint.layout.contracts.naming import FunctionNode, Names, function_keys
 from contiglint.layout.contracts.records import ModuleSummary
@@ -119,14 +119,11 @@ def _root_name(node: ast.expr) -> Optional[str]:
     return node.id if isinstance(node, ast.Name) else None
 
 
-_DEFINER_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in catalogue.LIBRARY_DEFINERS) | {"impl"}
-
-
 def _custom_ops(tree: ast.Module, index: ModuleIndex, module: str,
                 names: Names) -> dict[str, str]:
     """`torch.library` definitions: "ns.op" -> the qualified name of its implementation."""
     ops: dict[str, str] = {}
-    if _DEFINER_NAMES.isdisjoint(index.names):
+    if DEFINER_NAMES.isdisjoint(index.names):
         return ops  # no definer is named: a decorator or `.impl` call names its last part
     libraries: dict[str, str] = {}  # local name -> namespace of `Library("ns", ...)`
     for node in index.assigns:
