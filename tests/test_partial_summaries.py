@@ -4,16 +4,22 @@ project's contracts require a function it names. Its findings are those of a run
 every summary whole, however many modules away from the evidence a wrapper is."""
 from __future__ import annotations
 
+import ast
 import os
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from contiglint import project_pass
+from contiglint.layout.contracts.evidence import text_may_hold_evidence
+from contiglint.layout.contracts.summary import summarize
+from contiglint.prefilter import as_python_reads
 from contiglint.config import Config
 from contiglint.runner import RunOptions, run
 from contiglint.settings import Settings
 
+ROOT = Path(__file__).resolve().parent.parent
 MODULES = {
     "__init__.py": "",
     "kernels.py": """
@@ -179,3 +185,54 @@ def test_strict_mode_makes_every_summary_whole(tmp_path, monkeypatch):
     strict = findings(package, 1, Settings(strict=True))
     assert made and not any(made)
     assert {f[:3] for f in strict} >= set(EXPECTED)
+
+
+# spellings the text test must see through: gaps Python allows between a dot, a name and its
+# `(`, and every kind of evidence the parsed test finds
+SPELLINGS = [
+    "def f(x):\n    return x.stride(0)\n",
+    "def f(x):\n    return x . stride (0)\n",
+    "def f(x):\n    return (x.  # note\n        data_ptr\n        ())\n",
+    "def f(x):\n    return (x.is_contiguous)()\n",
+    "def f(x):\n    return x.untyped_storage \\\n        ()\n",
+    "def f(x):\n    assert x.is_contiguous(), 'x'\n",
+    "import torch\n\ndef f(b):\n    return torch.frombuffer(b)\n",
+    "def f(x):\n    return x.__cuda_array_interface__\n",
+    "def f(x):\n    return x.numpy().ctypes\n",
+    "from . import fused_cuda\n\ndef f(x):\n    return fused_cuda.op(x.contiguous())\n",
+    "import triton\n\n@triton.jit\ndef k(p):\n    pass\n\ndef f(x):\n    k[(1,)](x)\n",
+    "import torch\n\n@torch.library.custom_op('ns::op', mutates_args=())\n"
+    "def op(x: torch.Tensor) -> torch.Tensor:\n    return x\n",
+    "from .lib import LIB\n\ndef op(x):\n    return x\n\nLIB.impl('ns::op', op)\n",
+]
+
+
+def needs_more_than_its_text(text: str) -> bool:
+    """What a partial summary made from the text alone would miss: function passes, a
+    custom op, an extension the module passes `.contiguous()` tensors."""
+    summary = summarize(ast.parse(text), "m", "m.py", lazy=True)
+    return not summary.partial or bool(summary.ops) or any(summary.extensions.values())
+
+
+def test_the_text_test_clears_no_module_the_parsed_test_would_keep():
+    """Every text of the repository's programs, and the spellings above, that the parsed test
+    keeps (or that defines an op or an extension made contiguous) the text test keeps."""
+    texts = SPELLINGS + [path.read_text() for folder in ("fixtures", "examples", "tests/eval")
+                         for path in sorted((ROOT / folder).rglob("*.py"))]
+    kept = cleared = 0
+    for text in texts:
+        try:
+            needed = needs_more_than_its_text(text)
+        except SyntaxError:
+            continue
+        seen = text_may_hold_evidence(as_python_reads(text))
+        assert seen or not needed, text
+        kept += needed
+        cleared += not seen
+    assert kept >= len(SPELLINGS) and cleared > 50  # both sides are exercised
+
+
+@pytest.mark.parametrize("text", ["x.stride", "conv(x, stride=2)", "self.stride = 1\n",
+                                  "y.contiguous()", "# x.data_ptr\n", "stride(0)"])
+def test_names_that_are_no_evidence_are_cleared(text):
+    assert not text_may_hold_evidence(text)
