@@ -232,7 +232,10 @@ def test_the_text_test_clears_no_module_the_parsed_test_would_keep():
     assert kept >= len(SPELLINGS) and cleared > 50  # both sides are exercised
 
 
-@pytest.mark.parametrize("text", ["x.stride", "conv(x, stride=2)", "self.stride = 1\n",
-                                  "y.contiguous()", "# x.data_ptr\n", "stride(0)"])
+@pytest.mark.parametrize("text", [
+    "x.stride", "conv(x, stride=2)", "self.stride = 1\n", "y.contiguous()", "# x.data_ptr\n",
+    "stride(0)", "cast(x)", "impl = 'eager'\n", "x.impl",
+    "@torch.jit.script\ndef f(x):\n    return x\n\ny = f(x)\n",  # a jit function, not launched
+])
 def test_names_that_are_no_evidence_are_cleared(text):
     assert not text_may_hold_evidence(text)

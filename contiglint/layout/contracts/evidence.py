@@ -16,10 +16,10 @@ edge, whose target the code names (`ModuleIndex.names`: the function, or its cla
 `Cls.apply`, or `ops` for a custom op). Such a module's summary is made *partial*: everything
 but the function passes (its extensions, custom ops, check functions), with the names it
 spells. The project run makes the function passes of a partial module only when the
-project's contracts give one of those names a requirement (`needs_functions`), again until no
-partial module does: every requirement the complete summaries would give is then found, and no
-other (a partial module's functions have none). Strict mode reports calls of extensions whose
-contract is unknown, which need no evidence: it makes every summary whole.
+project's contracts give one of those names a requirement (`ProjectContracts.passed_on_by`),
+until no partial module does: every requirement the complete summaries would give is then
+found, and no other (a partial module's functions have none). Strict mode reports calls of
+extensions whose contract is unknown, which need no evidence: it makes every summary whole.
 
 Before the text is parsed, `text_may_hold_evidence` answers the same question for the words
 the text spells, and more: whether it may define a custom op, a jit kernel or an extension
@@ -40,10 +40,15 @@ from contiglint.layout.syntax.index import ModuleIndex
 
 # calls `x.m(...)` that check a layout or read raw memory
 EVIDENCE_METHODS = catalogue.GUARD_CHECKS | catalogue.RAW_METHODS | frozenset({"stride"})
-# names a raw read spells: raw attributes and the last parts of the raw readers
-EVIDENCE_NAMES = catalogue.RAW_ATTRIBUTES | frozenset(
-    qualname.rsplit(".", 1)[-1] for qualname in catalogue.RAW_READERS)
-# the names a custom op's definition spells: a definer's last part, or a library's `.impl`
+# raw attributes (`x.__cuda_array_interface__`), and what code that calls a raw reader spells
+# of its name: the function of torch or numpy (`frombuffer`), else the module (`ctypes`,
+# `ctypeslib`), as an attribute, a name or a part of an import
+RAW_ATTRIBUTES = catalogue.RAW_ATTRIBUTES
+READER_WORDS = frozenset(
+    parts[1] if parts[0] in ("torch", "numpy") else parts[0]
+    for parts in (qualname.split(".") for qualname in catalogue.RAW_READERS))
+# the names a custom op's definition spells: a definer's last part (its decorator), or `impl`
+# (a library's `.impl(name, function)`, a call of an attribute)
 DEFINER_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in catalogue.LIBRARY_DEFINERS) | {"impl"}
 
 _EXTENSION_ENDS = catalogue.EXTENSION_SUFFIXES  # a module named like an extension ends so
@@ -53,6 +58,7 @@ _WORDS = re.compile(r"\w+")
 # so that matching never backtracks through the ways of splitting one)
 _BEFORE_CALL = re.compile(r"(?:[\s\\)]|#[^\n]*(?:\n|\Z))*")
 _BLANKS = " \t\f\r\n\\"
+_TOP_LEVEL_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 # how far from a name the text is read for its dot and its `(`: beyond it, either may be
 # there, so the name counts; each name costs at most this much, and the search stays linear
 WINDOW = 256
@@ -61,17 +67,33 @@ WINDOW = 256
 def text_may_hold_evidence(text: str) -> bool:
     """Can the module be other than a partial summary with no custom op, kernel or extension,
     as far as its text shows? `text`: as Python reads it (`prefilter.as_python_reads`).
-    Every name the parsed test reads is a word of the text; a jit kernel's decorator spells
-    "jit"; an extension is bound by `cpp_extension` or a module named like one, and made
-    contiguous by a `.contiguous()` call."""
-    if "jit" in text or "contiguous" in text and (
+    Every name the parsed test reads is a word of the text; a kernel launch is a top-level
+    function's name followed by `[`, in a text where its decorator spells "jit"; an
+    extension is bound by `cpp_extension` or a module named like one, and made contiguous by
+    a `.contiguous()` call."""
+    if "contiguous" in text and (
             "cpp_extension" in text or any(True for end in _EXTENSION_ENDS
                                            for _ in _occurrences(text, end, start=False))):
         return True
-    if any(True for name in EVIDENCE_NAMES | DEFINER_NAMES for _ in _occurrences(text, name)):
+    if any(True for name in RAW_ATTRIBUTES | READER_WORDS | DEFINER_NAMES - {"impl"}
+           for _ in _occurrences(text, name)):
         return True
-    return any(_called_attribute(text, at, at + len(name))
-               for name in EVIDENCE_METHODS for at in _occurrences(text, name))
+    if any(_called_attribute(text, at, at + len(name))
+           for name in EVIDENCE_METHODS | {"impl"} for at in _occurrences(text, name)):
+        return True
+    return "jit" in text and any(_subscripted(text, at + len(name))
+                                 for name in _TOP_LEVEL_DEF.findall(text)
+                                 for at in _occurrences(text, name))
+
+
+def _subscripted(text: str, end: int) -> bool:
+    """Is the name that ends at `end` followed by `[`, as a jit kernel's launch is,
+    `kernel[grid](...)`? A kernel is a function of the module's top level: its `def` starts
+    its line, under its decorators."""
+    stop = _BEFORE_CALL.match(text, end, end + WINDOW).end()
+    if stop == end + WINDOW and stop < len(text):
+        return True
+    return stop < len(text) and text[stop] == "["
 
 
 def _occurrences(text: str, name: str, start: bool = True):
@@ -124,7 +146,9 @@ def holds_evidence(index: ModuleIndex, kernels: dict, extensions: dict[str, bool
     """Can a function of the module require a parameter by its own code (see above)?
     `kernels`: the module's jit kernels by name; `extensions`: its extension names ->
     whether it passes them `.contiguous()` tensors."""
-    if any(extensions.values()) or not EVIDENCE_NAMES.isdisjoint(index.names):
+    if any(extensions.values()) or not RAW_ATTRIBUTES.isdisjoint(index.names) or \
+            not READER_WORDS.isdisjoint(index.names) or \
+            not READER_WORDS.isdisjoint(index.dotted_names):
         return True
     for call in index.calls:
         func = call.func
