@@ -90,10 +90,16 @@ def _subscripted(text: str, end: int) -> bool:
     """Is the name that ends at `end` followed by `[`, as a jit kernel's launch is,
     `kernel[grid](...)`? A kernel is a function of the module's top level: its `def` starts
     its line, under its decorators."""
+    return _followed_by(text, end, "[")
+
+
+def _followed_by(text: str, end: int, bracket: str) -> bool:
+    """May `bracket` be the first character after `end` that is not a blank, a comment or a
+    closing parenthesis? Also when the window ends before one: it may follow."""
     stop = _BEFORE_CALL.match(text, end, end + WINDOW).end()
     if stop == end + WINDOW and stop < len(text):
         return True
-    return stop < len(text) and text[stop] == "["
+    return stop < len(text) and text[stop] == bracket
 
 
 def _occurrences(text: str, name: str, start: bool = True):
@@ -129,10 +135,7 @@ def _called_attribute(text: str, start: int, end: int) -> bool:
         line = text.rfind("\n", 0, max(at, 0)) + 1
         if not (crossed and at >= low and "#" in text[line:at + 1]):
             return False
-    stop = _BEFORE_CALL.match(text, end, end + WINDOW).end()
-    if stop == end + WINDOW and stop < len(text):
-        return True  # the window ends in blanks or a comment: a `(` may follow
-    return stop < len(text) and text[stop] == "("
+    return _followed_by(text, end, "(")
 
 
 def from_text(module: str, path: str, text: str) -> ModuleSummary:
