@@ -70,7 +70,7 @@ def whole_summary(source: SourceFile, options: RunOptions) -> Optional[ModuleSum
         if tree is None:
             return None
         summary = summarize(tree, module, path, path.endswith("__init__.py"))
-    except (RecursionError, MemoryError, ValueError):
+    except Exception:  # noqa: BLE001 - a bug in a summary must not stop the run
         return None
     if cache is not None:
         cache.store_summary(key, summary.as_json())
@@ -176,7 +176,7 @@ def first_pass(source: SourceFile, config: Config, options: RunOptions,
                     summary = summarize(tree, module, path, package, index=index, lazy=lazy)
                     if cache is not None:
                         cache.store_summary(key, summary.as_json())
-    except (RecursionError, MemoryError, ValueError):
+    except Exception:  # noqa: BLE001 - a bug in a summary must not stop the run
         return None
     first = FirstPass(summary, digest)
     # With a cache, only a text whose summary was not cached is linted here: its result
@@ -303,7 +303,7 @@ def _answers_stand(source: SourceFile, project: ProjectContracts, asked: dict) -
                 return False
             own = summarize(tree, module_name(source.path), source.path,
                             source.path.endswith("__init__.py"))
-        except (RecursionError, MemoryError, ValueError):
+        except Exception:  # noqa: BLE001 - a bug in a summary must not stop the run
             return False
     return stands_safely(source.path, project,
                           FirstPass(None, source.text_digest, asked=asked, own=own))

@@ -79,6 +79,29 @@ def test_crash_in_flow_analysis_is_per_file(tmp_path, monkeypatch):
         in error.message
 
 
+def test_crash_in_a_contract_summary_is_per_file(tmp_path, monkeypatch):
+    """A bug in the contract summary of one module of a project run (which CTG114, a
+    default rule, reads) is that file's internal error; the run and the other files go on."""
+    guarded = "\n\ndef kernel(t):\n    assert t.is_contiguous()\n    return t\n"
+    (tmp_path / "a.py").write_text(BAD + guarded)
+    (tmp_path / "b.py").write_text(BAD.replace("x = ", "xx = ").replace("x.", "xx.") + guarded)
+    from contiglint.layout.contracts import summary
+
+    real = summary.summarize
+
+    def crash_on_b(tree, module, path, *args, **kwargs):
+        if path.endswith("b.py"):
+            raise KeyError("forward")
+        return real(tree, module, path, *args, **kwargs)
+
+    monkeypatch.setattr("contiglint.project_pass.summarize", crash_on_b)
+    monkeypatch.setattr("contiglint.layout.contracts.project.summarize", crash_on_b)
+    result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
+    assert [f.path.endswith("a.py") for f in result.findings] == [True]
+    [error] = result.all_errors
+    assert error.path.endswith("b.py") and "KeyError" in error.message
+
+
 def test_crash_while_fixing_one_file_leaves_it_and_fixes_the_others(tmp_path, monkeypatch):
     (tmp_path / "a.py").write_text(BAD)
     (tmp_path / "b.py").write_text(BAD)
