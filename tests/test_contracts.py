@@ -632,6 +632,31 @@ def test_apply_binds_forward_with_and_without_the_context():
 
 
 
+def test_apply_of_a_function_defined_in_another_module(tmp_path):
+    """`from .functions import Double; Double.apply(x)`: the Function's `apply` requires what
+    its `forward` requires, with and without the context, for callers in other modules; the
+    program raises where it is reported (run below)."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "functions.py").write_text(APPLY_FORMS.split("\n\ndef run")[0] + "\n")
+    (package / "model.py").write_text(
+        "from .functions import Double, NewStyle\n\n\ndef run(h):\n"
+        "    return Double.apply(h.t()), NewStyle.apply(h.t()), Double.apply(h)\n")
+    result = contiglint("check", "--no-cache", "--format", "json", "--exit-zero", str(package),
+                        cwd=tmp_path)
+    found = [(f["path"].rsplit("/", 1)[-1], f["line"], f["column"], f["code"])
+             for f in json.loads(result.stdout)]
+    assert found == [("model.py", 5, 26, "CTG114"), ("model.py", 5, 49, "CTG114")], found
+    script = ("import sys, torch\nsys.path.insert(0, sys.argv[1])\nfrom pkg.functions import "
+              "Double, NewStyle\nh = torch.randn(4, 6)\nfor f in (Double, NewStyle):\n"
+              "    f.apply(h)\n    try:\n        f.apply(h.t())\n    except AssertionError:\n"
+              "        print('raised')\n")
+    ran = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True,
+                         text=True, env=environment(), check=True)
+    assert ran.stdout.split() == ["raised", "raised"]
+
+
 EXTENSION_CALLS = '''\
 import torch
 from torch.utils.cpp_extension import load

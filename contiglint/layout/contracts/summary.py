@@ -9,7 +9,7 @@ from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.contracts.evidence import DEFINER_NAMES, holds_evidence
 from contiglint.layout.contracts.function_pass import FunctionPass
 from contiglint.layout.contracts.naming import FunctionNode, Names, function_keys
-from contiglint.layout.contracts.records import ModuleSummary
+from contiglint.layout.contracts.records import Edge, FunctionContract, ModuleSummary
 from contiglint.layout.syntax.compiled import is_jit_kernel, kernel_signature
 from contiglint.layout.syntax.index import ModuleIndex
 
@@ -47,7 +47,40 @@ def summarize(tree: ast.Module, module: str, path: str, is_package: bool = False
         summary.launches.update(function.launches)
         for line, pairs in function.cross_strides.items():
             summary.cross_strides.setdefault(line, []).extend(pairs)
+    summary.functions.update(apply_contracts(summary.functions, {
+        f"{module}.{node.name}": node for node in tree.body if isinstance(node, ast.ClassDef)}))
     return summary
+
+
+def apply_contracts(functions: dict[str, FunctionContract],
+                    classes: dict[str, ast.ClassDef]) -> dict[str, FunctionContract]:
+    """`Cls.apply` of each custom autograd Function of the module, for callers in other
+    modules (`from .ops import Fused; Fused.apply(x)`): its parameters are `forward`'s after
+    the context (all of them where a `setup_context` takes it), each passed on to `forward`,
+    so it requires what `forward` requires once the project's contracts are resolved. A
+    Function is a class with a static `forward` and a static `backward` or a base named
+    `...Function`, and no `apply` of its own."""
+    found = {}
+    for key, node in classes.items():
+        methods = {n.name: n for n in node.body if isinstance(n, FunctionNode)}
+        forward = functions.get(f"{key}.forward")
+        if forward is None or "forward" not in methods or "apply" in methods or \
+                not _static(methods["forward"]) or not (
+                "backward" in methods and _static(methods["backward"]) or any(
+                    ast.unparse(base).endswith("Function") for base in node.bases)):
+            continue
+        shift = int(catalogue.forward_takes_context(methods))
+        params = forward.params[shift:]
+        at = methods["forward"]
+        found[f"{key}.apply"] = FunctionContract(f"{key}.apply", params, (), edges=[
+            Edge(param, forward.qualname, position, shift, at.lineno, at.col_offset + 1,
+                 f"{node.name}.forward") for position, param in enumerate(params)])
+    return found
+
+
+def _static(function: ast.AST) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod"
+               for d in function.decorator_list)
 
 
 def check_functions(tree: ast.Module) -> frozenset[str]:
