@@ -81,16 +81,11 @@ def text_may_hold_evidence(text: str) -> bool:
     if any(_called_attribute(text, at, at + len(name))
            for name in EVIDENCE_METHODS | {"impl"} for at in _occurrences(text, name)):
         return True
-    return "jit" in text and any(_subscripted(text, at + len(name))
+    # a kernel is a function of the module's top level (its `def` starts its line, under its
+    # decorators), launched as `kernel[grid](...)`
+    return "jit" in text and any(_followed_by(text, at + len(name), "[")
                                  for name in _TOP_LEVEL_DEF.findall(text)
                                  for at in _occurrences(text, name))
-
-
-def _subscripted(text: str, end: int) -> bool:
-    """Is the name that ends at `end` followed by `[`, as a jit kernel's launch is,
-    `kernel[grid](...)`? A kernel is a function of the module's top level: its `def` starts
-    its line, under its decorators."""
-    return _followed_by(text, end, "[")
 
 
 def _followed_by(text: str, end: int, bracket: str) -> bool:

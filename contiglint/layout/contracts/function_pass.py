@@ -8,7 +8,7 @@ from typing import Optional
 
 from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.contracts.guards import GuardMixin
-from contiglint.layout.contracts.naming import FunctionNode
+from contiglint.layout.contracts.naming import FunctionNode, is_static
 from contiglint.layout.contracts.records import (
     CHECK_PREFIX, SAVED_SLOT, Edge, Evidence, FunctionContract, Requirement, stronger,
 )
@@ -301,8 +301,8 @@ class FunctionPass(GuardMixin):
         if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and self.cls:
             cls = self.classes.get(self.cls)
             static = cls is not None and any(
-                isinstance(n, FunctionNode) and n.name == func.attr and
-                "staticmethod" in {ast.unparse(d) for d in n.decorator_list} for n in cls.body)
+                isinstance(n, FunctionNode) and n.name == func.attr and is_static(n)
+                for n in cls.body)
             return f"{self.cls}.{func.attr}", 0 if static else 1
         if isinstance(owner, ast.Name) and f"{self.module}.{owner.id}" in self.classes:
             cls = f"{self.module}.{owner.id}"

@@ -10,6 +10,12 @@ from contiglint.layout.syntax.index import ModuleIndex
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
+def is_static(function: ast.AST) -> bool:
+    """Is the function decorated `@staticmethod`?"""
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod"
+               for d in function.decorator_list)
+
+
 def module_name(path: str, root: Optional[str] = None) -> str:
     """The dotted module name of a file: its path below `root` (or below the first directory
     that is not a package), without `.py`; `pkg/__init__.py` is `pkg`."""

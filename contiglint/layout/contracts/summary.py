@@ -8,7 +8,7 @@ from typing import Optional
 from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.contracts.evidence import DEFINER_NAMES, holds_evidence
 from contiglint.layout.contracts.function_pass import FunctionPass
-from contiglint.layout.contracts.naming import FunctionNode, Names, function_keys
+from contiglint.layout.contracts.naming import FunctionNode, Names, function_keys, is_static
 from contiglint.layout.contracts.records import Edge, FunctionContract, ModuleSummary
 from contiglint.layout.syntax.compiled import is_jit_kernel, kernel_signature
 from contiglint.layout.syntax.index import ModuleIndex
@@ -65,8 +65,8 @@ def apply_contracts(functions: dict[str, FunctionContract],
         methods = {n.name: n for n in node.body if isinstance(n, FunctionNode)}
         forward = functions.get(f"{key}.forward")
         if forward is None or "forward" not in methods or "apply" in methods or \
-                not _static(methods["forward"]) or not (
-                "backward" in methods and _static(methods["backward"]) or any(
+                not is_static(methods["forward"]) or not (
+                "backward" in methods and is_static(methods["backward"]) or any(
                     ast.unparse(base).endswith("Function") for base in node.bases)):
             continue
         shift = int(catalogue.forward_takes_context(methods))
@@ -76,11 +76,6 @@ def apply_contracts(functions: dict[str, FunctionContract],
             Edge(param, forward.qualname, position, shift, at.lineno, at.col_offset + 1,
                  f"{node.name}.forward") for position, param in enumerate(params)])
     return found
-
-
-def _static(function: ast.AST) -> bool:
-    return any(isinstance(d, ast.Name) and d.id == "staticmethod"
-               for d in function.decorator_list)
 
 
 def check_functions(tree: ast.Module) -> frozenset[str]:

@@ -21,7 +21,7 @@ from contiglint.catalogue.contracts import (ARGUMENT_KEEPING_DECORATORS, AUTOGRA
 from contiglint.layout.syntax.compiled import (
     Kernel, is_jit_kernel, kernel_signature, traced_functions,
 )
-from contiglint.layout.contracts.naming import Names, function_keys, module_name
+from contiglint.layout.contracts.naming import Names, function_keys, is_static, module_name
 from contiglint.layout.contracts.project import ProjectContracts, module_contracts
 from contiglint.layout.contracts.records import FunctionContract
 from contiglint.layout.contracts.summary import extension_names
@@ -152,8 +152,7 @@ class Program:
             ("forward",) if forward_takes_context(info.methods) else ())
         for name in names:
             method = info.methods.get(name)
-            if method is not None and any(isinstance(d, ast.Name) and d.id == "staticmethod"
-                                          for d in method.decorator_list):
+            if method is not None and is_static(method):
                 self.autograd_methods.add(self.index.number(method))
         backward = info.methods.get("backward")
         if backward is not None and \
