@@ -15,10 +15,10 @@ from contiglint import expected, noqa
 from contiglint.findings import Finding, apply_fixes
 from contiglint.layout.contracts.project import ProjectContracts
 from contiglint.layout.syntax.index import FunctionNode, ModuleIndex
+from contiglint.layout.syntax.text import Text
 from contiglint.layout.flow.program import analyze_module
 from contiglint.prefilter import (
-    as_python_reads, holds_tokens, may_name, only_outside_code, per_rule_set, token_kinds,
-    tokens_of,
+    as_python_reads, holds_tokens, live_tokens, only_outside_code, per_rule_set,
 )
 from contiglint.rules import enabled_rules
 from contiglint.rules.base import ParsedModule, Rule, RuleContext
@@ -163,14 +163,7 @@ def _prefiltered(text: str, searched: str, rules: list[Rule], settings: Settings
             project.own_digest == text_digest(text) and \
             not project.names_a_contract(own.names):
         rules = [rule for rule in rules if not rule.sinks <= CONTRACT_SINKS]
-    tokens = token_kinds(rules)
-    # A token that is not a word is in the code: then the text is analysed whatever else it
-    # holds, and the other tokens need not be looked for.
-    if any(token in searched for token in tokens.code):
-        return None, True
-    found = {token for token in tokens.words if token in searched}
-    return found, any(may_name(rule, searched) for rule in rules
-                      if not found.isdisjoint(tokens_of(rule)))
+    return live_tokens(rules, searched, Text.of(searched), settings)
 
 
 def _lint_parsed(tree: ast.Module, text: str, path: str, settings: Settings, rules: list[Rule],

@@ -1,16 +1,19 @@
 """The prefilter: can any enabled rule fire on a text? Looked for before the text is parsed
 (`may_have_findings`, and `lint_source` before its parse), and once parsed, before the flow pass
 (`only_outside_code`, `Rule.may_fire`). Each rule names the substrings its sinks are spelled
-with (`Rule.prefilter_tokens`); a text holding none of the enabled rules' is not analysed.
+with (`Rule.prefilter_tokens`); a text holding none of the enabled rules' is not analysed, nor
+parsed for them, and neither is one where each rule that holds its tokens rules itself out
+from the text (`Rule.may_fire_text`).
 """
 from __future__ import annotations
 
 import keyword
-import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Optional
 
 from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.text import Text
 from contiglint.rules import enabled_rules
 from contiglint.rules.base import Rule
 from contiglint.settings import Settings
@@ -65,6 +68,39 @@ def _is_word(token: str) -> bool:
     return token.isidentifier() and not keyword.iskeyword(token)
 
 
+def live_tokens(rules: list[Rule], searched: str, text: Text,
+                settings: Settings) -> tuple[Optional[set[str]], bool]:
+    """The prefilter tokens found in the text of the rules that may fire on it (None: one
+    that is not a word, which is in the code: see `only_outside_code`), and whether any
+    may: a rule may where the text holds one of its tokens and its look at the text
+    (`Rule.may_fire_text`) does not rule out what its look at the syntax asks for. A token
+    that is not a word makes the text analysed whatever else it holds: the rules that take
+    the text as it is are asked first, and the first such token ends the look."""
+    found: set[str] = set()
+    for rule, words, code in per_rule_set(_BY_COST, rules, _by_cost):
+        held = [token for token in words if token in searched]
+        in_code = any(token in searched for token in code)
+        if (held or in_code) and rule.may_fire_text(text, settings):
+            if in_code:
+                return None, True
+            found.update(held)
+    return found, bool(found)
+
+
+_BY_COST: dict[tuple[type, ...], list] = {}
+
+
+def _by_cost(rules: list[Rule]) -> list[tuple[Rule, tuple[str, ...], tuple[str, ...]]]:
+    """Each rule with its word and other tokens, those that take the text as it is first
+    (see `live_tokens`)."""
+    def looks(rule: Rule) -> bool:
+        return type(rule).may_fire_text.__func__ is not Rule.may_fire_text.__func__ or \
+            rule.names is not None
+
+    return [(rule, token_kinds([rule]).words, token_kinds([rule]).code)
+            for rule in sorted(rules, key=looks)]
+
+
 def may_have_findings(text: str, settings: Settings) -> bool:
     searched = as_python_reads(text)
     return any(token in searched for token in prefilter_tokens(settings))
@@ -94,26 +130,6 @@ def as_python_reads(text: str) -> str:
 def holds_tokens(rule: Rule, text: str) -> bool:
     """Does `text` hold one of `rule`'s own prefilter tokens?"""
     return any(token in text for token in tokens_of(rule))
-
-
-_NAMED: dict[str, re.Pattern] = {}
-
-
-def may_name(rule: Rule, text: str) -> bool:
-    """Can the code name one of `rule.names` (see `Rule.may_fire`)? Not unless the text
-    holds it as a word: a look before the parse, for a text whose tokens are words only (for
-    a parsed text, looking for every name in the text costs more than the walk it saves)."""
-    if rule.names is None:
-        return True
-    for name in rule.names:
-        if name in text:
-            try:
-                pattern = _NAMED[name]
-            except KeyError:
-                pattern = _NAMED[name] = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-            if pattern.search(text):
-                return True
-    return False
 
 
 def only_outside_code(index: ModuleIndex, found: set[str]) -> bool:

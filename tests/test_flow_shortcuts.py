@@ -195,12 +195,14 @@ def test_the_syntax_check_for_a_collective_on_each_form():
 
 def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_there():
     """A module is analysed only when an enabled rule holds one of its own tokens and its
-    `Rule.may_fire` says True: neither may be False where the rule, run, has a finding.
+    `Rule.may_fire_text` and `Rule.may_fire` say True: none may be False where the rule,
+    run, has a finding.
     Every rule, default and strict mode, every module of the repository (its fixtures,
     examples and eval cases)."""
     from contiglint.engine import lint_tree
-    from contiglint.prefilter import holds_tokens, may_name
+    from contiglint.prefilter import as_python_reads, holds_tokens
     from contiglint.layout.syntax.index import ModuleIndex
+    from contiglint.layout.syntax.text import Text
     from contiglint.rules import all_rules, rule_by_code
     from contiglint.settings import Settings
 
@@ -213,8 +215,9 @@ def test_a_rule_ruled_out_by_the_prefilter_or_the_syntax_check_has_no_finding_th
             for finding in lint_tree(tree, text, path, settings, index=index).findings:
                 fired += 1
                 rule = rule_by_code(finding.code)
-                assert holds_tokens(rule(), text) and may_name(rule, text), \
-                    (finding.code, path)
+                searched = as_python_reads(text)
+                assert holds_tokens(rule(), searched), (finding.code, path)
+                assert rule.may_fire_text(Text(searched), settings), (finding.code, path)
                 assert rule.may_fire(index, settings), (finding.code, path)
     assert fired > 500
 

@@ -152,14 +152,17 @@ def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch)
                       "def sync(x):\n    ar(x.t())\n",
         "no_collective.py": "import torch.distributed as dist\n\n\n"
                             "def rank(x):\n    return dist.get_rank() + x.t().sum()\n",
-        # the default rules' syntax checks find no `.contiguous()` call in a loop, no
-        # `memory_format=` and no write into a copy in the code
+        # the default rules' looks at the text find no loop for a `.contiguous()` call to
+        # be in, no `memory_format` and no write into a copy: not even parsed
         "in_a_comment.py": header + "# y = x.contiguous() would copy\nx = 1\n",
+        # ... a loop but no other: parsed, for CTG109's look at the syntax
+        "in_a_loop_comment.py": header + "# y = x.contiguous() would copy\n"
+                                "for i in range(2):\n    x = i\n",
     }
     found = {name: engine.lint_source(text, name, default) for name, text in texts.items()}
     assert analysed == ["collective.py", "renamed.py"]
-    assert "in_a_comment.py" in parsed
-    # words only, and no collective named as a word: not even parsed (`_may_name`)
+    assert "in_a_comment.py" not in parsed and "in_a_loop_comment.py" in parsed
+    # words only, and no collective named as a word: not even parsed (`Rule.may_fire_text`)
     assert "longer.py" not in parsed and "header.py" in parsed
     assert [f.code for f in found["collective.py"].findings] == ["CTG107"]
     assert [f.code for f in found["renamed.py"].findings] == ["CTG107"]
@@ -178,7 +181,8 @@ def test_word_tokens_only_in_comments_and_strings_skip_the_analysis(monkeypatch)
 
 
 @pytest.mark.parametrize("ascii_text, spelled", [
-    # words only: the collective's name decides whether the text is parsed (`_may_name`)
+    # words only: the collective's name decides whether the text is parsed
+    # (`Rule.may_fire_text`)
     ("import torch\nfrom torch.distributed import all_reduce as ar\n\n\n"
      "def sync(x):\n    ar(torch.transpose(x, 0, 1))\n", "all_reduce"),
     # a token that is no word: `.contiguous(` decides whether the text is analysed

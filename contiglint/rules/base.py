@@ -14,6 +14,7 @@ from typing import ClassVar, Iterable, Mapping, Optional, Sequence
 from contiglint.findings import Finding, Fix, Position, Related
 from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.syntax.names import ImportMap
+from contiglint.layout.syntax.text import Text
 from contiglint.layout.model.values import Kind
 from contiglint.layout.model.witness import Witness, noncontiguous_witness, overlap_witness
 from contiglint.rules import precision
@@ -101,6 +102,15 @@ class Rule:
         default: the code names one of `names` (the last parts of the qualified functions of
         the rule's sinks) in its dotted names, when the rule has them."""
         return cls.names is None or not cls.names.isdisjoint(index.dotted_names)
+
+    @classmethod
+    def may_fire_text(cls, text: Text, settings: Settings) -> bool:
+        """`may_fire` asked of the text before it is parsed (layout/syntax/text.py), for a
+        text that holds one of the rule's tokens: False only where `may_fire` would be False
+        on any syntax the text can parse to, so that the text need not be parsed for this
+        rule. By default: the text spells one of `names` as a word (every dotted name of the
+        code does)."""
+        return cls.names is None or text.names_any(cls.names)
 
     @classmethod
     def prefilter_tokens(cls) -> frozenset[str]:

@@ -12,6 +12,7 @@ from contiglint.findings import Edit, Fix, Position, Related
 from contiglint.layout.sinks.records import DeviceMoveSink, Sink, tokens_for
 from contiglint.layout.model.values import Kind, Tensor
 from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.text import Text, may_launch
 from contiglint.rules.base import Option, Report, Rule, RuleContext
 from contiglint.rules.messages import called_from, made_by, related
 from contiglint.rules.statements import innermost_statement, parent_of
@@ -112,6 +113,19 @@ class DeviceMoveKeepsStrides(Rule):
         return not CONSUMER_NAMES.isdisjoint(names) or \
             any(type(call.func) is ast.Subscript for call in index.calls) or \
             rule_by_code("CTG107").may_fire(index, settings)
+
+    @classmethod
+    def may_fire_text(cls, text: Text, settings: Settings) -> bool:
+        """`may_fire` from the text: a move's name and, but for the audit of every move, a
+        consumer's name, a `](` that may be a kernel's launch, or CTG107's text."""
+        from contiglint.rules import rule_by_code
+
+        if not text.names_any(MOVES):
+            return False
+        if settings.option(cls.code, "report", "consumers") == "every-move":
+            return True
+        return text.names_any(CONSUMER_NAMES) or may_launch(text) or \
+            rule_by_code("CTG107").may_fire_text(text, settings)
 
     def check(self, sink: Sink, ctx: RuleContext) -> Iterable[Report]:
         if sink.kind == "device_move":

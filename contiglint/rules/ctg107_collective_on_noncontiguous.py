@@ -8,6 +8,8 @@ from contiglint.catalogue import collectives
 from contiglint.catalogue.sinks import function_names
 from contiglint.findings import Fix
 from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.text import Text
+from contiglint.layout.syntax.text_spines import may_call_collective
 from contiglint.layout.sinks.records import CollectiveSink, Sink
 from contiglint.layout.model.values import Seq, Tensor
 from contiglint.rules.base import Option, Report, Rule, RuleContext
@@ -77,6 +79,10 @@ class CollectiveOnNonContiguous(Rule):
     @classmethod
     def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
         return index.may_call_collective
+
+    @classmethod
+    def may_fire_text(cls, text: Text, settings: Settings) -> bool:
+        return may_call_collective(text)
 
     def check(self, sink: CollectiveSink, ctx: RuleContext) -> Iterable[Report]:
         op = sink.op.rsplit(".", 1)[-1]

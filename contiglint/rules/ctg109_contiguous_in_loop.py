@@ -7,6 +7,7 @@ from typing import Iterable, Optional
 from contiglint.findings import Fix, Related
 from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.syntax.loops import is_invariant
+from contiglint.layout.syntax.text import Text
 from contiglint.layout.model.op_transfers import ATTRIBUTES
 from contiglint.layout.sinks.records import ContiguousCallSink, Sink
 from contiglint.rules.base import Report, Rule, RuleContext
@@ -57,6 +58,11 @@ class ContiguousInLoop(Rule):
     def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
         # a finding's call is inside a loop of its own function (`Sink.loop`)
         return index.contiguous_in_loop
+
+    @classmethod
+    def may_fire_text(cls, text: Text, settings: Settings) -> bool:
+        # a `for` or `while` statement spells its keyword
+        return text.names_any(("for", "while"))
 
     def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor

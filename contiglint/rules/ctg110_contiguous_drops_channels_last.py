@@ -7,6 +7,7 @@ from typing import Iterable, Optional
 from contiglint.catalogue import sinks
 from contiglint.findings import Edit, Fix, Position
 from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.text import Text
 from contiglint.layout.sinks.records import ContiguousCallSink
 from contiglint.layout.model.values import Kind
 from contiglint.rules.base import Report, Rule, RuleContext
@@ -72,6 +73,10 @@ class ContiguousDropsChannelsLast(Rule):
         # a layout asked for is made by a call with a `memory_format=` keyword (`asked_for`);
         # strict mode also reports 4-D tensors of unknown layout
         return settings.strict or "memory_format" in index.keywords
+
+    @classmethod
+    def may_fire_text(cls, text: Text, settings: Settings) -> bool:
+        return settings.strict or text.has_word("memory_format")
 
     def check(self, sink: ContiguousCallSink, ctx: RuleContext) -> Iterable[Report]:
         tensor = sink.tensor

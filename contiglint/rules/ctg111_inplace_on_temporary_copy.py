@@ -9,6 +9,8 @@ from contiglint.catalogue import collectives
 from contiglint.catalogue import ops as catalogue
 from contiglint.catalogue.inplace import is_inplace as is_inplace_method
 from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.text import Text
+from contiglint.layout.syntax.text_spines import may_write_into_copy
 from contiglint.layout.sinks.records import CollectiveSink, InplaceSink, Sink
 from contiglint.layout.model.values import Tensor
 from contiglint.rules.base import Report, Rule, RuleContext
@@ -73,6 +75,10 @@ class InplaceOnTemporaryCopy(Rule):
     def may_fire(cls, index: ModuleIndex, settings: Settings) -> bool:
         # a finding's sink has the copy on its target's receiver spine (`sink.copy`)
         return index.may_write_into_copy
+
+    @classmethod
+    def may_fire_text(cls, text: Text, settings: Settings) -> bool:
+        return may_write_into_copy(text)
 
     def check(self, sink: Union[CollectiveSink, InplaceSink], ctx: RuleContext) -> Iterable[Report]:
         if sink.copy is None or not isinstance(sink.copy.call.func, ast.Attribute):

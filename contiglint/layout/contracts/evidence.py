@@ -37,6 +37,7 @@ import re
 from contiglint.catalogue import contracts as catalogue
 from contiglint.layout.contracts.records import ModuleSummary
 from contiglint.layout.syntax.index import ModuleIndex
+from contiglint.layout.syntax.text import Text, called_attribute, followed_by, occurrences
 
 # calls `x.m(...)` that check a layout or read raw memory
 EVIDENCE_METHODS = catalogue.GUARD_CHECKS | catalogue.RAW_METHODS | frozenset({"stride"})
@@ -52,16 +53,7 @@ READER_WORDS = frozenset(
 DEFINER_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in catalogue.LIBRARY_DEFINERS) | {"impl"}
 
 _EXTENSION_ENDS = catalogue.EXTENSION_SUFFIXES  # a module named like an extension ends so
-_WORDS = re.compile(r"\w+")
-# what may stand between a called attribute's name and its `(`: blanks, line continuations,
-# the `)` of `(x.stride)(...)`, and inside brackets newlines and comments (each read whole,
-# so that matching never backtracks through the ways of splitting one)
-_BEFORE_CALL = re.compile(r"(?:[\s\\)]|#[^\n]*(?:\n|\Z))*")
-_BLANKS = " \t\f\r\n\\"
 _TOP_LEVEL_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
-# how far from a name the text is read for its dot and its `(`: beyond it, either may be
-# there, so the name counts; each name costs at most this much, and the search stays linear
-WINDOW = 256
 
 
 def text_may_hold_evidence(text: str) -> bool:
@@ -73,71 +65,26 @@ def text_may_hold_evidence(text: str) -> bool:
     a `.contiguous()` call."""
     if "contiguous" in text and (
             "cpp_extension" in text or any(True for end in _EXTENSION_ENDS
-                                           for _ in _occurrences(text, end, start=False))):
+                                           for _ in occurrences(text, end, start=False))):
         return True
     if any(True for name in RAW_ATTRIBUTES | READER_WORDS | DEFINER_NAMES - {"impl"}
-           for _ in _occurrences(text, name)):
+           for _ in occurrences(text, name)):
         return True
-    if any(_called_attribute(text, at, at + len(name))
-           for name in EVIDENCE_METHODS | {"impl"} for at in _occurrences(text, name)):
+    if any(called_attribute(text, at, at + len(name))
+           for name in EVIDENCE_METHODS | {"impl"} for at in occurrences(text, name)):
         return True
     # a kernel is a function of the module's top level (its `def` starts its line, under its
     # decorators), launched as `kernel[grid](...)`
-    return "jit" in text and any(_followed_by(text, at + len(name), "[")
+    return "jit" in text and any(followed_by(text, at + len(name), "[")
                                  for name in _TOP_LEVEL_DEF.findall(text)
-                                 for at in _occurrences(text, name))
-
-
-def _followed_by(text: str, end: int, bracket: str) -> bool:
-    """May `bracket` be the first character after `end` that is not a blank, a comment or a
-    closing parenthesis? Also when the window ends before one: it may follow."""
-    stop = _BEFORE_CALL.match(text, end, end + WINDOW).end()
-    if stop == end + WINDOW and stop < len(text):
-        return True
-    return stop < len(text) and text[stop] == bracket
-
-
-def _occurrences(text: str, name: str, start: bool = True):
-    """Where `name` stands in the text as a word (`start`: also not preceded by a word
-    character; else only not followed by one, as a suffix): found with `str.find`, far
-    faster than a pattern of words."""
-    at = text.find(name)
-    while at >= 0:
-        end = at + len(name)
-        if not (start and at > 0 and _word_char(text[at - 1])) and \
-                not (end < len(text) and _word_char(text[end])):
-            yield at
-        at = text.find(name, at + 1)
-
-
-def _word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def _called_attribute(text: str, start: int, end: int) -> bool:
-    """May the word at `text[start:end]` be the name of a call of an attribute, `x.word(...)`
-    (with what Python allows between: `x . word (`, `(x.\\n word)(`)? A comment between the
-    dot and the name (`x.  # note` on the line before) is not read backwards: a line with
-    a `#` before the name's line counts as one that may end with the dot."""
-    low = max(0, start - WINDOW)
-    at, crossed = start - 1, False
-    while at >= low and text[at] in _BLANKS:
-        crossed = crossed or text[at] == "\n"
-        at -= 1
-    if at < low and low > 0:
-        return True
-    if at < low or text[at] != ".":
-        line = text.rfind("\n", 0, max(at, 0)) + 1
-        if not (crossed and at >= low and "#" in text[line:at + 1]):
-            return False
-    return _followed_by(text, end, "(")
+                                 for at in occurrences(text, name))
 
 
 def from_text(module: str, path: str, text: str) -> ModuleSummary:
     """The partial summary of a text that `text_may_hold_evidence` clears, made without
     parsing it: its names are every word of the text (the code's names are among them)."""
     return ModuleSummary(module, path, partial=True, unparsed=True,
-                         names=frozenset(_WORDS.findall(text)))
+                         names=Text.of(text).words)
 
 
 def holds_evidence(index: ModuleIndex, kernels: dict, extensions: dict[str, bool]) -> bool:
