@@ -40,7 +40,8 @@ class BranchMixin:
 
     def stmt_If(self, node: ast.If) -> None:
         truth = truth_of(self.evaluate(node.test))
-        if truth is None and self.env is not None:
+        if truth is None and self.env is not None and \
+                self.program.index.queries_layout(node.test):  # `x.stride(-1) != 1`
             truth = stride_truth(node.test, lambda name: self.env.get(name))
         self.sinks.layout_branch(node.test)
         yes, no = self.refine(node.test, self.env)
@@ -273,8 +274,8 @@ class BranchMixin:
     def stride_tested(self, test: ast.expr, env: Env) -> Env:
         """`env` where the names whose strides `test` reads, undecided by their known layout,
         hold `_stride_tested` values."""
-        if env is None:
-            return env
+        if env is None or not self.program.index.queries_layout(test):
+            return env  # no stride read, no name whose strides it tests
         names = undecided_strides(test, env.get)
         return dict(env, **{name: _stride_tested(env[name]) for name in names
                             if isinstance(env.get(name), Tensor) or env.get(name) is OPAQUE})
