@@ -9,12 +9,13 @@ from __future__ import annotations
 import ast
 
 from contiglint.layout.flow.call_sinks import CallSinkMixin
+from contiglint.layout.flow.named_sizes import NamedSizeMixin
 from contiglint.layout.flow.nn_modules import module_config, module_output, module_width
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue, sinks
 from contiglint.layout.model import op_transfers
 from contiglint.layout.syntax.names import is_foreign, is_torch
-from contiglint.layout.model.sizes import Size, literal, multiply, symbol
+from contiglint.layout.model.sizes import literal
 from contiglint.catalogue.contracts import AUTOGRAD_CONTEXT_METHODS, forward_takes_context
 from contiglint.catalogue.inplace import INPLACE_ACTIVATIONS, is_inplace as is_inplace_method
 from contiglint.layout.sinks.records import (
@@ -53,7 +54,7 @@ CONTAINERS = frozenset(f"torch.nn.{name}" for name in (
     "modules.container.ModuleDict", "modules.container.Sequential"))
 
 
-class CallMixin(CallSinkMixin):
+class CallMixin(CallSinkMixin, NamedSizeMixin):
     def expr_Call(self, node: ast.Call) -> Value:
         func = node.func
         if isinstance(func, ast.Attribute):
@@ -324,54 +325,6 @@ class CallMixin(CallSinkMixin):
             bound = None
         return self.program.call(key, bound, args, kwargs, self.site(node, key), self.chain)
 
-    def named_size_arguments(self, node: ast.Call, args: list) -> list:
-        """Size arguments given by unknown names (`x.view(b, h, -1, block)`, `torch.randn(B,
-        N, C)` with size parameters) are the sizes those names stand for: the same symbol as a
-        slice bound or a view target written the same way, so the two can be matched; a product
-        of such names (`B * N`) is the product of their symbols."""
-        if len(args) != len(node.args) or any(isinstance(a, ast.Starred) for a in node.args):
-            return args
-        return [self.named_size_value(value, expr) for value, expr in zip(args, node.args)]
-
-    def named_size_lists(self, node: ast.Call, args: list) -> list:
-        """A list of sizes written out (`x.split_with_sizes([1, B - 1], 1)`, `torch.split(x,
-        [k, n - k])`): its unknown names are the sizes they stand for, as in a view target."""
-        if len(args) != len(node.args):
-            return args
-        return [Seq(tuple(self.named_size_value(v, e) for v, e in zip(value.items, expr.elts)),
-                    chained=value.chained)
-                if isinstance(expr, (ast.List, ast.Tuple)) and isinstance(value, Seq) and
-                value.items is not None and len(value.items) == len(expr.elts) else value
-                for value, expr in zip(args, node.args)]
-
-    def named_size_value(self, value: Value, expr: ast.expr) -> Value:
-        """One size argument: an unknown name (or product of names) is the size it stands for."""
-        return IntVal(self.named_size(expr)) if value is OPAQUE and (isinstance(
-            expr, (ast.Name, ast.Attribute, ast.BinOp)) or is_constant_item(expr)) else value
-
-    def named_size(self, expr: ast.expr) -> Size:
-        if isinstance(expr, (ast.Name, ast.Attribute)):
-            value = self.evaluate(expr)
-            if isinstance(value, IntVal):
-                return value.size
-            return symbol(ast.unparse(expr)) if value is OPAQUE else None
-        if isinstance(expr, ast.Constant) and type(expr.value) is int:
-            return literal(expr.value)
-        if isinstance(expr, (ast.Call, ast.Subscript)):  # `v.size(1) * C`: v's size
-            value = self.evaluate(expr)
-            if isinstance(value, IntVal):
-                return value.size
-            # `self.kpt_shape[0]`: an item of a constant's unknown value is a name of its own
-            return symbol(ast.unparse(expr)) if value is OPAQUE and is_constant_item(expr) \
-                else None
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
-            return multiply(self.named_size(expr.left), self.named_size(expr.right))
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)) and \
-                self.named_size(expr.left) is not None and \
-                self.named_size(expr.right) is not None:
-            return symbol(ast.unparse(expr))  # one factor: `(B - 1) * N` merges two dims
-        return None
-
     def module_container(self, qualname: str, args, kwargs) -> Value:
         """nn.ModuleList([...]) is the list of its modules, nn.ModuleDict({...}) the mapping,
         nn.Sequential(a, b) the chain that calls them in turn (an OrderedDict argument, or
@@ -389,15 +342,3 @@ class CallMixin(CallSinkMixin):
         last = qualname.rsplit(".", 1)[-1]
         return qualname.startswith("torch.nn.") and last[:1].isupper() and \
             not qualname.startswith("torch.nn.functional")
-
-
-def is_constant_item(expr: ast.expr) -> bool:
-    """`shape[0]`, `self.kpt_shape[1]`: a constant index into a name or an attribute path,
-    which stands for the same number wherever it is written in one function."""
-    if not (isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and
-            type(expr.slice.value) is int):
-        return False
-    root = expr.value
-    while isinstance(root, ast.Attribute):
-        root = root.value
-    return isinstance(root, ast.Name)

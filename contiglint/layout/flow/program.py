@@ -30,14 +30,14 @@ from contiglint.layout.sinks.records import CallSite, Sink
 from contiglint.layout.model.values import OPAQUE, Instance, Ref, Value, join
 from contiglint.source import SourceMap, text_digest
 from contiglint.layout.flow.classes import ClassInfo, constructor_arguments
-from contiglint.layout.flow.dependencies import UNMEMOISED, Dependencies, Round
+from contiglint.layout.flow.dependencies import UNMEMOISED, Dependencies, Round, SharedState
 
 MAX_DEPTH = 6
 NAME_LIMIT = 200  # characters of code that `short_text` names
 FunctionNode = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-class Program:
+class Program(SharedState):
     # a call made before sinks are recorded that met no sink of a recorded kind gives what it
     # would give while recording: its result is taken then (`call`); the tests compare the
     # findings with it switched off
@@ -233,82 +233,6 @@ class Program:
             if join(final, value) != final:
                 return False
         return True
-
-    # --- the state that runs share ------------------------------------------------------------
-    # Class attributes (by name, whatever the class), the hooks registered on a module
-    # attribute, and the environment a nested function closes over are read by one run and
-    # changed by another. Each read and each write is noted as a dependency of every running
-    # call (and of the learning round), each change counted, so that a memoised
-    # result is reused only while what its run read and wrote is as it was: then running it
-    # again would read the same and write what is there already.
-    def class_attribute(self, info: ClassInfo, name: str) -> Optional[Value]:
-        """`info.attribute(name)`, noted as read."""
-        self.read(("attribute", name))
-        return info.attribute(name, self.classes)
-
-    def hooks_of(self, cls: str, name: str) -> list:
-        self.read(("hooks", cls, name))
-        return self.hooks.get((cls, name), ())
-
-    def add_hook(self, cls: str, name: str, hook: tuple) -> None:
-        hooks = self.hooks.setdefault((cls, name), [])
-        if hook not in hooks:
-            hooks.append(hook)
-            self.version += 1  # calls of the module now run the hook
-            self._changed(("hooks", cls, name))
-        self.wrote(("hooks", cls, name))
-
-    def closure(self, key: str) -> dict[str, Value]:
-        self.read(("closure", key))
-        return self.closures.get(key, {})
-
-    def set_closure(self, key: str, env: dict[str, Value]) -> None:
-        if self.closures.get(key) != env:
-            self._changed(("closure", key))
-        self.closures[key] = env
-        self.wrote(("closure", key))
-
-    def read(self, what: tuple) -> None:
-        if self.reading:
-            running = self.reading[-1]
-            running.seen.setdefault(what, self.changes.get(what, 0))
-            running.reads.add(what)
-
-    def wrote(self, what: tuple) -> None:
-        if self.reading:
-            self.reading[-1].seen.setdefault(what, self.changes.get(what, 0))
-
-    def _depends(self, done: "Dependencies") -> None:
-        """The running call (or round) read and wrote what a finished or reused call did."""
-        if self.reading:
-            caller = self.reading[-1]
-            for what, count in done.seen.items():
-                caller.seen.setdefault(what, count)
-            caller.reads |= done.reads
-            caller.ran |= done.ran
-            caller.quiet = caller.quiet and done.quiet
-
-    def unrecorded(self) -> None:
-        """The running call met a sink of a recorded kind while sinks are not recorded."""
-        if self.reading:
-            self.reading[-1].quiet = False
-
-    def _changed(self, what: tuple) -> None:
-        self.changes[what] = self.changes.get(what, 0) + 1
-
-    def store_attribute(self, cls: str, name: str, value: Value) -> None:
-        info = self.classes.get(cls)
-        if info is None or any(c == cls and name in names for c, names in self.shadowed):
-            return
-        old = info.attrs.get(name)
-        new = value if old is None else join(old, value)
-        if self.round is not None:
-            self.round.stores.append((cls, name, value))
-        if new != old:
-            info.attrs[name] = new
-            self.version += 1
-            self._changed(("attribute", name))
-        self.wrote(("attribute", name))
 
     # --- calls ----------------------------------------------------------------------------------
     def call(self, key: str, bound: Optional[Value], args: list[Value], kwargs: dict[str, Value],
