@@ -90,14 +90,14 @@ def live_tokens(rules: list[Rule], searched: str, text: Text,
 _BY_COST: dict[tuple[type, ...], list] = {}
 
 
-def _by_cost(rules: list[Rule]) -> list[tuple[Rule, tuple[str, ...], tuple[str, ...]]]:
-    """Each rule with its word and other tokens, those that take the text as it is first
-    (see `live_tokens`)."""
+def _by_cost(rules: list[Rule]) -> list[tuple[type[Rule], tuple[str, ...], tuple[str, ...]]]:
+    """Each rule's class (`may_fire_text` reads no instance) with its word and other tokens,
+    those that take the text as it is first (see `live_tokens`)."""
     def looks(rule: Rule) -> bool:
         return type(rule).may_fire_text.__func__ is not Rule.may_fire_text.__func__ or \
             rule.names is not None
 
-    return [(rule, token_kinds([rule]).words, token_kinds([rule]).code)
+    return [(type(rule), token_kinds([rule]).words, token_kinds([rule]).code)
             for rule in sorted(rules, key=looks)]
 
 
