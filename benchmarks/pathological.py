@@ -13,6 +13,9 @@ The files are generated here, into a temporary directory (or `--keep DIR`):
   * deep_nesting: expressions and blocks nested near the parser's limits (parentheses 190
     deep, `if` blocks 90 deep, a 1000-deep `elif` chain, a 1000-term `+` chain);
   * many_functions: 40k small functions that each view and transpose a tensor;
+  * nested_copies: 4.5 MB of copy-if-needed calls nested 150 deep (`f(a.to(a.to(...)))`),
+    which the rules' looks at the text read the spine of (layout/syntax/text_spines.py: the
+    inner calls are inside each outer call's brackets);
   * huge_function: one function of 60k lines.
 `--fit BYTES` shrinks each one to just under BYTES (e.g. contiglint's `max-file-size`, so that
 it is checked rather than reported as E903): the time and memory of a run at that size.
@@ -134,6 +137,13 @@ def deep_nesting(_size: int) -> str:
     return "".join(out)
 
 
+def nested_copies(size: int) -> str:
+    """Statements `f(a.to(a.to(...(1)...)))`, 150 calls deep (under the parser's limit of 200
+    nested brackets), up to `size` characters."""
+    return "import torch\na = torch.zeros(2)\n" + pieces(
+        size, lambda i: "f(" + "a.to(" * 150 + "1" + ")" * 151 + "\n")
+
+
 def many_functions(count: int) -> str:
     parts = [TEMPLATE_HEADER]
     for i in range(count):
@@ -159,6 +169,7 @@ FILES = {
     "module_100k": lambda scale: module_lines(int(100_000 * scale)),
     "deep_nesting": deep_nesting,
     "many_functions": lambda scale: many_functions(int(40_000 * scale)),
+    "nested_copies": lambda scale: nested_copies(int(4.5 * MB * scale)),
     "huge_function": lambda scale: huge_function(int(60_000 * scale)),
 }
 

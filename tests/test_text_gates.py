@@ -163,3 +163,14 @@ def test_a_text_every_rule_rules_out_is_not_parsed(monkeypatch):
     written = quiet.replace("y * 2", "x.to('cuda').add_(1)")
     engine.lint_source(written, "written.py", settings)
     assert parsed == ["written.py"]
+
+
+def test_nested_copies_past_the_budget_keep_the_text():
+    """Copy calls nested in each other's brackets (`f(a.to(a.to(...)))`) have each inner call
+    read again for every outer one: past a budget of characters proportional to the text's
+    length the look keeps the text (it is parsed and asked again), so its cost stays linear.
+    A shallow nest is read through and cleared."""
+    for depth, kept in ((5, False), (150, True)):
+        text = "f(" + "a.to(" * depth + "1" + ")" * (depth + 1) + "\n"
+        assert not _parsed(text).may_write_into_copy
+        assert may_write_into_copy(Text(text)) is kept, depth

@@ -11,7 +11,9 @@ brackets are skipped whole (strings and comments inside them too), and what foll
 Where the text could be read more than one way, the answer is the one that keeps the module:
 a subscript followed by anything that may end a target (`,`, `)`, `=`, `in`, ...) is taken
 as stored into, a `)` or `,` after the spine as a call's argument, and a spine the bounded
-look cannot finish as written.
+look cannot finish as written. The brackets a text's spines skip may nest (`f(a.to(b.to(...)))`
+reads each inner call again for each outer one): past a budget of characters proportional to
+the text's length, the text is taken as written into, so the look stays linear.
 """
 from __future__ import annotations
 
@@ -40,12 +42,13 @@ def may_write_into_copy(text: Text) -> bool:
     """May a copy-if-needed call's result be written into (see the module docstring)?"""
     passed = False
     body = text.text
+    budget = _Budget(2 * len(body) + 16 * WINDOW)
     for end in called_names(body, COPY_METHODS):
         opening = _call_opening(body, end)
         if opening is None:
             continue
-        fate = "write" if opening == _UNSURE else _fate(text, opening)
-        if fate == "write":
+        fate = "write" if opening == _UNSURE else _fate(text, opening, budget)
+        if fate == "write" or budget.spent():
             return True
         passed = passed or fate == "argument"
     # an argument is written where it is an `out=` one, or where a call may write one
@@ -69,8 +72,12 @@ def may_write_arguments(text: Text) -> bool:
     if _TORCH_ALIAS.search(body):
         return True
     for found in _NOT_ATTRIBUTED_TORCH.finditer(body):
-        line = body[body.rfind("\n", 0, found.start()) + 1:found.start()].lstrip()
-        if not (line.startswith("import ") or line.startswith("from ")):
+        start = found.start()
+        line = body.rfind("\n", max(0, start - WINDOW), start) + 1
+        if not line and start > WINDOW:
+            return True  # a line longer than the look: it may not be an import
+        words = body[line:start].lstrip()
+        if not (words.startswith("import ") or words.startswith("from ")):
             return True
     return False
 
@@ -92,7 +99,7 @@ def _call_opening(text: str, end: int) -> Optional[int]:
         if char == "(":
             return at
         if char == "#":
-            at = _line_end(text, at)
+            at = _line_end(text, at, limit)
         elif char in " \t\f\r\n\\)":
             at += 1
         else:
@@ -100,11 +107,11 @@ def _call_opening(text: str, end: int) -> Optional[int]:
     return _UNSURE if at < len(text) else None
 
 
-def _fate(code: Text, opening: int) -> str:
+def _fate(code: Text, opening: int, budget: "_Budget") -> str:
     """What happens to the call whose `(` is at `opening`: "write", "argument" or "none"
     (see the module docstring); "write" where the look cannot tell."""
     text = code.text
-    at = _closing(text, opening)
+    at = _closing(text, opening, budget)
     subscripted = False
     while at is not None:
         at = _skip(text, at)
@@ -119,9 +126,9 @@ def _fate(code: Text, opening: int) -> str:
                 return "write"
             at, subscripted = name.end(), False
         elif char == "(":
-            at, subscripted = _closing(text, at), False
+            at, subscripted = _closing(text, at, budget), False
         elif char == "[":
-            at, subscripted = _closing(text, at), True
+            at, subscripted = _closing(text, at, budget), True
         elif text.startswith(_AUGMENTED, at):
             return "write"
         elif subscripted:
@@ -156,9 +163,24 @@ def _skip_closing(text: str, at: int) -> Optional[int]:
     return at
 
 
-def _closing(text: str, opening: int) -> Optional[int]:
+class _Budget:
+    """How many more characters the look may read inside brackets, for the whole text."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def take(self, count: int) -> bool:
+        self.left -= count
+        return self.left >= 0
+
+    def spent(self) -> bool:
+        return self.left < 0
+
+
+def _closing(text: str, opening: int, budget: _Budget) -> Optional[int]:
     """The position after the bracket that closes the one at `opening` (strings and comments
-    inside skipped whole); None where the look cannot find it within a bounded stretch."""
+    inside skipped whole); None where the look cannot find it within a bounded stretch, or
+    the budget is spent."""
     stack = [_OPENING[text[opening]]]
     at, limit = opening + 1, min(len(text), opening + 16 * WINDOW)
     while at < limit:
@@ -167,27 +189,28 @@ def _closing(text: str, opening: int) -> Optional[int]:
             stack.append(_OPENING[char])
         elif char in ")]}":
             if char != stack.pop():
-                return None
+                break
             if not stack:
-                return at + 1
+                return at + 1 if budget.take(at + 1 - opening) else None
         elif char == "#":
-            at = _line_end(text, at) - 1
+            at = _line_end(text, at, limit) - 1
         elif char in "'\"":
-            at = _string_end(text, at)
-            if at is None:
-                return None
+            end = _string_end(text, at, limit)
+            if end is None:
+                break
+            at = end
             continue
         at += 1
+    budget.take(at - opening)
     return None
 
 
-def _string_end(text: str, at: int) -> Optional[int]:
-    """The position after the string literal whose quote is at `at` (an f-string's fields
-    that hold the same quote, which Python 3.12 allows, end it early: the brackets then do
-    not balance, and the look gives up)."""
+def _string_end(text: str, at: int, limit: int) -> Optional[int]:
+    """The position after the string literal whose quote is at `at`, before `limit` (an
+    f-string's fields that hold the same quote, which Python 3.12 allows, end it early: the
+    brackets then do not balance, and the look gives up)."""
     quote = text[at] * 3 if text.startswith(text[at] * 3, at) else text[at]
     at += len(quote)
-    limit = min(len(text), at + 16 * WINDOW)
     while at < limit:
         if text[at] == "\\":
             at += 2
@@ -200,6 +223,7 @@ def _string_end(text: str, at: int) -> Optional[int]:
     return None
 
 
-def _line_end(text: str, at: int) -> int:
-    end = text.find("\n", at)
-    return len(text) if end < 0 else end
+def _line_end(text: str, at: int, limit: int) -> int:
+    """Where the line holding `at` ends, or `limit` if it does not end before."""
+    end = text.find("\n", at, limit)
+    return limit if end < 0 else end
