@@ -300,7 +300,10 @@ class MethodMixin:
             return True
         if not args:
             return False
-        first, text = args[0], self.program.unparse(node.args[0]) if node.args else ""
+        # the words of the argument as the code spells it (`self.device`, `x.dtype`), where
+        # it spells it shortly: a long one is not read (nested calls would read each other's)
+        first = args[0]
+        text = (self.program.short_text(node.args[0]) or "") if node.args else ""
         if isinstance(first, Ref) and first.qualname in DTYPES:
             return False
         if isinstance(first, Const) and isinstance(first.value, str):
