@@ -239,3 +239,76 @@ def test_the_text_test_clears_no_module_the_parsed_test_would_keep():
 ])
 def test_names_that_are_no_evidence_are_cleared(text):
     assert not text_may_hold_evidence(text)
+
+
+CALLERS = {
+    "__init__.py": "",
+    "kernels.py": """
+        import torch
+
+        def fused(x):
+            torch._check(x.is_contiguous())
+            return x
+
+        class Block:
+            def __init__(self, w):
+                torch._check(w.is_contiguous())
+                self.w = w
+    """,
+    # spells the module's name and defines a constructor of its own: calls neither
+    "neighbour.py": """
+        import torch
+        from . import kernels
+
+        class Other:
+            def __init__(self, w):
+                self.w = w
+
+        def size(x):
+            return kernels.__name__, x.t()
+    """,
+    # calls the function through its module, and the constructor by its class
+    "callers.py": """
+        import torch
+        from . import kernels
+        from .kernels import Block
+
+        def run(h):
+            return kernels.fused(h)
+
+        def build(w):
+            return Block(w)
+    """,
+    "model.py": """
+        from .callers import run, build
+
+        def forward(h, w):
+            return run(h.t()), build(w.t())
+    """,
+}
+
+
+def test_a_module_is_made_whole_for_the_names_a_call_spells(tmp_path, monkeypatch):
+    """A call of a module's function spells the function's name (`kernels.fused(x)`), and a
+    constructor's call its class (`Block(w)`; a subclass's `super().__init__` names the class
+    as its base): a module that spells only the module's name, or `__init__` of a class of its
+    own, cannot pass a parameter on to them, and is not made whole (neighbour.py was, for
+    `kernels` and `__init__`). The findings are those of a run that makes every summary
+    whole."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    for name, text in CALLERS.items():
+        (package / name).write_text(textwrap.dedent(text).lstrip())
+    completed = []
+    whole = project_pass.whole_summary
+
+    def spy(source, options):
+        completed.append(os.path.basename(source.path))
+        return whole(source, options)
+
+    monkeypatch.setattr("contiglint.runner.whole_summary", spy)
+    lazy = findings(str(package), 1)
+    assert [f[:3] for f in lazy] == [("model.py", 4, "CTG114")]  # run(h.t())
+    assert sorted(completed) == ["callers.py", "model.py"]
+    monkeypatch.setattr(project_pass, "lazy_summaries", lambda config: False)
+    assert findings(str(package), 1) == lazy

@@ -67,7 +67,7 @@ class ProjectContracts:
         custom op (`torch.ops`)? Code that names none calls none: no contract sink is in
         it, whatever its tensors."""
         found = "ops" in names or not KNOWN_NAMES.isdisjoint(names) or \
-            not names.isdisjoint(_contract_names(self.functions, self.own))
+            not names.isdisjoint(_contract_names(self.functions, self.own, self.modules))
         if self.asked is not None:
             self.asked.setdefault(("names", " ".join(sorted(names))), fingerprint(found))
         return found
@@ -78,7 +78,7 @@ class ProjectContracts:
         pass a parameter on to it, so its summary must be made whole. Also those made from
         the text alone that may define a function a layout check is passed to elsewhere
         (`<check>` edges): whether it is a check function needs its syntax."""
-        names = _contract_names(self.functions, None)
+        names = _contract_names(self.functions, None, self.modules)
         checks = {edge.target[len(CHECK_PREFIX):] for summary in summaries
                   if not summary.partial for contract in summary.functions.values()
                   for edge in contract.edges if edge.target.startswith(CHECK_PREFIX)}
@@ -126,9 +126,9 @@ def _defines_one(summary: ModuleSummary, qualnames: set[str]) -> bool:
 KNOWN_NAMES = frozenset(qualname.rpartition(".")[2] for qualname in catalogue.KNOWN)
 
 
-def _contract_names(functions: dict[str, FunctionContract],
-                    own: Optional[ModuleSummary]) -> set[str]:
-    """The last two parts of the qualified names of the functions with a requirement: the
+def _contract_names(functions: dict[str, FunctionContract], own: Optional[ModuleSummary],
+                    modules: frozenset[str] = frozenset()) -> set[str]:
+    """The names a call spells of the functions with a requirement (`_called_by`): the
     resolved ones of the project, and those of the module's own summary that have one or
     pass a parameter on to one that does (its requirements as far as the module alone
     shows them: the project's resolution can only add to them, and the first pass's
@@ -146,7 +146,22 @@ def _contract_names(functions: dict[str, FunctionContract],
             for key in reached:
                 del rest[key]
         keys |= required
-    return {part for key in keys for part in key.rsplit(".", 2)[-2:]}
+    return {part for key in keys for part in _called_by(key, modules, own)}
+
+
+def _called_by(key: str, modules: frozenset[str], own: Optional[ModuleSummary]
+               ) -> tuple[str, ...]:
+    """The names any call of the function `key` spells: a module's function its own name
+    (`kernels.fused(x)` spells `fused`; the module's name matches nearly every module of a
+    package that imports it), a method its class and its name (`Op.apply`, `x.forward`), a
+    constructor its class (`Block(w)`, and a subclass's `super().__init__` names the class
+    as its base; `__init__` is spelled by every module that defines a class). `modules`: the
+    project's modules, whose functions have no class part."""
+    owner, _, name = key.rpartition(".")
+    if owner in modules or own is not None and owner == own.module:
+        return (name,)
+    cls = owner.rpartition(".")[2]
+    return (cls,) if name == "__init__" else (cls, name)
 
 
 class Asked(dict):
