@@ -115,7 +115,9 @@ class CallMixin(CallSinkMixin, NamedSizeMixin):
 
     def site(self, node: ast.AST, callee: str) -> CallSite:
         start = self.program.source.start(node)
-        return CallSite(start.line, start.column, callee)
+        function = self.function
+        return CallSite(start.line, start.column, callee,
+                        (function.lineno, function.end_lineno) if function is not None else None)
 
     # --- builtins --------------------------------------------------------------------------------
     def is_builtin(self, name: str) -> bool:

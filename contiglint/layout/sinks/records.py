@@ -28,6 +28,8 @@ class CallSite:
     line: int
     column: int
     callee: str
+    # the first and last line of the function that makes the call; None at module level
+    caller: Optional[tuple[int, int]] = None
 
 
 @record
