@@ -170,7 +170,9 @@ def _process(files: Sequence[str], config: Config, options: RunOptions, report: 
 
 def _serial(files: Sequence[str], config: Config, options: RunOptions,
             report: Progress, note: bool = False) -> list[FileOutcome]:
-    """One process: each file is read once for both passes."""
+    """One process. The first pass's texts are not kept for the second (the project's
+    texts are many times its summaries and results): a file is read again where the second
+    pass lints it again or stores its result, as a worker does."""
     if len(files) <= 1 or not reads_any_contract(config):
         # one file: its own contracts are learned while it is linted; no enabled rule reads
         # contracts: each file is linted on its own
@@ -180,13 +182,11 @@ def _serial(files: Sequence[str], config: Config, options: RunOptions,
             report(len(outcomes), len(files))
         return outcomes
     modules = module_names(files, config)
-    sources, firsts = zip(*(_read_first(path, config, options, modules, note)
-                            for path in files))
-    project = complete(firsts, modules, lambda late: [
-        whole_summary(sources[i], options) for i in late])
+    firsts = [_first(path, config, options, modules, note) for path in files]
+    project = complete(firsts, modules, lambda late: [_whole(files[i], options) for i in late])
     outcomes = []
-    for path, source, own, first in zip(files, sources, per_file(project, firsts), firsts):
-        outcomes.append(second_pass(path, source, config, options, own, first))
+    for path, own, first in zip(files, per_file(project, firsts), firsts):
+        outcomes.append(second_pass(path, None, config, options, own, first))
         report(len(outcomes), len(files))
     return _seen(outcomes, firsts, project) if note else outcomes
 
@@ -243,27 +243,32 @@ def _init_worker(config: Config, options: RunOptions, modules: frozenset[str],
 def _first_pass_in_worker(path: str) -> Optional[FirstPass]:
     assert _worker_state is not None
     config, options, modules, note = _worker_state
-    return _read_first(path, config, options, modules, note)[1]
+    return _first(path, config, options, modules, note)
 
 
 def _whole_in_worker(path: str) -> Optional[ModuleSummary]:
     assert _worker_state is not None
-    source = _read(path, _worker_state[1])
-    return None if isinstance(source, SourceError) else whole_summary(source, _worker_state[1])
+    return _whole(path, _worker_state[1])
 
 
-def _read_first(path: str, config: Config, options: RunOptions, modules: frozenset[str],
-                note: bool):
-    """The file's text (or why it cannot be read) and its first pass; `note`: the pass
-    notes the file's status before the text was read, for the stat index."""
+def _whole(path: str, options: RunOptions) -> Optional[ModuleSummary]:
+    """The file's whole summary, read again (`project_pass.complete`)."""
+    source = _read(path, options)
+    return None if isinstance(source, SourceError) else whole_summary(source, options)
+
+
+def _first(path: str, config: Config, options: RunOptions, modules: frozenset[str],
+           note: bool) -> Optional[FirstPass]:
+    """The file's first pass (None where it cannot be read: the lint reports why); `note`:
+    the pass notes the file's status before the text was read, for the stat index."""
     status = signature(path) if note else None
     source = _read(path, options)
     if isinstance(source, SourceError):
-        return source, None
+        return None
     first = first_pass(source, config, options, modules)
     if first is not None:
         first.status = status
-    return source, first
+    return first
 
 
 def _alone_in_worker(path: str) -> FileOutcome:

@@ -239,15 +239,14 @@ def test_paths_that_vanish_during_the_run(tmp_path, monkeypatch):
     assert "No such file" in errors[0].message and len(found) == 2
     monkeypatch.undo()
     # A file deleted after it was read, before the fix is written: reported, not recreated.
-    real_read = files.read_source
+    real_write = files.write_source
 
-    def read_then_delete(path, **options):
-        source = real_read(path, **options)
-        if path.endswith("c.py"):
-            os.unlink(path)
-        return source
+    def delete_then_write(source, text):
+        if source.path.endswith("c.py"):
+            os.unlink(source.path)
+        return real_write(source, text)
 
-    monkeypatch.setattr("contiglint.runner.read_source", read_then_delete)
+    monkeypatch.setattr("contiglint.runner.write_source", delete_then_write)
     outcomes = process_files([str(tmp_path / "a.py"), str(tmp_path / "c.py")], EXAMPLE_CONFIG,
                              RunOptions("fix", jobs=1))
     assert outcomes[0].fixed == 1 and outcomes[1].fixed == 0
