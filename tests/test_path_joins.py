@@ -13,7 +13,9 @@ import textwrap
 import torch
 
 from contiglint.engine import lint_source
+from contiglint.layout.explain.query import analyze
 from contiglint.settings import Settings
+from tests.explain_truth import bindings, bound_tensors, check_claims, claim_of
 from tests.generated.cases import program, verdicts_of
 
 SIZES4 = ((4, 5, 6, 7), (1, 5, 6, 7), (2, 4, 3, 3))
@@ -147,3 +149,30 @@ def test_a_choice_undone_by_a_second_choice_by_the_same_flag():
                  ("s3 = v2.view(B, N * C * D)", "view", "v2")], ("B", "N", "C", "D"), 4,
                 SIZES4, paths=True)
     assert verdicts_of(p) == ["ok"]
+
+
+SIZED_PATHS = """import torch
+
+
+def run(p):
+    a = torch.randn(2, 3, 6, 7).contiguous(memory_format=torch.channels_last)
+    b = torch.randn(1, 3, 6, 7).contiguous(memory_format=torch.channels_last)
+    g = a if p else b
+    return g
+"""
+
+
+def test_a_join_of_one_broken_layout_keeps_only_the_sizes_both_paths_give(tmp_path):
+    """channels_last on both paths, of batch 2 on one and 1 on the other: the join is
+    channels_last of batch `?`. It kept the first path's sizes and claimed (2, 3, 6, 7)
+    for a tensor that is (1, 3, 6, 7) on the other (explain's claims against torch)."""
+    path = tmp_path / "sized_paths.py"
+    path.write_text(SIZED_PATHS)
+    analysis = analyze(SIZED_PATHS, str(path), Settings())
+    namespace: dict = {}
+    exec(compile(SIZED_PATHS, str(path), "exec"), namespace)
+    seen = bound_tensors(str(path), lambda: (namespace["run"](True), namespace["run"](False)))
+    checked, wrong = check_claims(analysis, seen)
+    assert wrong == [] and checked == 6  # a, b and g, on each path
+    layout = claim_of(analysis, bindings(analysis)[(7, "g")][0])
+    assert tuple(layout.shape) == ("?", "3", "6", "7") and layout.contiguous == "no"

@@ -351,6 +351,8 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
             return evolve(broken, maybe=broken.maybe or not same, geometry=None,
                           assumed=None, partial=a.partial or b.partial, elsewhere=None,
                           min_rank=min(a.min_rank, b.min_rank))
+        if other.noncontiguous and geometry is not None and other.geometry is not None:
+            geometry = _sizes_joined(geometry, other.geometry)  # one layout, sizes per path
         return evolve(broken, maybe=broken.maybe or not same, geometry=geometry,
                       partial=a.partial or b.partial, elsewhere=_other_path(a, b, geometry))
     kind = a.kind if a.kind == b.kind else Kind.UNKNOWN
@@ -386,6 +388,18 @@ def _same_layout(a: Geometry, b: Geometry) -> bool:
         all((x.base, x.span, x.walks) == (y.base, y.span, y.walks)
             for x, y in zip(a.axes, b.axes)) and \
         [base for base, _ in a.extents] == [base for base, _ in b.extents]
+
+
+def _sizes_joined(a: Geometry, b: Geometry) -> Geometry:
+    """Two geometries of the same layout (`_same_layout`), with each size both paths give
+    kept and each other one unknown: `(2, C, H, W)` from one call and `(1, C, H, W)` from
+    another are `(?, C, H, W)`."""
+    if a == b:
+        return a
+    axes = tuple(x if x.size == y.size else evolve(x, size=None)
+                 for x, y in zip(a.axes, b.axes))
+    extents = tuple(x if x == y else (x[0], None) for x, y in zip(a.extents, b.extents))
+    return evolve(a, axes=axes, extents=extents)
 
 
 def _free(assumed: Optional[Geometry]) -> bool:
