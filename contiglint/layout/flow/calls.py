@@ -38,6 +38,7 @@ from contiglint.layout.model.values import (
     Partial,
     Ref,
     Seq,
+    Spread,
     Tensor,
     Value,
 )
@@ -104,7 +105,7 @@ class CallMixin(CallSinkMixin, NamedSizeMixin):
                 elif isinstance(value, Seq) and value.items is not None:
                     args.extend(value.items)
                 else:
-                    args.append(Seq(each=self.iterate(value)))
+                    args.append(Spread(each=self.iterate(value)))
             else:
                 args.append(value)
         kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords if k.arg}

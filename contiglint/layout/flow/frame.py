@@ -42,9 +42,11 @@ from contiglint.layout.model.values import (
     Origin,
     Ref,
     Seq,
+    Spread,
     Tensor,
     Value,
     join,
+    join_all,
 )
 
 CHECKS = ("torch._check", "torch._check_value")  # raise when their first argument is False
@@ -90,6 +92,11 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
             values.insert(0, bound)
             if isinstance(bound, Instance):
                 self.self_class = bound.cls
+        spread = next((i for i, v in enumerate(values) if isinstance(v, Spread)), None)
+        if spread is not None:  # from there on, each parameter takes one of the items
+            unknown = values[spread:]
+            item = join_all([v.element() if isinstance(v, Spread) else v for v in unknown])
+            values = values[:spread]
         defaults = [None] * (len(positional) - len(spec.defaults)) + list(spec.defaults)
         # a custom autograd `backward`: its tensors are gradients
         number = self.program.index.number(self.function)
@@ -98,6 +105,9 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
         for index, (param, default) in enumerate(zip(positional, defaults)):
             if index < len(values):
                 value = values[index]
+            elif spread is not None:  # an item, or the default where there are fewer
+                value = item if default is None or standalone else \
+                    join(item, self.safe_eval(default))
             elif param.arg in kwargs:
                 value = kwargs[param.arg]
             elif default is not None and not standalone:
@@ -113,7 +123,9 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
             extra = values[len(positional):]
             each = grad_output(spec.vararg) \
                 if backward else OPAQUE
-            self.env[spec.vararg.arg] = Seq(tuple(extra)) if not standalone else Seq(each=each)
+            self.env[spec.vararg.arg] = Seq(each=each) if standalone else \
+                Seq(tuple(extra)) if spread is None else \
+                Seq(each=join_all(list(extra) + [item]))
         for param, default in zip(spec.kwonlyargs, spec.kw_defaults):
             value = kwargs.get(param.arg, self.safe_eval(default) if default is not None and
                                not standalone else self.annotated(param))

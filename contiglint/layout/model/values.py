@@ -163,6 +163,13 @@ class Seq:
 
 
 @record
+class Spread(Seq):
+    """`*xs` among a call's arguments, where the code does not show how many items `xs` has:
+    it stands for any number of positional arguments, each like `each` (`f(*shape)` binds
+    every parameter from its place on to an item, or to its default)."""
+
+
+@record
 class Mapping:
     """A dict literal with constant keys (`{"res2": feats}`), so `d["res2"]` keeps its layout."""
 
@@ -309,6 +316,14 @@ def join(a: Value, b: Value) -> Value:
     if isinstance(b, Const) and b.value is None:
         return a
     return OPAQUE
+
+
+def join_all(values: list) -> Value:
+    """The join of every value (OPAQUE for none)."""
+    out = None
+    for value in values:
+        out = value if out is None else join(out, value)
+    return OPAQUE if out is None else out
 
 
 def _paths(tensor: Tensor) -> set[Optional[Geometry]]:
