@@ -48,6 +48,15 @@ def megatron_mrope(bs, seq_length, dim=4):
     return f"contiguous={emb[..., None, :].transpose(0, 1).is_contiguous()}"
 
 
+def univnet_kernels(batch, seq_length, hidden=4, layers=2, in_ch=3, out_ch=6, kernel=3):
+    # transformers/models/univnet/modeling_univnet.py, UnivNetKernelPredictor.forward: a
+    # Conv1d's output viewed into kernels (and biases), then `.contiguous()`
+    kernel_conv = torch.nn.Conv1d(hidden, in_ch * out_ch * kernel * layers, 3, padding=1)
+    kernel_hidden_states = kernel_conv(torch.randn(batch, hidden, seq_length))
+    kernels = kernel_hidden_states.view(batch, layers, in_ch, out_ch, kernel, seq_length)
+    return f"contiguous={kernels.is_contiguous()}"
+
+
 if __name__ == "__main__":
     outcome("glm_image embeds, an image (grid_t=1)", lambda: glm_image_embeds(1, 2, 3))
     outcome("glm_image embeds, a video (grid_t=2)", lambda: glm_image_embeds(2, 2, 3))
@@ -55,3 +64,5 @@ if __name__ == "__main__":
     outcome("phi4 HD image, 2 x 2 tiles", lambda: phi4_hd_image(8, 8))
     outcome("phi4 attention mask, one row of tiles", lambda: phi4_attention_mask(4, 8))
     outcome("megatron mrope, bs=2, seq=5", lambda: megatron_mrope(2, 5))
+    outcome("univnet kernels, batch=2, seq=7", lambda: univnet_kernels(2, 7))
+    outcome("univnet kernels, batch=1, seq=1", lambda: univnet_kernels(1, 1))

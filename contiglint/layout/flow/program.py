@@ -180,17 +180,34 @@ class Program(SharedState):
             self._learn_attributes(info)
         self.recording = True
         self.frame_type(self, None, ()).run_block(self.tree.body)
-        # Functions the module calls by name are judged in their callers' contexts (a literal
-        # flag or a transposed argument decides what happens inside); the others, and any the
+        # Functions the module calls by name, and the forward of each class it constructs by
+        # name, are judged in their callers' contexts (a literal flag, a transposed argument
+        # or the sizes of a tensor decide what happens inside); the others, and any the
         # callers never reached, run on their own with unknown arguments.
         called = frozenset(callee_name(call) for call in self.calls)
         keys = list(self.functions)
-        for key in [k for k in keys if k.rsplit(".", 1)[-1] not in called] + keys:
+        deferred = self._called_through_instances(called)
+        for key in [k for k in keys if k.rsplit(".", 1)[-1] not in called and
+                    k not in deferred] + keys:
             if key not in self.inlined:
                 owner = key.split(".")[0] if "." in key else None
                 self.call(key, Instance(owner) if owner else None, [], {}, None,
                           standalone=True)
         return self.sinks
+
+    def _called_through_instances(self, called: frozenset[str]) -> set[str]:
+        """The methods an instance of a class the module constructs by name runs when it is
+        called (`self.attn(x)` runs `Attention.forward`): like the functions called by name,
+        they are judged in their callers' contexts first."""
+        found = set()
+        for name in called:
+            info = self.classes.get(name)
+            if info is not None:
+                key = info.method("forward", self.classes) or \
+                    info.method("__call__", self.classes)
+                if key:
+                    found.add(key)
+        return found
 
     def _learn_attributes(self, info: ClassInfo) -> None:
         """Join every `self.x = ...` of the class: the methods that store on `self` run,
