@@ -4,6 +4,7 @@ and the `forward` of each class it constructs by name (`self.tokens(x)` runs
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 import torch
@@ -35,35 +36,10 @@ SOURCE = textwrap.dedent("""
         return Model()(torch.randn(2, 3, 5))
     """)
 
-# The same split of each chunk of a projection, called with the sizes of the module's own
-# call: splitting the last dim of a chunk is a view torch makes (checked below), which the
-# forward run on its own, with sizes it cannot see, reports in strict mode.
-CHUNKS = textwrap.dedent("""
-    import torch
-    from torch import nn
-
-
-    def split_heads(t, heads):
-        B, N, C = t.shape
-        return t.view(B, N, heads, C // heads).transpose(1, 2)
-
-
-    class Attention(nn.Module):
-        def __init__(self, dim=16, heads=4):
-            super().__init__()
-            self.heads = heads
-            self.qkv = nn.Linear(dim, 3 * dim)
-
-        def forward(self, x):
-            q, k, v = self.qkv(x).chunk(3, dim=-1)
-            q, k, v = (split_heads(t, self.heads) for t in (q, k, v))
-            out = torch.softmax(q @ k.transpose(-1, -2), -1) @ v
-            return out.transpose(1, 2).reshape(x.shape)
-
-
-    def main():
-        return Attention()(torch.randn(2, 5, 16))
-    """)
+# The split of each chunk of a projection, called with the sizes of the module's own call:
+# splitting the last dim of a chunk is a view torch makes (checked below), which the forward
+# run on its own, with sizes it cannot see, reports in strict mode.
+CHUNKS = (Path(__file__).parent / "eval" / "ctg101" / "084_chunk_split_heads_clean.py").read_text()
 
 
 def run(source: str):
@@ -86,7 +62,10 @@ def test_a_forward_reached_through_an_instance_is_witnessed_with_its_callers_siz
 
 
 def test_the_chunks_split_as_torch_splits_them():
-    assert run(CHUNKS).shape == (2, 5, 16)
+    namespace: dict = {}
+    exec(compile(CHUNKS, "m.py", "exec"), namespace)
+    namespace["main"]()
+    assert namespace["Attention"]()(torch.randn(2, 5, 16)).shape == (2, 5, 16)
 
 
 def test_strict_mode_judges_the_chunks_with_the_callers_sizes():
