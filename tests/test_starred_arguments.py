@@ -27,6 +27,17 @@ SOURCE = textwrap.dedent("""
 
     def starred_rest(*sizes):
         return tokens(2, *sizes)
+
+
+    def copied(b, n, c, copy=False):
+        x = torch.randn(b, c, n).transpose(1, 2)
+        if copy:
+            x = x.contiguous()
+        return x.view(b * n, c)
+
+
+    def named_after_spread(sizes):
+        return copied(*sizes, copy=True)
     """)
 
 
@@ -37,6 +48,14 @@ def test_the_view_raises_for_a_shape_of_three_sizes():
         namespace["main"]((2, 3, 4))
     with pytest.raises(RuntimeError, match="view size is not compatible"):
         namespace["starred_rest"](3, 4)
+    assert namespace["named_after_spread"]((2, 3, 4)).shape == (6, 4)
+
+
+def test_a_parameter_named_after_the_spread_takes_the_named_value():
+    """`copied(*sizes, copy=True)`: `copy` is never one of the items (Python raises if
+    it is given twice), so the only call copies before the view."""
+    findings = lint_source(SOURCE, "s.py", Settings(select=("CTG101",))).findings
+    assert 22 not in [f.line for f in findings]  # the view in `copied`
 
 
 def test_each_parameter_from_the_spread_on_takes_an_item():

@@ -105,11 +105,11 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
         for index, (param, default) in enumerate(zip(positional, defaults)):
             if index < len(values):
                 value = values[index]
+            elif param.arg in kwargs:  # named: the spread stops short of it (else it raises)
+                value = kwargs[param.arg]
             elif spread is not None:  # an item, or the default where there are fewer
                 value = item if default is None or standalone else \
                     join(item, self.safe_eval(default))
-            elif param.arg in kwargs:
-                value = kwargs[param.arg]
             elif default is not None and not standalone:
                 value = self.safe_eval(default)
             else:
