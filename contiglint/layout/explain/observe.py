@@ -14,7 +14,7 @@ from typing import Iterator, Optional
 
 from contiglint.layout.flow.frame import Frame, runs_as_branches
 from contiglint.layout.model.values import (
-    NOT_TENSOR, OPAQUE, Mapping, Seq, Tensor, Value, join,
+    NOT_TENSOR, OPAQUE, Mapping, Seq, Tensor, Value, join, join_all,
 )
 
 # the values worth showing: tensors, containers that may hold them, and "unknown" (which,
@@ -50,10 +50,7 @@ class Observer:
         seen = self.values.get(node)
         if not seen or not any(_has_tensor(v) for v in seen.values()):
             return None
-        out = None
-        for value in seen.values():
-            out = value if out is None else join(out, value)
-        return out
+        return join_all(list(seen.values()))
 
     def nodes(self) -> Iterator[ast.AST]:
         return iter(self.values)

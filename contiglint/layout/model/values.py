@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import field
 from enum import Enum
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Geometry
@@ -155,10 +155,7 @@ class Seq:
 
     def element(self) -> "Value":
         if self.items:
-            out = self.items[0]
-            for item in self.items[1:]:
-                out = join(out, item)
-            return out
+            return join_all(self.items)
         return self.each if self.each is not None else OPAQUE
 
 
@@ -318,7 +315,7 @@ def join(a: Value, b: Value) -> Value:
     return OPAQUE
 
 
-def join_all(values: list) -> Value:
+def join_all(values: Sequence[Value]) -> Value:
     """The join of every value (OPAQUE for none)."""
     out = None
     for value in values:
