@@ -5,7 +5,8 @@ The folders follow the pipeline:
 * `syntax/`: the front end. `index.py` is the one shared walk of the tree (node lists, parent
   links, node numbers), `names.py` the import map, `compiled.py` the compiled kernels,
   `loops.py` what a loop changes.
-* `model/`: what torch does to a layout. Abstract values (`values.py`), the geometry of a
+* `model/`: what torch does to a layout. Abstract values (`values.py`) and their join
+  where paths meet (`path_joins.py`), the geometry of a
   strided tensor over its base (`geometry.py`), symbolic sizes (`sizes.py`), and each op's
   result layout (`op_transfers.py`, built from the catalogue, with `views.py`, `part_views.py`,
   `join_transfers.py`, `literal_transfers.py`, `elementwise.py`, `indexing.py` and

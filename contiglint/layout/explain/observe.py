@@ -13,8 +13,14 @@ import ast
 from typing import Iterator, Optional
 
 from contiglint.layout.flow.frame import Frame, runs_as_branches
+from contiglint.layout.model.path_joins import join, join_all
 from contiglint.layout.model.values import (
-    NOT_TENSOR, OPAQUE, Mapping, Seq, Tensor, Value, join, join_all,
+    NOT_TENSOR,
+    OPAQUE,
+    Mapping,
+    Seq,
+    Tensor,
+    Value,
 )
 
 # the values worth showing: tensors, containers that may hold them, and "unknown" (which,

@@ -5,6 +5,7 @@ import ast
 from typing import Optional
 
 from contiglint.layout.model.sizes import symbol
+from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import (
     Const,
     Dims,
@@ -14,7 +15,6 @@ from contiglint.layout.model.values import (
     Seq,
     Tensor,
     Value,
-    join,
 )
 
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from contiglint.layout.flow.classes import ClassInfo
-from contiglint.layout.model.values import Value, join
+from contiglint.layout.model.path_joins import join
+from contiglint.layout.model.values import Value
 
 # State a memoised result is reused across changes of, as before dependencies were recorded:
 # a nested function's closure is rewritten by every run of the function that defines it, so

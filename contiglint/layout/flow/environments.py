@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from contiglint.layout.model.values import OPAQUE, Const, Value, join
+from contiglint.layout.model.path_joins import join
+from contiglint.layout.model.values import OPAQUE, Const, Value
 
 Env = Optional[dict[str, Value]]
 LOOP_ROUNDS = 3

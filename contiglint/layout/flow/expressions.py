@@ -12,6 +12,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.indexing import Index
 from contiglint.layout.model.sizes import combined, literal, multiply, symbol
 from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import (
     NOT_TENSOR,
     OPAQUE,
@@ -27,7 +28,6 @@ from contiglint.layout.model.values import (
     Seq,
     Tensor,
     Value,
-    join,
 )
 
 TENSOR_ATTRIBUTES_NOT_TENSOR = catalogue.NOT_TENSOR_ATTRIBUTES

@@ -28,6 +28,7 @@ from contiglint.layout.flow.methods import MethodMixin
 from contiglint.layout.sinks.emission import SinkRecorder
 from contiglint.layout.sinks.records import CallSite
 from contiglint.layout.flow.subscripts import SubscriptMixin
+from contiglint.layout.model.path_joins import join, join_all
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     AUTOGRAD_CONTEXT,
@@ -45,8 +46,6 @@ from contiglint.layout.model.values import (
     Spread,
     Tensor,
     Value,
-    join,
-    join_all,
 )
 
 CHECKS = ("torch._check", "torch._check_value")  # raise when their first argument is False

@@ -25,6 +25,7 @@ from contiglint.layout.sinks.records import (
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import (
     NOT_TENSOR,
     OPAQUE,
@@ -41,7 +42,6 @@ from contiglint.layout.model.values import (
     Seq,
     Tensor,
     Value,
-    join,
 )
 
 

@@ -27,7 +27,8 @@ from contiglint.layout.contracts.records import FunctionContract
 from contiglint.layout.contracts.summary import extension_names
 from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.sinks.records import CallSite, Sink
-from contiglint.layout.model.values import OPAQUE, Instance, Ref, Value, join
+from contiglint.layout.model.path_joins import join
+from contiglint.layout.model.values import OPAQUE, Instance, Ref, Value
 from contiglint.source import SourceMap, text_digest
 from contiglint.layout.flow.classes import ClassInfo, constructor_arguments
 from contiglint.layout.flow.dependencies import UNMEMOISED, Dependencies, Round, SharedState

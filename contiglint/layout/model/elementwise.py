@@ -10,6 +10,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE
 from contiglint.layout.model.transfer import Call, copies_unit_strides_open, densify, preserve
+from contiglint.layout.model.path_joins import odd_unit_strides
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     OPAQUE,
@@ -19,7 +20,6 @@ from contiglint.layout.model.values import (
     Seq,
     Tensor,
     Value,
-    odd_unit_strides,
 )
 
 

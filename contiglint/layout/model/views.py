@@ -16,11 +16,11 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import is_one
 from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import (
     Kind,
     Tensor,
     classify,
-    join,
 )
 
 GeometryChange = Callable[[Geometry], Optional[Geometry]]
