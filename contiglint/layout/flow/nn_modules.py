@@ -60,6 +60,13 @@ def module_output(qualname: str, result: Value, width, source: Value = None,
     if last.startswith("Conv") and last[-2:] in CONV_RANK:
         rank = CONV_RANK[last[-2:]]
         if result.geometry is None and result.kind.value in ("contiguous", "unknown"):
+            if isinstance(source, Tensor) and not _free_input(source):
+                # an input of unknown rank that an op made (`x.unsqueeze(2)`: a size-1 dim
+                # at every rank): N + 1 dims (unbatched) or N + 2, and sizes the op made,
+                # which the output may keep (a kernel of 1 keeps a size-1 dim)
+                return evolve(result, min_rank=max(result.min_rank, rank - 1), lost=True)
+            # batched, as callers pass: the input's sizes are a caller's free choice, and so
+            # are the output's
             result = evolve(result, geometry=Geometry.contiguous([None] * rank))
         if isinstance(source, Tensor) and source.rank == rank == result.rank and \
                 result.geometry.sizes[0] is None:  # a batch: its size carries through
@@ -84,6 +91,14 @@ def module_output(qualname: str, result: Value, width, source: Value = None,
     geometry = result.geometry
     index = dim % geometry.rank
     return evolve(result, geometry=geometry.with_axis(index, size=width))
+
+
+def _free_input(value: Value) -> bool:
+    """A tensor of unknown rank whose sizes a caller chooses: no op made it or lost it, and
+    the geometry assumed at its least rank names no size."""
+    return isinstance(value, Tensor) and value.geometry is None and not value.made_by_op and \
+        not value.lost and (value.assumed is None or
+                            value.assumed == Geometry.contiguous([None] * value.assumed.rank))
 
 
 def module_parameter(module: Ref, name: str) -> Value:

@@ -79,7 +79,7 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         if assumed is not None:
             # the op adds or drops dims at every rank alike: the input's least rank moves
             # by as many (a geometry assumed above the least rank stays above it)
-            least = max(tensor.min_rank + assumed.rank - base.rank, min_rank, 0)
+            least = max(max(tensor.min_rank, min_rank) + assumed.rank - base.rank, 0)
             result = _assumed_result(tensor, assumed, call, part or tensor.partial,
                                      min(least, assumed.rank))
             if result.kind is Kind.CONTIGUOUS and \
@@ -294,7 +294,10 @@ def unsqueeze(call: Call) -> Tensor:
         d = dim + g.rank + 1 if dim < 0 else dim
         return g.inserted(d) if 0 <= d <= g.rank else None
 
-    return apply_view(call, change, None)
+    # the input has at least `dim` dims (-dim - 1 for a negative one): at that rank the
+    # new dim is the last, at every rank it has size 1
+    least = 0 if dim is None else dim if dim >= 0 else -dim - 1
+    return apply_view(call, change, None, least)
 
 
 def _without(g: Geometry, gone: list[int]) -> Geometry:

@@ -1,0 +1,110 @@
+"""What an op makes of a tensor whose rank the code does not show.
+
+`x.unsqueeze(2)` of such an x has at least 3 dims, and its dim 2 has size 1 at every rank: the
+engine kept neither (a later op gave the result free sizes, so a witness could name a size 3
+where torch has 1). A convolution module's output was then given N + 2 dims of free sizes
+whatever made its input: where an op made the input, the output may keep a size-1 dim it
+holds (a kernel of 1 keeps it), and unbatched inputs have N + 1 dims, so its sizes are not a
+caller's choice. Each claim below is run under torch.
+"""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import torch
+
+from contiglint.engine import lint_source
+from contiglint.settings import Settings
+
+SOURCE = textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    def swapped(x):
+        return x.unsqueeze(2).transpose(0, 2).view(-1)
+
+
+    def moved_unit(x):
+        return x.unsqueeze(1).transpose(1, 2).view(-1)
+
+
+    class Flatten(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.conv = nn.Conv2d(c, 8, 3, padding=1)
+
+        def forward(self, x):
+            f = self.conv(x).transpose(1, 2)
+            return f.view(f.size(0), -1)
+
+
+    class FlattenUnsqueezed(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.conv = nn.Conv2d(c, 8, (1, 3), padding=(0, 1))
+
+        def forward(self, x):
+            f = self.conv(x.unsqueeze(2)).transpose(1, 2)
+            return f.view(f.size(0), -1)
+    """)
+
+LINES = {"swapped": 7, "moved_unit": 11, "Flatten": 21, "FlattenUnsqueezed": 31}
+
+
+@pytest.fixture(scope="module")
+def namespace() -> dict:
+    out: dict = {}
+    exec(compile(SOURCE, "s.py", "exec"), out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def findings() -> dict:
+    found = lint_source(SOURCE, "s.py", Settings(select=("CTG101",))).findings
+    return {f.line: f for f in found}
+
+
+def test_the_unsqueezed_dim_has_size_one_in_the_witness(namespace, findings):
+    witness = findings[LINES["swapped"]].witness
+    assert witness is not None
+    # at the least rank x is (a, b): unsqueeze(2) and transpose(0, 2) make (1, b, a)
+    one, b, a = witness.sizes
+    assert one == 1
+    made = torch.randn(a, b).unsqueeze(2).transpose(0, 2)
+    assert made.shape == witness.sizes
+    assert [s for s, n in zip(made.stride(), made.shape) if n > 1] == \
+        [s for s, n in zip(witness.strides, witness.sizes) if n > 1]
+    for x in (torch.randn(a, b), torch.randn(a, b, 4)):  # and at any rank above
+        with pytest.raises(RuntimeError, match="view size is not compatible"):
+            namespace["swapped"](x)
+
+
+def test_a_view_that_merges_only_around_the_unit_dim_is_not_reported(namespace, findings):
+    assert LINES["moved_unit"] not in findings
+    for x in (torch.randn(3, 4), torch.randn(2, 3, 4), torch.randn(2, 3, 4, 5)):
+        assert namespace["moved_unit"](x).numel() == x.numel()
+
+
+def test_the_convolution_of_a_callers_input_keeps_its_witness(namespace, findings):
+    witness = findings[LINES["Flatten"]].witness
+    assert witness is not None
+    values = dict(witness.values)
+    n, h, w = values["f.size(0)"], values["f.size(1)"], values["f.size(3)"]
+    module = namespace["Flatten"](4)
+    x = torch.randn(n, 4, h, w)
+    made = module.conv(x).transpose(1, 2)
+    assert (made.shape, made.stride()) == (witness.sizes, witness.strides)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        module(x)
+
+
+@pytest.mark.parametrize("shape", [(2, 4, 10), (1, 4, 7), (3, 4, 1), (4, 10)])
+def test_the_convolution_of_an_unsqueezed_input_is_not_reported(namespace, findings, shape):
+    # its output keeps the size-1 dim (a kernel of 1 across it), so the transpose moves only
+    # that dim and the view runs, batched (3-d input) or not (2-d)
+    assert LINES["FlattenUnsqueezed"] not in findings
+    module = namespace["FlattenUnsqueezed"](4)
+    out = module(torch.randn(*shape))
+    assert out.shape[0] == (shape[0] if len(shape) == 3 else 8)
