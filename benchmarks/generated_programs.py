@@ -25,15 +25,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
-from tests.generated.programs import programs  # noqa: E402
+from tests.generated.programs import FORMS, programs  # noqa: E402
 from tests.generated.tally import Tally, shrink  # noqa: E402
 
 
-def run_batch(tally: Tally, n: int, batch_seed: int) -> Tally:
+def run_batch(tally: Tally, n: int, batch_seed: int, forms: tuple[str, ...] = FORMS) -> Tally:
     @seed(batch_seed)
     @settings(max_examples=n, database=None, deadline=None, phases=(Phase.generate,),
               suppress_health_check=list(HealthCheck))
-    @given(programs())
+    @given(programs(forms=forms))
     def batch(program):
         tally.add(program)
 
@@ -41,7 +41,7 @@ def run_batch(tally: Tally, n: int, batch_seed: int) -> Tally:
     return tally
 
 
-def _batch(job: tuple[int, int]) -> Tally:
+def _batch(job: tuple) -> Tally:
     return run_batch(Tally(), *job)
 
 
@@ -59,12 +59,19 @@ def main(argv=None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--no-shrink", action="store_true")
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--forms", default=",".join(FORMS),
+                        help="comma-separated input forms to draw from (default: %(default)s; "
+                        "also: opaque, an input whose rank the code never shows)")
     args = parser.parse_args(argv)
+    forms = tuple(f for f in args.forms.split(",") if f)
+    unknown = [f for f in forms if f not in FORMS + ("opaque",)]
+    if unknown or not forms:
+        parser.error(f"unknown input forms: {', '.join(unknown) or '(none given)'}")
     if args.n < 1 or args.batch < 1 or args.jobs < 1:
         parser.error("N, --batch and --jobs must be positive")
     tally = Tally()
     start = time.perf_counter()
-    jobs = [(min(args.batch, args.n - done), args.seed + k)
+    jobs = [(min(args.batch, args.n - done), args.seed + k, forms)
             for k, done in enumerate(range(0, args.n, args.batch))]
     with multiprocessing.Pool(args.jobs, _use_device, (args.device,)) as pool:
         for part in pool.imap(_batch, jobs):
@@ -75,7 +82,7 @@ def main(argv=None) -> int:
                   f"{args.jobs} jobs)\n{tally.report()}", flush=True)
     _use_device(args.device)  # for shrinking, here after the workers forked (CUDA forbids after)
     for name, example in sorted(tally.examples.items()):
-        shown = example if args.no_shrink else shrink(name, example.program) or example
+        shown = example if args.no_shrink else shrink(name, example.program, forms=forms) or example
         print(f"=== {name} ({tally.disagreements[name]}), "
               f"{'first' if args.no_shrink else 'minimal'} program "
               f"(line {shown.line}: {shown.detail}):\n{shown.program}\n", flush=True)

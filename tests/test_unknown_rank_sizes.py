@@ -16,6 +16,7 @@ import torch
 
 from contiglint.engine import lint_source
 from contiglint.settings import Settings
+from tests.generated.cases import agreed, program
 
 SOURCE = textwrap.dedent("""
     import torch
@@ -108,3 +109,40 @@ def test_the_convolution_of_an_unsqueezed_input_is_not_reported(namespace, findi
     module = namespace["FlattenUnsqueezed"](4)
     out = module(torch.randn(*shape))
     assert out.shape[0] == (shape[0] if len(shape) == 3 else 8)
+
+
+# --- found by the programs of unknown rank (tests/test_generated_programs.py) -----------------
+# Each program takes an x whose rank the code never shows; the oracle runs it under torch at
+# the sizes given (and a finding's witness at the sizes it names, at any rank) and fails on a
+# disagreement. Each failed before its fix.
+SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (1, 1, 3, 3))
+
+
+@pytest.mark.parametrize("body, rank, sizes, verdicts", [
+    # the permute that fixes x's rank names the dims it moves `x.size(i)`, as the view target
+    # does: the witness gives one value to both (they were two free names, the view's target
+    # and the dim it matched, at values no input gives)
+    ([("v0 = x.permute(3, 1, 0, 2)", "op", ""), ("v1 = v0.permute(3, 1, 0, 2)", "op", ""),
+      ("s = v1.view(-1, x.size(0))", "view", "v1")], 4, SIZES4, [("raises", True)]),
+    # a test that a dim is 1 binds the name of its size on the path, also where the code reads
+    # it again by x (`x.size(0)` is v1's dim 3): the witness is one where the guard holds
+    ([("v0 = x.permute(3, 1, 0, 2)", "op", ""), ("v1 = v0.permute(3, 1, 0, 2)", "op", ""),
+      ("s = v1.view(-1, x.size(0)) if v1.size(3) <= 1 else None", "view", "v1",
+       "v1.size(3) <= 1")], 4, SIZES4,
+     [("raises", True)]),
+    # keepdim of a literal dim at an unknown rank: that dim has size 1 at every rank, so moving
+    # the last dim next to it keeps the tensor contiguous (it was called permuted; the engine
+    # claims no layout now, as the move at an unknown rank is not shown to keep one)
+    ([("v2 = x.amax(-2, keepdim=True)", "op", ""), ("v3 = torch.movedim(v2, -1, -2)", "op", ""),
+      ("s = v3.data_ptr()", "probe", "v3")], 3, ((4, 5, 6), (4, 1, 6), (2, 3, 1)),
+     [("unknown", False)]),
+    # an expand of dims whose sizes the code names otherwise guesses that all grow; the view is
+    # safe only on that guess, so it is not called safe (it raises where only the 1 grows)
+    ([("v1 = x.unsqueeze(1).expand(x.size(0), 3, x.size(1), x.size(2))", "op", ""),
+      ("v2 = torch.permute(v1, (3, 0, 1, 2,))", "op", ""),
+      ("s = v2.view(x.size(2) * x.size(0), 3, x.size(1))", "view", "v2")], 3,
+     ((4, 5, 6), (4, 1, 6), (2, 4, 2)), [("unknown", False)]),
+])
+def test_programs_of_unknown_rank_agree_with_torch(body, rank, sizes, verdicts):
+    found = agreed(program("opaque", (), body, ("x",), rank, sizes))
+    assert [(v.engine, v.finding) for v in found] == verdicts

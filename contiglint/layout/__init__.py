@@ -7,7 +7,8 @@ The folders follow the pipeline:
   `loops.py` what a loop changes.
 * `model/`: what torch does to a layout. Abstract values (`values.py`) and their join
   where paths meet (`path_joins.py`), the geometry of a strided tensor over its base
-  (`geometry.py`), symbolic sizes (`sizes.py`), and each op's result layout (`op_transfers.py`, built from the catalogue, with `views.py`, `part_views.py`,
+  (`geometry.py`), symbolic sizes (`sizes.py`), and each op's result layout
+  (`op_transfers.py`, built from the catalogue, with `views.py`, `part_views.py`,
   `join_transfers.py`, `literal_transfers.py`, `elementwise.py`, `indexing.py` and
   `transfer.py` computing results); `view_verdict.py` decides whether `.view(shape)` raises,
   `stride_facts.py` the layout of literal strides, `stride_checks.py` a stride test on a known

@@ -71,6 +71,8 @@ class Program:
 
 def _prologue(form: str, rank: int, literal_shape: tuple[int, ...]):
     names = SYMBOLS[:rank]
+    if form == "opaque":  # the code never shows x's rank: its sizes are read where an op needs
+        return ("x",), (), [f"x.size({i})" for i in range(rank)]
     if form == "literal":
         return (), (f"x = torch.randn({', '.join(map(str, literal_shape))})",), \
             [str(s) for s in literal_shape]
@@ -121,14 +123,20 @@ def view_target(draw, var: Var) -> tuple[str, ...]:
     return tuple(shape)
 
 
+FORMS = ("literal", "params", "unpack", "size")
+
+
 @st.composite
-def programs(draw, max_ops: int = 5) -> Program:
-    form = draw(st.sampled_from(["literal", "params", "unpack", "size"]))
+def programs(draw, max_ops: int = 5, forms: tuple[str, ...] = FORMS) -> Program:
+    """A program of one of `forms`: the input's sizes literal, parameters, unpacked from
+    `x.shape`, read by `x.size(i)`, or (`opaque`) a tensor whose rank the code never shows,
+    which torch runs at the rank drawn and a witness may name at another."""
+    form = draw(st.sampled_from(forms))
     rank = draw(st.integers(1, 4))
     literal_shape = tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))) \
         if form == "literal" else ()
     params, prologue, shape = _prologue(form, rank, literal_shape)
-    names = tuple(SYMBOLS[:rank]) if form != "literal" else ()
+    names = tuple(SYMBOLS[:rank]) if form not in ("literal", "opaque") else ()
     variables = [Var("x", tuple(shape), "input", "float32")]
     lines: list[Line] = []
     for k in range(draw(st.integers(1, max_ops))):

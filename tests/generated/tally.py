@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, Phase, find, settings
 from hypothesis.errors import NoSuchExample
 
 from tests.generated.oracle import Disagreement, compare
-from tests.generated.programs import Program, programs
+from tests.generated.programs import FORMS, Program, programs
 
 NAME = re.compile(r"\bv\d+\b")
 
@@ -78,8 +78,8 @@ class Tally:
         return "\n".join(lines)
 
 
-def shrink(name: str, start: Optional[Program] = None,
-           max_examples: int = 2000) -> Optional[Disagreement]:
+def shrink(name: str, start: Optional[Program] = None, max_examples: int = 2000,
+           forms: tuple[str, ...] = FORMS) -> Optional[Disagreement]:
     """A minimal program that shows disagreement `name`, found and shrunk by Hypothesis (the
     search starts afresh: from `start`, pruned, when the search finds none), then cut down to
     the statements its disagreeing sink depends on."""
@@ -87,7 +87,7 @@ def shrink(name: str, start: Optional[Program] = None,
         return any(d.name == name for d in compare(program)[1])
 
     try:
-        found = find(programs(), shows, settings=settings(
+        found = find(programs(forms=forms), shows, settings=settings(
             max_examples=max_examples, database=None, deadline=None,
             phases=(Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck)))
     except NoSuchExample:

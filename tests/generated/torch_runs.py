@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Optional
 
 import torch
@@ -167,9 +167,35 @@ def _sparse(choices: list[list[int]]) -> list[tuple[int, ...]]:
 
 def witness_holds(program: Program, v: Verdict, index: int) -> bool:
     """Does torch fail where the finding's witness says, at input sizes that give every size
-    it names? A finding so shown is true, whatever the sizes tried by `run_torch` showed."""
-    return bool(witness_sizes(program, _chosen(v), index)) and \
-        wrong_witness(program, v, index) is None
+    it names (at some rank, where the code does not show x's)? A finding so shown is true,
+    whatever the sizes tried by `run_torch` showed."""
+    return any(bool(witness_sizes(ranked, _chosen(v), index)) and
+               _wrong_at_rank(ranked, v, index) is None for ranked in at_ranks(program))
+
+
+RANKS = range(1, 5)  # the ranks an input of unknown rank is tried at
+
+
+def at_ranks(program: Program) -> list[Program]:
+    """The program, or where the code never shows the input's rank (`opaque`), the program
+    with an input of each rank in RANKS: a witness may name sizes at a rank other than the
+    one drawn (the least the ops allow)."""
+    if program.form != "opaque":
+        return [program]
+    return [replace(program, input_rank=rank) for rank in RANKS]
+
+
+def wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
+    """`_wrong_at_rank` at the ranks `at_ranks` gives: None where the witness holds at one
+    of them, else what torch did at the rank drawn."""
+    wrong = [_wrong_at_rank(ranked, v, index) for ranked in at_ranks(program)]
+    if any(w is None and witness_sizes(ranked, _chosen(v), index)
+           for w, ranked in zip(wrong, at_ranks(program))):
+        return None
+    drawn = next(w for w, ranked in zip(wrong, at_ranks(program))
+                 if ranked.input_rank == program.input_rank)
+    return drawn if drawn is not None or program.form != "opaque" else \
+        f"witness {v.witness}: no input of rank {RANKS.start} to {RANKS.stop - 1} gives it"
 
 
 def _chosen(v: Verdict) -> dict:
@@ -210,7 +236,7 @@ def _moved_inputs(program: Program, index: int, values: dict) -> dict[str, int]:
     return found or {}
 
 
-def wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
+def _wrong_at_rank(program: Program, v: Verdict, index: int) -> Optional[str]:
     """Run the program's ops up to the sink at each input assignment the witness allows; at
     one that gives every size the witness names its value, the sink must fail (the view
     raises its layout error, the probed tensor is not contiguous, the write raises its

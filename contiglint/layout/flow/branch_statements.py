@@ -8,8 +8,8 @@ from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.flow import conditions
-from contiglint.layout.flow.environments import (ABOVE_ONE, Env, join_envs, sizes_above_one,
-                                                  truth_of)
+from contiglint.layout.flow.environments import (ABOVE_ONE, AT_ONE, Env, join_envs,
+                                                 sizes_above_one, sizes_at_one, truth_of)
 from contiglint.layout.model.sizes import literal
 from contiglint.layout.model.stride_checks import layout_reads, stride_truth, undecided_strides
 from contiglint.layout.model.values import (
@@ -245,6 +245,7 @@ class BranchMixin:
                 one[key] = bind_size(value, name, 1)
             if name in env and env[name] is OPAQUE:
                 one[name] = IntVal(literal(1))  # the name itself, read later (`x.view(n, -1)`)
+            one[AT_ONE] = Const(sizes_at_one(env) | {name})  # and read later as `x.size(0)`
             other = dict(env, **{ABOVE_ONE: Const(sizes_above_one(env) | {name})})
             return (other, one) if negate == when else (one, other)
         yes, no = dict(env), dict(env)

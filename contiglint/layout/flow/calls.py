@@ -274,8 +274,11 @@ class CallMixin(CallSinkMixin, NamedSizeMixin):
             this = args[0] if args else OPAQUE
             if qualname == "torch.einsum":
                 this = args[0] if args else OPAQUE
+            first = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) \
+                else None
             return op.transfer(Call(qualname, self.as_tensor(this) if not isinstance(
-                this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node)))
+                this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node),
+                owner=self.program.short_text(first) if first is not None else None))
         if op_transfers.module(qualname) is not None or self.is_torch_module_class(qualname):
             config = module_config(qualname, args, kwargs)
             return Ref(qualname, True, module_width(config), config)

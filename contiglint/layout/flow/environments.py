@@ -14,6 +14,18 @@ LOOP_ROUNDS = 3
 ABOVE_ONE = "#above one"
 
 
+# the entry for the size symbols a test on the path shows are 1 (`if x.size(0) == 1:`), a
+# Const of a frozenset: a test binds them in every value it reaches (path_facts.bind_size),
+# and a size read later under that name is 1 too (flow/subscripts.py)
+AT_ONE = "#at one"
+
+
+def sizes_at_one(env: Env) -> frozenset:
+    """The size symbols a test on the path to here shows are 1."""
+    found = (env or {}).get(AT_ONE)
+    return found.value if isinstance(found, Const) else frozenset()
+
+
 def sizes_above_one(env: Env) -> frozenset:
     """The size symbols a test on the path to here shows are not 1."""
     found = (env or {}).get(ABOVE_ONE)

@@ -165,7 +165,8 @@ class ExpressionMixin:
             return UNKNOWN_TENSOR
         if node.attr in op_transfers.ATTRIBUTES:
             op = op_transfers.method(node.attr)
-            return op.transfer(Call(node.attr, self.as_tensor(owner), origin=self.origin(node)))
+            return op.transfer(Call(node.attr, self.as_tensor(owner), origin=self.origin(node),
+                                    owner=self.program.short_text(node.value)))
         return OPAQUE
 
     def as_tensor(self, value: Value) -> Value:

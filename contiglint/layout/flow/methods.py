@@ -255,7 +255,8 @@ class MethodMixin:
         if op is not None:
             if op.effect == "not-a-tensor":
                 return NOT_TENSOR
-            return op.transfer(Call(name, tensor, args, kwargs, self.origin(node)))
+            return op.transfer(Call(name, tensor, args, kwargs, self.origin(node),
+                                    owner=self.program.short_text(func.value)))
         if is_inplace_method(name):
             return tensor
         return OPAQUE

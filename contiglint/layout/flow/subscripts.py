@@ -8,6 +8,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model import op_transfers
 from contiglint.layout.model.indexing import Index
+from contiglint.layout.flow.environments import sizes_at_one
 from contiglint.layout.model.sizes import literal, made_symbol, symbol
 from contiglint.layout.model.values import (
     NOT_TENSOR,
@@ -110,6 +111,9 @@ class SubscriptMixin:
             return IntVal(made)
         if geometry is None or not -geometry.rank <= index < geometry.rank:
             size = symbol(f"{self.program.unparse(owner)}.size({index})")
+            if size[1][0] in sizes_at_one(self.env):
+                size = literal(1)  # a test on the path showed it is 1 (`v.size(3) <= 1` of a
+                # tensor whose dim 3 is this one)
             if geometry is None and isinstance(tensor, Tensor):
                 self.states_rank(owner, tensor, index + 1 if index >= 0 else -index, called)
                 self.names_assumed_size(owner, tensor, index, size)

@@ -27,6 +27,9 @@ def reduction(call: Call) -> Value:
             len(call.tensor.assumed.sizes) - len(assumed)), 0),
             assumed=Geometry.contiguous(assumed))
     if _truthy(call.arg(1, "keepdim")):
+        kept = _kept_at_least_rank(call)
+        if kept is not None:
+            return kept
         # kept dims of size 1 where the model does not know which: sizes a caller does not
         # choose, so a later op that fixes the rank gives them no free sizes
         return Tensor(Kind.CONTIGUOUS, min_rank=call.tensor.min_rank, lost=True)
@@ -67,6 +70,27 @@ def _reduced_assumed(call: Call) -> Optional[list]:
         return None
     return _reduced_sizes(Call(call.name, Tensor(Kind.CONTIGUOUS, tensor.assumed), call.args,
                                call.kwargs, call.origin))
+
+
+def _kept_at_least_rank(call: Call) -> Optional[Tensor]:
+    """keepdim over literal dims of a tensor of unknown rank whose sizes a caller chose: the
+    result at the least rank the dims need, each reduced dim of size 1 and the others free
+    (`x.amax(-2, keepdim=True)` is (?, 1) there, and has a size-1 dim -2 at every rank, so
+    `.movedim(-1, -2)` of it is contiguous); None where an op made the input or a dim is not
+    a literal."""
+    tensor, given = call.tensor, call.arg(0, "dim")
+    if tensor.geometry is not None or tensor.assumed is not None or tensor.made_by_op or \
+            tensor.lost or tensor.kind is not Kind.CONTIGUOUS and \
+            tensor.kind is not Kind.UNKNOWN:
+        return None
+    items = given.items if isinstance(given, Seq) else (given,)
+    dims = [_literal_dim(item) for item in items or ()] if given is not None else []
+    if not dims or None in dims or call.name.rsplit(".", 1)[-1] not in _SHAPED_REDUCTIONS:
+        return None
+    rank = max([tensor.min_rank, 1] + [d + 1 if d >= 0 else -d for d in dims])
+    sizes = _kept_or_dropped(Geometry.contiguous([None] * rank), given, True)
+    return None if sizes is None else \
+        Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=Geometry.contiguous(sizes))
 
 
 def _kept_or_dropped(geometry: Geometry, given, keep: bool) -> Optional[list]:

@@ -37,6 +37,9 @@ class Call:
     kwargs: dict[str, Value] = field(default_factory=dict)
     origin: Origin = Origin("?", 0, 0)
     config: dict = field(default_factory=dict)  # an nn module's literal constructor arguments
+    # the receiver as the code spells it (`x`), where short: an op that fixes the rank of a
+    # tensor whose sizes a caller chose names them `x.size(i)`, as code that reads them does
+    owner: Optional[str] = None
 
     @property
     def tensor(self) -> Tensor:

@@ -9,7 +9,7 @@ from typing import Optional
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import (ONE, WILDCARD, align, is_one, own_size_names,
                                            product, quotient)
-from contiglint.layout.model.values import Tensor
+from contiglint.layout.model.values import Kind, Tensor
 
 
 def view_verdict(tensor: Tensor, target: Optional[list], owner: Optional[str] = None) -> str:
@@ -24,6 +24,17 @@ def view_verdict(tensor: Tensor, target: Optional[list], owner: Optional[str] = 
     geometry = tensor.geometry
     if geometry is None or target is None:
         return _coarse_verdict(tensor, target, owner)
+    verdict = _geometry_verdict(tensor, geometry, target)
+    if verdict == "ok" and tensor.maybe and tensor.kind is Kind.BROADCAST and \
+            tensor.alternative is None:
+        # the geometry is one guess of which dims grew (an expand of dims whose sizes the code
+        # does not tie to the sizes given): every dim broadcast merges, and where only some
+        # grew the same view may raise
+        return "unknown"
+    return verdict
+
+
+def _geometry_verdict(tensor: Tensor, geometry: Geometry, target: list) -> str:
     target = resolve_wildcard(tensor, target)  # literal sizes: `-1` is known, so are groups
     groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
     if groups is None:
