@@ -142,6 +142,11 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (1, 1, 3, 3))
       ("v2 = torch.permute(v1, (3, 0, 1, 2,))", "op", ""),
       ("s = v2.view(x.size(2) * x.size(0), 3, x.size(1))", "view", "v2")], 3,
      ((4, 5, 6), (4, 1, 6), (2, 4, 2)), [("unknown", False)]),
+    # a step through dim 0 of the last dim's gather by one position: at rank 1 dim 0 is
+    # the gathered dim, of one element, and the result is contiguous (it was called strided);
+    # at the least rank the gather is known to be that one element
+    ([("v0 = x[..., torch.tensor([0])]", "op", ""), ("v1 = v0[::3]", "op", ""),
+      ("s = v1.data_ptr()", "probe", "v1")], 1, ((4,), (1,), (2,)), [("unknown", False)]),
 ])
 def test_programs_of_unknown_rank_agree_with_torch(body, rank, sizes, verdicts):
     found = agreed(program("opaque", (), body, ("x",), rank, sizes))
