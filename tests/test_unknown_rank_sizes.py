@@ -147,6 +147,19 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (1, 1, 3, 3))
     # at the least rank the gather is known to be that one element
     ([("v0 = x[..., torch.tensor([0])]", "op", ""), ("v1 = v0[::3]", "op", ""),
       ("s = v1.data_ptr()", "probe", "v1")], 1, ((4,), (1,), (2,)), [("unknown", False)]),
+    # a list subscript of a parameter is a gather (a list or a dict raises on it): `x[[0]]`
+    # has a dim 0 of one element, so the transpose that moves it leaves a view of x's own
+    # shape, which runs; taken for a caller's tensor of free sizes, it was reported raising
+    ([("v0 = x[[0]]", "op", ""), ("v1 = torch.transpose(v0, 0, 2)", "op", ""),
+      ("s = v1.view(x.size(2), x.size(1), 1)", "view", "v1")], 3,
+     ((4, 5, 6), (1, 5, 6), (1, 1, 1)), [("unknown", False)]),
+    # channels_last of a keepdim result at a rank above the one it is assumed at: its kept
+    # size-1 dim is not placed there, so the sizes are not free (with one channel the result
+    # is contiguous, and the view runs; it was reported raising)
+    ([("v0 = x.amax(-3, keepdim=True)", "op", ""),
+      ("v1 = v0.contiguous(memory_format=torch.channels_last)", "op", ""),
+      ("s = v1.view(v1.size(0), -1)", "view", "v1")], 4,
+     ((4, 5, 6, 7), (4, 1, 6, 7), (1, 4, 2, 3)), [("unknown", False)]),
 ])
 def test_programs_of_unknown_rank_agree_with_torch(body, rank, sizes, verdicts):
     found = agreed(program("opaque", (), body, ("x",), rank, sizes))

@@ -52,10 +52,13 @@ class SubscriptMixin:
             else OPAQUE
 
     def looks_like_tensor(self, node: ast.Subscript) -> bool:
-        """An unknown container indexed with slices or None is taken for a tensor."""
+        """An unknown container indexed with slices, None or a list is taken for a tensor (a
+        list index is advanced indexing: a list or a dict raises on it, and `x[[0]]` of a
+        parameter is a gather, not a caller's tensor of free sizes)."""
         elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        return any(isinstance(e, ast.Slice) or (isinstance(e, ast.Constant) and
-                                                 e.value in (None, Ellipsis)) for e in elements)
+        return any(isinstance(e, (ast.Slice, ast.List)) or (isinstance(e, ast.Constant) and
+                                                            e.value in (None, Ellipsis))
+                   for e in elements)
 
     def index_sequence(self, container: Value, index: ast.expr) -> Value:
         if isinstance(index, ast.Slice):

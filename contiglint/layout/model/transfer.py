@@ -213,8 +213,12 @@ def channels_last(tensor: Tensor, origin: Origin, rank: int = 4) -> Tensor:
     for position, dim in enumerate(order):
         axes[dim] = base.axes[position]
     geometry = Geometry(tuple(axes), base.memory)
-    if sizes is None and tensor.made_by_op:
-        # an op made the tensor and the model lost its sizes: they are not free
+    named = tensor.assumed is not None and \
+        tensor.assumed != Geometry.contiguous([None] * tensor.assumed.rank)
+    if sizes is None and (tensor.made_by_op or named):
+        # an op made the tensor and the model lost its sizes, or the geometry assumed at
+        # another rank names one (`x.amax(-3, keepdim=True)`'s 1, which this rank does not
+        # place): they are not free
         return Tensor(Kind.PERMUTED, None, origin, min_rank=rank, assumed=geometry, lost=True)
     return Tensor.of(geometry, origin)
 
