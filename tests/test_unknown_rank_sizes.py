@@ -142,11 +142,6 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (1, 1, 3, 3))
       ("v2 = torch.permute(v1, (3, 0, 1, 2,))", "op", ""),
       ("s = v2.view(x.size(2) * x.size(0), 3, x.size(1))", "view", "v2")], 3,
      ((4, 5, 6), (4, 1, 6), (2, 4, 2)), [("unknown", False)]),
-    # a step through dim 0 of the last dim's gather by one position: at rank 1 dim 0 is
-    # the gathered dim, of one element, and the result is contiguous (it was called strided);
-    # at the least rank the gather is known to be that one element
-    ([("v0 = x[..., torch.tensor([0])]", "op", ""), ("v1 = v0[::3]", "op", ""),
-      ("s = v1.data_ptr()", "probe", "v1")], 1, ((4,), (1,), (2,)), [("unknown", False)]),
     # a list subscript of a parameter is a gather (a list or a dict raises on it): `x[[0]]`
     # has a dim 0 of one element, so the transpose that moves it leaves a view of x's own
     # shape, which runs; taken for a caller's tensor of free sizes, it was reported raising

@@ -49,10 +49,6 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
                     return Tensor(Kind.UNKNOWN, min_rank=rank, lost=True) if None in sizes \
                         else Tensor(Kind.UNKNOWN, min_rank=rank,
                                     assumed=Geometry.contiguous(sizes))
-            else:
-                least = _least_gathered(tensor, items)
-                if least is not None:
-                    return least
         gathered = _gathered_geometry(tensor, items)
         if gathered is not None:
             result = evolve(Tensor.of(gathered, origin), lost=None in gathered.sizes)
@@ -80,21 +76,6 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
         if changed is not None:
             return changed
     return _coarse(tensor, items, origin, consumed, partial)
-
-
-def _least_gathered(tensor: Tensor, items: Sequence[Index]) -> Optional[Tensor]:
-    """`x[..., idx]` (dims counted from the back) of a tensor of unknown rank whose sizes a
-    caller chose: its shape at the least rank the items need, where the index's length is
-    known (`x[..., torch.tensor([0])]` of a 1-d x is one element, so a step through its dim 0
-    leaves no hole there); the layout stays unknown, as the gather follows x's strides."""
-    least = max(sum(item.kind not in ("ellipsis", "none") for item in items), tensor.min_rank, 1)
-    if tensor.assumed is not None or tensor.lost or tensor.made_by_op or \
-            tensor.partial is not None:
-        return None
-    sizes = _gathered(Geometry.contiguous([None] * least), items)
-    if not sizes or _advanced(items).length is None:
-        return None
-    return Tensor(Kind.UNKNOWN, min_rank=len(sizes), assumed=Geometry.contiguous(sizes))
 
 
 def _gathered_geometry(tensor: Tensor, items: Sequence[Index]) -> Optional[Geometry]:
