@@ -74,7 +74,7 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         named = base is not None and base.rank < implied and \
             base != Geometry.contiguous([None] * base.rank)
         if base is None or base.rank < implied:
-            base = None if cut else _owned(Geometry.contiguous([None] * implied), call.owner)
+            base = None if cut else Geometry.contiguous([None] * implied)
         assumed = change(base) if base is not None else None
         if assumed is not None:
             # the op adds or drops dims at every rank alike: the input's least rank moves
