@@ -155,6 +155,14 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (1, 1, 3, 3))
       ("v1 = v0.contiguous(memory_format=torch.channels_last)", "op", ""),
       ("s = v1.view(v1.size(0), -1)", "view", "v1")], 4,
      ((4, 5, 6, 7), (4, 1, 6, 7), (1, 4, 2, 3)), [("unknown", False)]),
+    # a subscript of x fixes no rank, but names the least one it allows: at rank 3 the dims of
+    # `x[:, :-1, :]` are x.size(0), x.size(1) - 1 and x.size(2), so the view that merges the
+    # first two is witnessed there (it raises at every rank above too); it was "unknown"
+    ([("v0 = x[:, :-1, :]", "op", ""), ("s = v0.view(-1, v0.size(-1))", "view", "v0")], 3,
+     ((4, 5, 6), (1, 5, 6), (4, 2, 6)), [("raises", True)]),
+    # ... and where a view raises only above the least rank, the rank is a guess: not reported
+    ([("v0 = x[:, :, 1:]", "op", ""), ("s = v0.view(-1, v0.size(-1))", "view", "v0")], 4,
+     ((4, 5, 6, 7), (1, 5, 6, 7), (4, 2, 6, 7)), [("unknown", False)]),
 ])
 def test_programs_of_unknown_rank_agree_with_torch(body, rank, sizes, verdicts):
     found = agreed(program("opaque", (), body, ("x",), rank, sizes))

@@ -46,7 +46,8 @@ class SubscriptMixin:
             return self.index_sequence(container, node.slice)
         if isinstance(container, Tensor) or container is OPAQUE and self.looks_like_tensor(node):
             items = self.index_items(node.slice)
-            return op_transfers.index(self.as_tensor(container), items, self.origin(node))
+            return op_transfers.index(self.as_tensor(container), items, self.origin(node),
+                                      self.program.short_text(node.value))
         self.evaluate(node.slice)
         return OPAQUE if container is OPAQUE else NOT_TENSOR if container is NOT_TENSOR \
             else OPAQUE

@@ -29,7 +29,10 @@ class Index:
     ndim: Optional[int] = None  # an advanced index's rank, when known
 
 
-def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
+def index(tensor: Tensor, items: Sequence[Index], origin: Origin,
+          owner: Optional[str] = None) -> Tensor:
+    """`owner`: the indexed tensor's source text, where the code spells it briefly: the dims
+    of a caller's tensor of unknown rank are its `owner.size(i)` at the least rank."""
     if any(item.kind == "advanced" for item in items):
         # a new tensor, laid out by TensorIterator in the order of the input's strides: a
         # contiguous input gives a contiguous result, a permuted one keeps (part of) its
@@ -75,7 +78,7 @@ def index(tensor: Tensor, items: Sequence[Index], origin: Origin) -> Tensor:
                                    _Call(origin), partial)
         if changed is not None:
             return changed
-    return _coarse(tensor, items, origin, consumed, partial)
+    return _coarse(tensor, items, origin, consumed, partial, owner)
 
 
 def _gathered_geometry(tensor: Tensor, items: Sequence[Index]) -> Optional[Geometry]:
@@ -225,7 +228,7 @@ def _stepped_size(size: Size, item: Index) -> Size:
 
 
 def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: int,
-            partial) -> Tensor:
+            partial, owner: Optional[str] = None) -> Tensor:
     """Rank unknown: only the position of each cut is known, counted from the front (before an
     ellipsis) or from the back (after it)."""
     if tensor.kind is Kind.BROADCAST and any(item.kind == "int" for item in items):
@@ -244,7 +247,7 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
             breaks = True
         if item.kind == "slice" and _cuts(item) and (not leading or (item.step or 1) != 1):
             breaks = True
-    assumed = _assumed(tensor, items, consumed)
+    assumed = _assumed(tensor, items, consumed, owner)
     # the least rank after: ints drop a dim each, None adds one (`x[1:, 0, 1:, -1]` of at
     # least 4 dims has at least 2)
     rank = max(tensor.min_rank, consumed) - sum(item.kind == "int" for item in items) + \
@@ -279,12 +282,19 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
     return Tensor(Kind.STRIDED, None, origin, at_least, partial, rank, assumed)
 
 
-def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int) -> Optional[Geometry]:
+def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int,
+             owner: Optional[str] = None) -> Optional[Geometry]:
     """The indexing applied to the geometry assumed at the smallest plausible rank, so that
-    `pred.t()[:1]` is known to have a size-1 dim and `codes[..., ::2]` a stepped last dim."""
+    `pred.t()[:1]` is known to have a size-1 dim and `codes[..., ::2]` a stepped last dim.
+    A caller's tensor of which nothing is known has free sizes there, the ones code reads as
+    `owner.size(i)` (`x[:, :-1, :]` is `(x.size(0), x.size(1) - 1, x.size(2))` at rank 3)."""
     base = tensor.assumed
     if base is None or base.rank < consumed:
         if tensor.made_by_op and base is None:
             return None
+        free = base is None and owner is not None and tensor.kind is Kind.UNKNOWN and \
+            tensor.partial is None and tensor.min_rank <= consumed
         base = Geometry.contiguous([None] * max(consumed, 1))
+        if free:
+            base = Geometry.contiguous([symbol(f"{owner}.size({i})") for i in range(consumed)])
     return _apply(base, items, consumed)

@@ -281,10 +281,10 @@ def module(qualname: str) -> Optional[Op]:
     return _MODULES.get(qualname)
 
 
-def index(tensor: Tensor, items, origin) -> Tensor:
+def index(tensor: Tensor, items, origin, owner: Optional[str] = None) -> Tensor:
     """`tensor[items]`: indexing.py's result, with the dtype kept and lost sizes kept lost
     (`v[v > 0][::2]` has a length no input chooses)."""
-    result = _stays_made(tensor, indexing.index(tensor, items, origin))
+    result = _stays_made(tensor, indexing.index(tensor, items, origin, owner))
     return evolve(result, dtype=tensor.dtype) if tensor.dtype and \
         result.dtype is None else result
 

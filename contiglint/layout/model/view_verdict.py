@@ -10,6 +10,7 @@ from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import (ONE, WILDCARD, align, is_one, own_size_names,
                                            product, quotient)
 from contiglint.layout.model.values import Kind, Tensor
+from contiglint.layout.model.witness import own_sizes
 
 
 def view_verdict(tensor: Tensor, target: Optional[list], owner: Optional[str] = None) -> str:
@@ -135,6 +136,9 @@ def _coarse_verdict(tensor: Tensor, target: Optional[list], owner: Optional[str]
     assumed = tensor.assumed
     if target is None or assumed is None:
         return "unknown"
+    if not tensor.lost and assumed.rank == tensor.min_rank and None not in assumed.sizes and \
+            _geometry_verdict(tensor, assumed, own_sizes(assumed, target, owner)) == "raises":
+        return "raises"  # at the least rank, where every size is one a caller chooses
     live = [a for a in assumed.axes if not is_one(a.size)]
     joins = [assumed.joinable(a, b) for a, b in zip(live, live[1:])]
     if len(target) <= assumed.rank and joins and all(j is False for j in joins):
