@@ -155,6 +155,19 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (1, 1, 3, 3))
       ("v1 = v0.contiguous(memory_format=torch.channels_last)", "op", ""),
       ("s = v1.view(v1.size(0), -1)", "view", "v1")], 4,
      ((4, 5, 6, 7), (4, 1, 6, 7), (1, 4, 2, 3)), [("unknown", False)]),
+    # a copy of a cut of unknown extent has the cut's sizes, which no caller chooses: the
+    # narrow to 1 puts a dim of one element at dim 0 (rank 4), the permute moves it to the
+    # channels, and channels_last of one channel is contiguous (the copy was given free
+    # sizes, and the raw read was reported with a witness of 3 channels)
+    ([("v0 = x.narrow(-4, 0, 1)", "op", ""), ("v1 = torch.permute(v0, (2, 0, 1, 3,))", "op", ""),
+      ("v2 = v1.to(memory_format=torch.channels_last)", "op", ""),
+      ("s = v2.data_ptr()", "probe", "v2")], 4,
+     ((4, 5, 6, 7), (4, 5, 6, 1), (3, 3, 4, 2)), [("unknown", False)]),
+    # a diagonal through a dim of one element has at most one element, whatever the other
+    # dim: the narrow to 1 of dim 0 leaves it contiguous (it was called strided)
+    ([("v0 = torch.narrow(x, 0, x.size(0) - 1, 1)", "op", ""),
+      ("v1 = v0.diagonal(0, 1, 0)", "op", ""), ("s = v1.data_ptr()", "probe", "v1")], 3,
+     ((4, 5, 6), (4, 5, 1), (2, 1, 1)), [("unknown", False)]),
     # a subscript of x fixes no rank, but names the least one it allows: at rank 3 the dims of
     # `x[:, :-1, :]` are x.size(0), x.size(1) - 1 and x.size(2), so the view that merges the
     # first two is witnessed there (it raises at every rank above too); it was "unknown"

@@ -117,10 +117,11 @@ def diagonal(call: Call) -> Tensor:
         return evolve(result, maybe=True) if unrelated else result
     assumed = call.tensor.assumed
     if geometry is None and assumed is not None and offset == 0 and d1 is not None and \
-            d2 is not None and 0 <= min(d1, d2) and max(d1, d2) < assumed.rank and \
-            ONE in (assumed.axes[d1].size, assumed.axes[d2].size):
+            d2 is not None and 0 <= min(d1, d2) and \
+            any(d < assumed.rank and assumed.axes[d].size == ONE for d in (d1, d2)):
         # the dims counted from the front are the assumed geometry's at any rank: one of
-        # size 1 leaves at most one element on the diagonal, stepped or not by no stride
+        # size 1 leaves at most one element on the diagonal, stepped or not by no stride,
+        # whatever the other dim is (`x.narrow(0, i, 1).diagonal(0, 1, 0)`)
         return Tensor(Kind.UNKNOWN, partial=call.origin,
                       min_rank=max(call.tensor.min_rank - 1, 1))
     if geometry is None and call.tensor.kind in (Kind.UNKNOWN, Kind.BROADCAST) and \

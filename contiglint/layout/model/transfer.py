@@ -147,6 +147,11 @@ def densify(tensor: Tensor) -> Tensor:
             and not tensor.assumed.is_dense():
         # cut or stepped where the inputs are as assumed: the copy is dense there
         return evolve(tensor, partial=None, assumed=tensor.assumed.densified())
+    if tensor.kind is Kind.UNKNOWN and tensor.geometry is None and tensor.assumed is None \
+            and tensor.partial is not None:
+        # a cut of unknown extent: its sizes are the cut's (`x.narrow(-4, 0, 1)` has a dim of
+        # one element, which a later op that fixes the rank places): not a caller's to choose
+        return evolve(tensor, partial=None, lost=True)
     if tensor.kind is Kind.UNKNOWN or (tensor.kind is Kind.CONTIGUOUS and tensor.geometry is None):
         return evolve(tensor, partial=None)  # a contiguous input keeps its layout
     if tensor.geometry is None:
@@ -218,8 +223,8 @@ def channels_last(tensor: Tensor, origin: Origin, rank: int = 4) -> Tensor:
     if sizes is None and (tensor.made_by_op or named):
         # an op made the tensor and the model lost its sizes, or the geometry assumed at
         # another rank names one (`x.amax(-3, keepdim=True)`'s 1, which this rank does not
-        # place): they are not free
-        return Tensor(Kind.PERMUTED, None, origin, min_rank=rank, assumed=geometry, lost=True)
+        # place): they are not free, and where the channels are one the result is contiguous
+        return Tensor(Kind.UNKNOWN, None, None, min_rank=rank, assumed=geometry, lost=True)
     return Tensor.of(geometry, origin)
 
 
