@@ -168,6 +168,12 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (1, 1, 3, 3))
     ([("v0 = torch.narrow(x, 0, x.size(0) - 1, 1)", "op", ""),
       ("v1 = v0.diagonal(0, 1, 0)", "op", ""), ("s = v1.data_ptr()", "probe", "v1")], 3,
      ((4, 5, 6), (4, 5, 1), (2, 1, 1)), [("unknown", False)]),
+    # channels_last fixes the rank of a caller's tensor at 4: its dims are x.size(i), the
+    # names the view target reads (they were free sizes of no name, which the swap named
+    # v0.size(i), and the witness gave them values apart from x.size(0)'s)
+    ([("v0 = x.to(memory_format=torch.channels_last)", "op", ""),
+      ("v1 = v0.swapaxes(3, 0)", "op", ""), ("s = v1.view(-1, x.size(0))", "view", "v1")], 4,
+     ((4, 5, 6, 7), (4, 5, 6, 1), (1, 5, 6, 7), (1, 1, 1, 3)), [("raises", True)]),
     # a subscript of x fixes no rank, but names the least one it allows: at rank 3 the dims of
     # `x[:, :-1, :]` are x.size(0), x.size(1) - 1 and x.size(2), so the view that merges the
     # first two is witnessed there (it raises at every rank above too); it was "unknown"

@@ -54,8 +54,8 @@ def keeping_dtype(transfer: Transfer) -> Transfer:
 def contiguous(call: Call) -> Value:
     fmt = call.memory_format()
     if fmt in ("channels_last", "channels_last_3d"):
-        return tr.channels_last(call.tensor, call.origin, 5 if fmt.endswith("3d")
-                                else 4)
+        return tr.channels_last(call.tensor, call.origin, 5 if fmt.endswith("3d") else 4,
+                                call.owner)
     tensor = call.tensor
     if tensor.kind is Kind.CONTIGUOUS and not tensor.maybe:
         return tensor  # returned itself (size-1 dims keep their strides)

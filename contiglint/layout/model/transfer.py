@@ -11,7 +11,7 @@ from typing import Callable, Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, Size, literal
+from contiglint.layout.model.sizes import ONE, Size, literal, symbol
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     NOT_TENSOR,
@@ -200,18 +200,25 @@ def with_memory_format(call: Call, tensor: Tensor) -> Tensor:
         return Tensor(Kind.CONTIGUOUS, Geometry.contiguous(tensor.geometry.sizes)
                       if tensor.geometry is not None else None, min_rank=tensor.min_rank)
     if fmt in ("channels_last", "channels_last_3d"):
-        return channels_last(tensor, call.origin, 5 if fmt.endswith("3d") else 4)
+        return channels_last(tensor, call.origin, 5 if fmt.endswith("3d") else 4, call.owner)
     return tensor
 
 
-def channels_last(tensor: Tensor, origin: Origin, rank: int = 4) -> Tensor:
-    """channels_last (4-D) or channels_last_3d (5-D): channels innermost in memory."""
+def channels_last(tensor: Tensor, origin: Origin, rank: int = 4,
+                  owner: Optional[str] = None) -> Tensor:
+    """channels_last (4-D) or channels_last_3d (5-D): channels innermost in memory. `owner`:
+    the converted tensor's source text, which names the sizes of a caller's tensor of
+    unknown rank (`x.size(i)`, as code that reads them spells them)."""
     rank = tensor.rank or rank
     if rank not in (4, 5):
         return Tensor(Kind.PERMUTED, origin=origin, min_rank=4)
     sizes = tensor.geometry.sizes if tensor.geometry is not None else \
         tensor.assumed.sizes if tensor.assumed is not None and tensor.assumed.rank == rank \
         else None  # the memory format fixes the rank: the assumed sizes are x's
+    free = sizes is None and tensor.assumed is None and not tensor.made_by_op and \
+        not (tensor.kind is Kind.UNKNOWN and tensor.partial is not None)
+    if free and owner is not None:
+        sizes = tuple(symbol(f"{owner}.size({i})") for i in range(rank))
     order = [0] + list(range(2, rank)) + [1]  # logical dims outermost-first in memory
     base = Geometry.contiguous([sizes[i] if sizes else None for i in order])
     axes = [None] * rank
