@@ -71,6 +71,32 @@ def test_a_run_collects_garbage_less_often_and_restores_the_thresholds(tmp_path,
     assert seen == [runner.GC_THRESHOLDS] and len(result.findings) == 2
 
 
+def test_what_each_file_leaves_alive_is_frozen_during_a_run_and_given_back_after(
+        tmp_path, monkeypatch):
+    """Within a run, each file's step collects its garbage cycles and freezes what it leaves
+    alive (runner.one_file), so no later collection scans it again; the run gives the
+    frozen objects back to the collector when it ends, and a step called outside a run
+    (a server linting one buffer) freezes nothing."""
+    import gc
+    from contiglint import runner
+    make_tree(tmp_path, 4)
+    frozen = []
+    real = runner.second_pass.__wrapped__
+
+    def second_pass(*args, **kwargs):
+        frozen.append(gc.get_freeze_count())
+        return real(*args, **kwargs)
+    monkeypatch.setattr(runner, "second_pass", runner.one_file(second_pass))
+    gc.unfreeze()
+    result = run([str(tmp_path)], EXAMPLE_CONFIG, RunOptions(jobs=1))
+    assert len(result.findings) == 2
+    assert len(frozen) == 4 and all(count > 0 for count in frozen)  # the first pass froze
+    assert gc.get_freeze_count() == 0
+    runner.process_file(str(tmp_path / sorted(os.listdir(tmp_path))[0]), EXAMPLE_CONFIG,
+                        RunOptions())
+    assert gc.get_freeze_count() == 0
+
+
 def test_files_without_sink_tokens_are_parsed_but_not_analysed(tmp_path, monkeypatch):
     # The prefilter skips the analysis of text that cannot hold a finding, but a file that
     # does not parse is still reported, once, with its position.
