@@ -71,6 +71,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 import traceback
 import warnings
 import weakref
@@ -182,9 +183,21 @@ def _run_case(case: str) -> dict:
         ref = StorageWeakRef(stor(target))
 
         def cb(event, arg, line=line, ref=ref):
-            if ref.expired():
+            if released(ref):
                 ev("CTG111", line)
         later(fr, cb)
+
+    def released(ref, patience: float = 2.0) -> bool:
+        """Is the storage freed once the line is done? A gloo collective's work object holds
+        its tensor until its own thread lets go, which on a loaded machine can come a little
+        after the call returns: a storage that no name keeps is freed within `patience`
+        seconds; one that a name keeps is not (it costs that wait, once per kept copy)."""
+        deadline = time.monotonic() + patience
+        while not ref.expired():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
 
     # ---------------------------------------------------------------- contiguous & co
     seen_copies: dict[tuple, int] = defaultdict(int)
