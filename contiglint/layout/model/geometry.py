@@ -16,7 +16,7 @@ from itertools import count, pairwise
 from typing import Literal, Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve, record
-from contiglint.layout.model.sizes import ONE, Size, is_one, product
+from contiglint.layout.model.sizes import ONE, Size, is_one, product, symbol
 
 Span = Literal["full", "cut", "step", "broadcast", "new"]
 
@@ -154,6 +154,18 @@ class Geometry:
         axes = list(self.axes)
         axes[dim] = evolve(axes[dim], **changes)
         return evolve(self, axes=tuple(axes))
+
+    def named_after(self, owner: Optional[str]) -> "Geometry":
+        """Each unknown size named `owner.size(i)`: the size code that reads it names
+        (`x.permute(1, 0).view(-1, x.size(0))` views the permuted dims' own sizes). For the
+        dims of a caller's tensor, whose sizes are free, where an op fixes their rank."""
+        if owner is None:
+            return self
+        geometry = self
+        for index, axis in enumerate(self.axes):
+            if axis.size is None:
+                geometry = geometry.with_axis(index, size=symbol(f"{owner}.size({index})"))
+        return geometry
 
     def cut(self, dim: int, size: Size) -> "Geometry":
         """`narrow` of `dim` to `size` elements: a full dim becomes a cut one, and its base

@@ -296,5 +296,5 @@ def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int,
             tensor.partial is None and tensor.min_rank <= consumed
         base = Geometry.contiguous([None] * max(consumed, 1))
         if free:
-            base = Geometry.contiguous([symbol(f"{owner}.size({i})") for i in range(consumed)])
+            base = Geometry.contiguous([None] * consumed).named_after(owner)
     return _apply(base, items, consumed)

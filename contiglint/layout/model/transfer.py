@@ -11,7 +11,7 @@ from typing import Callable, Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, Size, literal, symbol
+from contiglint.layout.model.sizes import ONE, Size, literal
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     NOT_TENSOR,
@@ -215,10 +215,6 @@ def channels_last(tensor: Tensor, origin: Origin, rank: int = 4,
     sizes = tensor.geometry.sizes if tensor.geometry is not None else \
         tensor.assumed.sizes if tensor.assumed is not None and tensor.assumed.rank == rank \
         else None  # the memory format fixes the rank: the assumed sizes are x's
-    free = sizes is None and tensor.assumed is None and not tensor.made_by_op and \
-        not (tensor.kind is Kind.UNKNOWN and tensor.partial is not None)
-    if free and owner is not None:
-        sizes = tuple(symbol(f"{owner}.size({i})") for i in range(rank))
     order = [0] + list(range(2, rank)) + [1]  # logical dims outermost-first in memory
     base = Geometry.contiguous([sizes[i] if sizes else None for i in order])
     axes = [None] * rank
@@ -232,6 +228,9 @@ def channels_last(tensor: Tensor, origin: Origin, rank: int = 4,
         # another rank names one (`x.amax(-3, keepdim=True)`'s 1, which this rank does not
         # place): they are not free, and where the channels are one the result is contiguous
         return Tensor(Kind.UNKNOWN, None, None, min_rank=rank, assumed=geometry, lost=True)
+    if sizes is None and tensor.assumed is None and \
+            not (tensor.kind is Kind.UNKNOWN and tensor.partial is not None):
+        geometry = geometry.named_after(owner)  # a caller's tensor: its sizes are free
     return Tensor.of(geometry, origin)
 
 

@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import is_one, symbol
+from contiglint.layout.model.sizes import is_one
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import (
@@ -43,9 +43,9 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         # not free at this rank, and where they sit is not known
         assumed = tensor.assumed
         if assumed is not None and assumed.rank == rank:
-            geometry = _owned(assumed, call.owner)
+            geometry = assumed.named_after(call.owner)
         elif assumed is None or assumed == Geometry.contiguous([None] * assumed.rank):
-            geometry = _owned(Geometry.contiguous([None] * rank), call.owner)
+            geometry = Geometry.contiguous([None] * rank).named_after(call.owner)
         else:
             return _lost(tensor, rank)
     elif geometry is None and rank is not None and tensor.noncontiguous and not tensor.lost \
@@ -115,17 +115,6 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
                   max(min_rank, tensor.min_rank), assumed,
                   lost=tensor.lost or kind is Kind.UNKNOWN and coarse is Kind.UNKNOWN)  # an op
     # whose effect is not known made it: its sizes are not free either
-
-
-def _owned(geometry: Geometry, owner: Optional[str]) -> Geometry:
-    """`geometry` with each unknown size named `owner.size(i)`: the size code that reads it
-    names (`x.permute(1, 0).view(-1, x.size(0))` views the permuted dims' own sizes)."""
-    if owner is None:
-        return geometry
-    for index, axis in enumerate(geometry.axes):
-        if axis.size is None:
-            geometry = geometry.with_axis(index, size=symbol(f"{owner}.size({index})"))
-    return geometry
 
 
 def changed_geometry(tensor: Tensor, geometry: Geometry, change: GeometryChange, call: Call,
