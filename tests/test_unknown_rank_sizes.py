@@ -163,6 +163,13 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (1, 1, 3, 3))
       ("v2 = v1.to(memory_format=torch.channels_last)", "op", ""),
       ("s = v2.data_ptr()", "probe", "v2")], 4,
      ((4, 5, 6, 7), (4, 5, 6, 1), (3, 3, 4, 2)), [("unknown", False)]),
+    # the same cut made channels_last by `.contiguous(memory_format=...)`, which does not pass
+    # through the copy of `.to(...)`: the channels_last conversion itself keeps the cut's sizes
+    # unchosen (it gave them free names and claimed a permuted layout)
+    ([("v0 = x.narrow(-4, 0, 1)", "op", ""), ("v1 = torch.permute(v0, (2, 0, 1, 3,))", "op", ""),
+      ("v2 = v1.contiguous(memory_format=torch.channels_last)", "op", ""),
+      ("s = v2.data_ptr()", "probe", "v2")], 4,
+     ((4, 5, 6, 7), (4, 5, 6, 1), (3, 3, 4, 2)), [("unknown", False)]),
     # a diagonal through a dim of one element has at most one element, whatever the other
     # dim: the narrow to 1 of dim 0 leaves it contiguous (it was called strided)
     ([("v0 = torch.narrow(x, 0, x.size(0) - 1, 1)", "op", ""),

@@ -223,13 +223,14 @@ def channels_last(tensor: Tensor, origin: Origin, rank: int = 4,
     geometry = Geometry(tuple(axes), base.memory)
     named = tensor.assumed is not None and \
         tensor.assumed != Geometry.contiguous([None] * tensor.assumed.rank)
-    if sizes is None and (tensor.made_by_op or named):
-        # an op made the tensor and the model lost its sizes, or the geometry assumed at
-        # another rank names one (`x.amax(-3, keepdim=True)`'s 1, which this rank does not
-        # place): they are not free, and where the channels are one the result is contiguous
+    cut = tensor.kind is Kind.UNKNOWN and tensor.partial is not None
+    if sizes is None and (tensor.made_by_op or named or cut):
+        # an op made the tensor and the model lost its sizes, the geometry assumed at another
+        # rank names one (`x.amax(-3, keepdim=True)`'s 1, which this rank does not place), or
+        # a cut of unknown extent has them (`x.narrow(-4, 0, 1)`'s 1): they are not free, and
+        # where the channels are one the result is contiguous
         return Tensor(Kind.UNKNOWN, None, None, min_rank=rank, assumed=geometry, lost=True)
-    if sizes is None and tensor.assumed is None and \
-            not (tensor.kind is Kind.UNKNOWN and tensor.partial is not None):
+    if sizes is None and tensor.assumed is None:
         geometry = geometry.named_after(owner)  # a caller's tensor: its sizes are free
     return Tensor.of(geometry, origin)
 
