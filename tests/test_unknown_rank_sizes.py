@@ -170,6 +170,13 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 6, 1), (1, 1, 3, 3))
       ("v2 = v1.contiguous(memory_format=torch.channels_last)", "op", ""),
       ("s = v2.data_ptr()", "probe", "v2")], 4,
      ((4, 5, 6, 7), (4, 5, 6, 1), (3, 3, 4, 2)), [("unknown", False)]),
+    # a test that a dim of x's swap is 1 fixes that dim where the rank is not known and no
+    # name stood for it: at the least rank (3) the swapped dims are then 1 and N, which merge,
+    # and the view runs (it was reported raising, with a witness that broke the test)
+    ([("v4 = x.swapaxes(0, 2)", "op", ""),
+      ("s = v4.view(x.size(2) * x.size(1), x.size(0)) if v4.shape[0] == 1 else None", "view",
+       "v4", "v4.shape[0] == 1")], 3,
+     ((4, 5, 6), (4, 5, 1), (1, 3, 1)), [("can raise", False)]),
     # a diagonal through a dim of one element has at most one element, whatever the other
     # dim: the narrow to 1 of dim 0 leaves it contiguous (it was called strided)
     ([("v0 = torch.narrow(x, 0, x.size(0) - 1, 1)", "op", ""),

@@ -7,15 +7,17 @@ from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import substitute
+from contiglint.layout.model.sizes import literal, own_size_names, substitute
 from contiglint.layout.model.values import (CONTIGUOUS_SCALAR, NONCONTIGUOUS, Dims, IntVal, Kind,
                                             Seq, Tensor, Value, classify)
 
 
-def bind_size(value: Value, name: str, size: int) -> Value:
+def bind_size(value: Value, name: str, size: int, owner: Optional[str] = None) -> Value:
     """`value` on a path where the size symbol `name` is `size`: every tensor's dims, every
     size and tuple of sizes that has it as a factor take the number, so `if n == 1:` makes a
-    transposed `(b, 4, n)` tensor one whose dims merge."""
+    transposed `(b, 4, n)` tensor one whose dims merge. `owner`: the name `value` is bound
+    to; where its rank is not known, a test of its own dim (`v.shape[0] == 1`) fixes that dim
+    of the geometry assumed at its least rank, where no name stood for it."""
     def sizes(items):
         return tuple(substitute(s, name, size) for s in items)
 
@@ -25,7 +27,10 @@ def bind_size(value: Value, name: str, size: int) -> Value:
             extents=tuple((b, substitute(e, name, size)) for b, e in g.extents))
 
     if isinstance(value, Tensor) and (value.geometry is not None or value.assumed is not None):
-        bound = evolve(value, geometry=geometry(value.geometry), assumed=geometry(value.assumed),
+        assumed = geometry(value.assumed)
+        if owner is not None and value.geometry is None and assumed.rank == value.min_rank:
+            assumed = _own_dim_bound(assumed, owner, name, size)
+        bound = evolve(value, geometry=geometry(value.geometry), assumed=assumed,
                        elsewhere=geometry(value.elsewhere))
         if bound.geometry is not None and bound.geometry != value.geometry:
             kind = classify(bound.geometry) if value.kind is not Kind.UNKNOWN else Kind.UNKNOWN
@@ -42,6 +47,15 @@ def bind_size(value: Value, name: str, size: int) -> Value:
                    None if value.each is None else bind_size(value.each, name, size),
                    value.chained)
     return value
+
+
+def _own_dim_bound(assumed: Geometry, owner: str, name: str, size: int) -> Geometry:
+    """`assumed` (at the tensor's least rank) where `name` is the owner's own `owner.size(i)`
+    of a dim of unknown size: that dim has `size` elements there."""
+    axes = tuple(evolve(axis, size=literal(size))
+                 if axis.size is None and name in own_size_names(owner, index, assumed.rank)
+                 else axis for index, axis in enumerate(assumed.axes))
+    return assumed if axes == assumed.axes else evolve(assumed, axes=axes)
 
 
 def at_ranks(tensor: Tensor, lowest: int, highest: Optional[int]) -> Tensor:
