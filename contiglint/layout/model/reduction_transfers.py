@@ -73,15 +73,13 @@ def _reduced_assumed(call: Call) -> Optional[list]:
 
 
 def _kept_at_least_rank(call: Call) -> Optional[Tensor]:
-    """keepdim over literal dims of a tensor of unknown rank whose sizes a caller chose: the
-    result at the least rank the dims need, each reduced dim of size 1 and the others free
-    (`x.amax(-2, keepdim=True)` is (?, 1) there, and has a size-1 dim -2 at every rank, so
-    `.movedim(-1, -2)` of it is contiguous); None where an op made the input or a dim is not
-    a literal."""
+    """keepdim over literal dims of a tensor of unknown rank: the result at the least rank the
+    dims need, each reduced dim of size 1 (`x.amax(-2, keepdim=True)` is (?, 1) there, and
+    has a size-1 dim -2 at every rank, so `.movedim(-1, -2)` of it is contiguous). The other
+    sizes are free where a caller chose the input's, and lost where an op made them or a
+    geometry assumed for the input names them; None where a dim is not a literal."""
     tensor, given = call.tensor, call.arg(0, "dim")
-    if tensor.geometry is not None or tensor.assumed is not None or tensor.made_by_op or \
-            tensor.lost or tensor.kind is not Kind.CONTIGUOUS and \
-            tensor.kind is not Kind.UNKNOWN:
+    if tensor.geometry is not None:
         return None
     items = given.items if isinstance(given, Seq) else (given,)
     dims = [_literal_dim(item) for item in items or ()] if given is not None else []
@@ -89,8 +87,11 @@ def _kept_at_least_rank(call: Call) -> Optional[Tensor]:
         return None
     rank = max([tensor.min_rank, 1] + [d + 1 if d >= 0 else -d for d in dims])
     sizes = _kept_or_dropped(Geometry.contiguous([None] * rank), given, True)
-    return None if sizes is None else \
-        Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=Geometry.contiguous(sizes))
+    if sizes is None:
+        return None
+    free = tensor.assumed is None and not tensor.made_by_op
+    return Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=Geometry.contiguous(sizes),
+                  lost=not free)
 
 
 def _kept_or_dropped(geometry: Geometry, given, keep: bool) -> Optional[list]:
