@@ -9,7 +9,7 @@ from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model import op_transfers
 from contiglint.layout.model.indexing import Index
 from contiglint.layout.flow.environments import sizes_at_one
-from contiglint.layout.model.sizes import literal, made_symbol, symbol
+from contiglint.layout.model.sizes import literal, made_symbol, size_name, symbol
 from contiglint.layout.model.values import (
     NOT_TENSOR,
     Kind,
@@ -109,12 +109,12 @@ class SubscriptMixin:
                 self.states_rank(owner, tensor, index + 1 if index >= 0 else -index, called)
             if not self.takes_arguments():
                 return IntVal(None)
-            made = made_symbol(f"{self.program.unparse(owner)}.size({index})")
+            made = made_symbol(size_name(self.program.unparse(owner), index))
             if geometry is not None and -geometry.rank <= index < geometry.rank:
                 self.writes_size(owner, tensor, geometry, index % geometry.rank, made)
             return IntVal(made)
         if geometry is None or not -geometry.rank <= index < geometry.rank:
-            size = symbol(f"{self.program.unparse(owner)}.size({index})")
+            size = symbol(size_name(self.program.unparse(owner), index))
             if size[1][0] in sizes_at_one(self.env):
                 size = literal(1)  # a test on the path showed it is 1 (`v.size(3) <= 1` of a
                 # tensor whose dim 3 is this one)
@@ -126,7 +126,7 @@ class SubscriptMixin:
         size = geometry.axes[index].size
         if size is not None:
             return IntVal(size)
-        size = symbol(f"{self.program.unparse(owner)}.size({index})")
+        size = symbol(size_name(self.program.unparse(owner), index))
         self.writes_size(owner, tensor, geometry, index, size)
         return IntVal(size)
 
@@ -193,7 +193,7 @@ class SubscriptMixin:
         name = made_symbol if tensor.made_sizes else symbol
         for index, axis in enumerate(geometry.axes):
             if axis.size is None:
-                geometry = geometry.with_axis(index, size=name(f"{text}.size({index})"))
+                geometry = geometry.with_axis(index, size=name(size_name(text, index)))
         return evolve(tensor, geometry=geometry)
 
     def literal_int(self, node: Optional[ast.expr]) -> Optional[int]:

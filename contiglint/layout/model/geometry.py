@@ -16,7 +16,7 @@ from itertools import count, pairwise
 from typing import Literal, Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve, record
-from contiglint.layout.model.sizes import ONE, Size, is_one, product, symbol
+from contiglint.layout.model.sizes import ONE, Size, is_one, product, size_name, symbol
 
 Span = Literal["full", "cut", "step", "broadcast", "new"]
 
@@ -164,7 +164,7 @@ class Geometry:
         geometry = self
         for index, axis in enumerate(self.axes):
             if axis.size is None:
-                geometry = geometry.with_axis(index, size=symbol(f"{owner}.size({index})"))
+                geometry = geometry.with_axis(index, size=symbol(size_name(owner, index)))
         return geometry
 
     def cut(self, dim: int, size: Size) -> "Geometry":

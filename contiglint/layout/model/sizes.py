@@ -122,10 +122,16 @@ def _combined_text(left: str, op: type, right: str) -> str:
                                  ast.parse(right, mode="eval").body))
 
 
+def size_name(owner: str, index: int) -> str:
+    """The name of dim `index` of the tensor spelled `owner`, as code reads it: `x.size(1)`
+    (`x.shape[1]` reads the same size)."""
+    return f"{owner}.size({index})"
+
+
 def own_size_names(owner: str, index: int, rank: int) -> tuple[str, str]:
     """The symbols code writes for dim `index` of `owner` at this rank: `x.size(1)` and, counted
     from the back, `x.size(-2)` (rank 3)."""
-    return f"{owner}.size({index})", f"{owner}.size({index - rank})"
+    return size_name(owner, index), size_name(owner, index - rank)
 
 
 def size_text(size: Size) -> str:
