@@ -34,6 +34,7 @@ from contiglint.layout.model.values import (
     Function,
     Instance,
     IntVal,
+    Lead,
     Mapping,
     Partial,
     Ref,
@@ -105,7 +106,8 @@ class CallMixin(CallSinkMixin, NamedSizeMixin):
                 elif isinstance(value, Seq) and value.items is not None:
                     args.extend(value.items)
                 else:
-                    args.append(Spread(each=self.iterate(value)))
+                    args.append(Spread(each=self.iterate(value),
+                                       of=value if isinstance(value, Lead) else None))
             else:
                 args.append(value)
         kwargs = {k.arg: self.evaluate(k.value) for k in node.keywords if k.arg}

@@ -222,11 +222,13 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin
         if runs_as_branches(node):
             self.stmt_If(self._as_branches(node))
             return
-        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
-            self.name_unpacked_sizes(node.targets[0], node.value)
+        bound = self.name_unpacked_sizes(node.targets[0], node.value) \
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple) else None
         value = self.evaluate(node.value)
         for target in node.targets:
             self.assign(target, value, node.value)
+        if bound and self.env is not None:
+            self.env.update(bound)
 
     def _as_branches(self, node: ast.Assign) -> ast.If:
         """`v = a if p else b` as `if p: v = a` / `else: v = b`, made once per statement:

@@ -24,6 +24,7 @@ from contiglint.layout.sinks.records import (
 )
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.reshape_views import with_lead
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import (
@@ -280,7 +281,8 @@ class MethodMixin:
             if "dtype" in kwargs:  # `view(dtype=...)`: by dtype even where it is not known
                 dtype = kwargs["dtype"].qualname if isinstance(kwargs["dtype"], Ref) else \
                     next(ast.unparse(k.value) for k in node.keywords if k.arg == "dtype")
-            sizes = None if dtype else Call(func.attr, tensor, args, kwargs).sizes(0, "size") \
+            sizes = None if dtype else with_lead(tensor, Call(func.attr, tensor, args, kwargs)
+                                                 .sizes(0, "size"), args) \
                 if func.attr == "view" else _other_sizes(args)
             self.sinks.record(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,
                               sizes=tuple(sizes) if sizes is not None else None)

@@ -59,12 +59,13 @@ class Op:
     transfer: Transfer
     modules: tuple[str, ...] = ()  # nn.Module classes whose call applies this op
     untested: str = ""  # why the table test cannot execute this entry, if it cannot
+    keeps_lead: bool = False  # the transfer decides whether its result keeps a `Tensor.lead`
 
     def __post_init__(self) -> None:
         if self.effect in ("breaks", "preserves", "depends") and \
                 self.transfer not in cv.DTYPE_SETTERS:
             object.__setattr__(self, "transfer", cv.keeping_dtype(self.transfer))
-        object.__setattr__(self, "transfer", _made_sizes_stay_made(self.transfer))
+        object.__setattr__(self, "transfer", _settled(self.transfer, self.keeps_lead))
 
 
 def _stays_made(this, result: Value) -> Value:
@@ -77,15 +78,27 @@ def _stays_made(this, result: Value) -> Value:
     return result
 
 
-def _made_sizes_stay_made(transfer: Transfer) -> Transfer:
-    """Sizes an op made from lost sizes stay lost: where the input's sizes are lost and the
-    result's come from them (`.mT` of a repeat of unknown sizes), the result's are lost too,
-    not free sizes for a witness, nor for an op that fixes the rank later."""
+def _settled(transfer: Transfer, keeps_lead: bool) -> Transfer:
+    """What every op's result gets. Sizes an op made from lost sizes stay lost: where the
+    input's sizes are lost and the result's come from them (`.mT` of a repeat of unknown
+    sizes), the result's are lost too, not free sizes for a witness, nor for an op that fixes
+    the rank later. And an op that does not say which dims it changed (not `keeps_lead`)
+    drops its input's `Tensor.lead`: the leading dims may be what it changed (`x[0]`,
+    `x.flatten(0, 1)`, a broadcast)."""
     def apply(call: Call) -> Value:
-        return _stays_made(call.this, transfer(call))
+        result = _stays_made(call.this, transfer(call))
+        if keeps_lead or not isinstance(result, Tensor) or result.lead is None or \
+                result is call.this:
+            return result
+        return evolve(result, lead=None)
     apply.__name__ = getattr(transfer, "__name__", "transfer")
     apply.__doc__ = getattr(transfer, "__doc__", None)
     return apply
+
+
+# the transfers that keep a `Tensor.lead` where they change only the dims after it (and make
+# one: a view or a reshape into `(*lead, ...)`); every other drops it
+LEAD_KEEPING = frozenset({"transpose", "matrix_transpose", "view", "reshape"})
 
 
 def _dropout(call: Call) -> Value:
@@ -254,7 +267,7 @@ def _op(entry: catalogue.Entry) -> Op:
         raise catalogue.CatalogueError(f"no layout transfer named {entry.transfer!r} (the "
                                        f"catalogue entry of {entry.spellings[0]!r})")
     return Op(entry.methods, entry.functions, entry.effect, TRANSFERS[entry.transfer],
-              entry.modules, entry.untested)
+              entry.modules, entry.untested, entry.transfer in LEAD_KEEPING)
 
 
 TABLE: tuple[Op, ...] = tuple(_op(entry) for entry in catalogue.TABLE)
@@ -285,6 +298,8 @@ def index(tensor: Tensor, items, origin, owner: Optional[str] = None) -> Tensor:
     """`tensor[items]`: indexing.py's result, with the dtype kept and lost sizes kept lost
     (`v[v > 0][::2]` has a length no input chooses)."""
     result = _stays_made(tensor, indexing.index(tensor, items, origin, owner))
+    if result.lead is not None and result is not tensor:
+        result = evolve(result, lead=None)  # an index may take the leading dims (`x[0]`)
     return evolve(result, dtype=tensor.dtype) if tensor.dtype and \
         result.dtype is None else result
 

@@ -35,7 +35,7 @@ def join(a: Value, b: Value) -> Value:
         return _join_tensors(a, b)
     if isinstance(a, Tensor) or isinstance(b, Tensor):
         tensor = a if isinstance(a, Tensor) else b
-        return evolve(tensor, maybe=True) if tensor.noncontiguous else UNKNOWN_TENSOR
+        return evolve(tensor, maybe=True, lead=None) if tensor.noncontiguous else UNKNOWN_TENSOR
     if isinstance(a, Seq) and isinstance(b, Seq):
         chained = a.chained and b.chained
         if a.items is not None and b.items is not None and len(a.items) == len(b.items):
@@ -116,11 +116,12 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
             # kind both share is known, at the rank both have
             return evolve(broken, maybe=broken.maybe or not same, geometry=None,
                           assumed=None, partial=a.partial or b.partial, elsewhere=None,
-                          min_rank=min(a.min_rank, b.min_rank))
+                          min_rank=min(a.min_rank, b.min_rank), lead=None)
         if other.noncontiguous and geometry is not None and other.geometry is not None:
             geometry = _sizes_joined(geometry, other.geometry)  # one layout, sizes per path
         return evolve(broken, maybe=broken.maybe or not same, geometry=geometry,
-                      partial=a.partial or b.partial, elsewhere=_other_path(a, b, geometry))
+                      partial=a.partial or b.partial, elsewhere=_other_path(a, b, geometry),
+                      lead=a.lead if a.lead is b.lead else None)  # one unpack's on both
     kind = a.kind if a.kind == b.kind else Kind.UNKNOWN
     geometry = a.geometry if a.geometry == b.geometry else None
     if geometry is None and a.geometry is not None and b.geometry is not None \

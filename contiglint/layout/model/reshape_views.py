@@ -8,7 +8,7 @@ from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE, WILDCARD, align, product, quotient
+from contiglint.layout.model.sizes import ONE, WILDCARD, align, literal, product, quotient
 from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.model.view_verdict import (
     resolve_wildcard, verdict_without_grouping, view_verdict,
@@ -16,13 +16,20 @@ from contiglint.layout.model.view_verdict import (
 from contiglint.layout.model.views import _norm, _result, apply_view
 from contiglint.layout.model.witness import reshape_proven_contiguous
 from contiglint.layout.model.witness_sizes import is_atom
-from contiglint.layout.model.values import UNKNOWN_TENSOR, Kind, Tensor, Value
+from contiglint.layout.model.values import (UNKNOWN_TENSOR, IntVal, Kind, Lead, Spread, Tensor,
+                                            Value)
 
 
 def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False) -> Value:
     """`.view(shape)` (and `.reshape` with `copy_if_needed`): regroup the geometry."""
     tensor = call.tensor
     target = call.sizes(0, "shape") if target is None else target
+    led = led_sizes(call.args) if target is None and "shape" not in call.kwargs else None
+    if led is not None and tensor.geometry is None and not tensor.noncontiguous and \
+            not tensor.made_sizes and tensor.partial is None:
+        # `x.view(*batch, d // 2, 2)`: `batch`'s dims lead, of any number, none included
+        return Tensor(tensor.kind, None, min_rank=len(led[1]),
+                      assumed=Geometry.contiguous(led[1]), lead=led[0])
     if target is None:
         return UNKNOWN_TENSOR if tensor.kind is Kind.UNKNOWN or not copy_if_needed \
             else (CONTIGUOUS if tensor.noncontiguous else UNKNOWN_TENSOR)
@@ -51,6 +58,29 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     if copies:
         return _copied(call, sizes, geometry, target)
     return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
+
+
+def led_sizes(args: list) -> Optional[tuple[Lead, list]]:
+    """The `Lead` a view's or a reshape's shape starts with and the known sizes after it
+    (`x.view(*batch, d // 2, 2)`), or None."""
+    if len(args) < 2 or not isinstance(args[0], Spread) or args[0].of is None:
+        return None
+    sizes = [arg.size if isinstance(arg, IntVal) else None for arg in args[1:]]
+    if None in sizes or literal(-1) in sizes:
+        return None
+    return args[0].of, sizes
+
+
+def with_lead(tensor: Tensor, target: Optional[list], args: list) -> Optional[list]:
+    """`target`, or where a view's shape starts with the `Lead` that leads `tensor` too
+    (`r.view(*batch, d)` of `r = x.view(*batch, d // 2, 2).mT`), the sizes after it: the
+    view keeps those leading dims and is decided by the dims after them (`tensor.assumed`),
+    for every number of leading dims."""
+    led = led_sizes(args) if target is None else None
+    if led is None or led[0] is not tensor.lead or tensor.geometry is not None or \
+            tensor.assumed is None or tensor.assumed.rank != tensor.min_rank:
+        return target
+    return led[1]
 
 
 def _numel_made(tensor: Tensor) -> bool:

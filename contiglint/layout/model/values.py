@@ -69,6 +69,12 @@ class Tensor:
     # first: the contiguous one fails none. None: the other paths hold whatever a caller
     # passed, as `maybe` alone says. Read it through `alternative`
     elsewhere: Optional[Geometry] = None
+    # leading dims of unknown number (none included) that are the items of this `Lead` (the
+    # one object a starred unpack of a shape gave: `x.view(*batch, d // 2, 2)`), `assumed`
+    # holding the dims after them: an op on those dims alone keeps it (`.transpose(-1, -2)`),
+    # every other drops it (op_transfers.Op), so a view back into `(*batch, d)` is decided by
+    # the dims after the lead, for every number of leading dims
+    lead: Optional["Lead"] = None
 
     @staticmethod
     def of(geometry: Optional[Geometry], origin: Optional[Origin], *, kind: Optional[Kind] = None,
@@ -159,11 +165,24 @@ class Seq:
         return self.each if self.each is not None else OPAQUE
 
 
+@record(eq=False)
+class Lead(Seq):
+    """The leading sizes of a shape whose rank is not known, as a starred unpack gives them
+    (`*batch, d = x.shape`): any number of items, none included. Compared by identity: a
+    tensor's `lead` is one unpack's, not any other of the same look."""
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
+
 @record
 class Spread(Seq):
     """`*xs` among a call's arguments, where the code does not show how many items `xs` has:
     it stands for any number of positional arguments, each like `each` (`f(*shape)` binds
-    every parameter from its place on to an item, or to its default)."""
+    every parameter from its place on to an item, or to its default). `of`: the `Lead` it
+    spreads, where it is one."""
+
+    of: Optional[Lead] = None
 
 
 @record

@@ -232,7 +232,8 @@ def transpose(call: Call) -> Tensor:
         return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial,
                       max(min_rank, tensor.min_rank),
                       lost=True)  # the dims may be one and the same: swapped or not
-    return apply_view(call, change, Kind.PERMUTED if distinct else Kind.UNKNOWN, min_rank)
+    return _lead_kept(tensor, apply_view(call, change, Kind.PERMUTED if distinct else
+                                         Kind.UNKNOWN, min_rank), (a, b))
 
 
 def matrix_transpose(call: Call) -> Tensor:
@@ -241,7 +242,19 @@ def matrix_transpose(call: Call) -> Tensor:
         if g.rank < 2:
             return None
         return g.permuted(list(range(g.rank - 2)) + [g.rank - 1, g.rank - 2])
-    return apply_view(call, change, Kind.PERMUTED, 2)
+    return _lead_kept(call.tensor, apply_view(call, change, Kind.PERMUTED, 2), (-1, -2))
+
+
+def _lead_kept(tensor: Tensor, result: Tensor, dims: tuple) -> Tensor:
+    """`result` of an op that moved only `dims` of `tensor`: where they are counted from the
+    back and lie after its `lead` (in the geometry assumed after it), the result keeps that
+    lead; else none."""
+    assumed = tensor.assumed
+    kept = tensor.lead is not None and result.geometry is None and assumed is not None and \
+        result.assumed is not None and result.assumed.rank == assumed.rank == \
+        tensor.min_rank == result.min_rank and \
+        all(d is not None and -assumed.rank <= d < 0 for d in dims)
+    return evolve(result, lead=tensor.lead if kept else None) if kept or result.lead else result
 
 
 def t(call: Call) -> Tensor:
