@@ -14,8 +14,7 @@ import textwrap
 import pytest
 import torch
 
-from contiglint.engine import lint_source
-from contiglint.settings import Settings
+from tests.generated.cases import executed, view_findings
 
 SOURCE = textwrap.dedent("""
     import torch
@@ -78,14 +77,12 @@ SOURCE = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def namespace() -> dict:
-    out: dict = {}
-    exec(compile(SOURCE, "s.py", "exec"), out)
-    return out
+    return executed(SOURCE)
 
 
 @pytest.fixture(scope="module")
 def findings() -> dict:
-    found = lint_source(SOURCE, "s.py", Settings(select=("CTG101",))).findings
+    found = view_findings(SOURCE)
     lines = SOURCE.splitlines()
     owner = {}
     for number, text in enumerate(lines, 1):

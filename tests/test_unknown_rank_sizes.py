@@ -14,9 +14,7 @@ import textwrap
 import pytest
 import torch
 
-from contiglint.engine import lint_source
-from contiglint.settings import Settings
-from tests.generated.cases import agreed, program
+from tests.generated.cases import agreed, executed, program, view_findings
 
 SOURCE = textwrap.dedent("""
     import torch
@@ -56,14 +54,12 @@ LINES = {"swapped": 7, "moved_unit": 11, "Flatten": 21, "FlattenUnsqueezed": 31}
 
 @pytest.fixture(scope="module")
 def namespace() -> dict:
-    out: dict = {}
-    exec(compile(SOURCE, "s.py", "exec"), out)
-    return out
+    return executed(SOURCE)
 
 
 @pytest.fixture(scope="module")
 def findings() -> dict:
-    found = lint_source(SOURCE, "s.py", Settings(select=("CTG101",))).findings
+    found = view_findings(SOURCE)
     return {f.line: f for f in found}
 
 

@@ -2,6 +2,8 @@
 programs found, run under torch through the same oracle (tests/generated/oracle.py)."""
 from __future__ import annotations
 
+from contiglint.engine import lint_source
+from contiglint.settings import Settings
 from tests.generated.oracle import compare
 from tests.generated.programs import Line, Program
 
@@ -19,6 +21,18 @@ def program(form: str, prologue: tuple[str, ...], body: list[tuple[str, ...]],
     made = Program(form, params, prologue, lines, rank, literal_shape, tuple(sizes), paths)
     return Program(form, params, prologue, lines, rank, literal_shape,
                    tuple(run for s in sizes for run in made.runs(tuple(s))), paths)
+
+
+def executed(source: str) -> dict:
+    """The names a hand-written source defines, its functions ready to run under torch."""
+    out: dict = {}
+    exec(compile(source, "s.py", "exec"), out)
+    return out
+
+
+def view_findings(source: str) -> list:
+    """CTG101's findings in a hand-written source."""
+    return lint_source(source, "s.py", Settings(select=("CTG101",))).findings
 
 
 def agreed(p: Program) -> list:
