@@ -72,6 +72,12 @@ SOURCE = textwrap.dedent("""
     def caller(q):
         b, t, h = q.shape
         return sliced(q)
+
+
+    def ranked(x):
+        if x.ndim == 3:
+            *lead, w = x.shape[1:]
+            return x.transpose(1, 2).view(-1, w)
     """)
 
 
@@ -88,7 +94,7 @@ def findings() -> dict:
     for number, text in enumerate(lines, 1):
         if text.startswith("def "):
             name = text[4:text.index("(")]
-        elif ".view(*" in text and "return" in text or text.strip().startswith("return y"):
+        elif ".view(" in text and "return" in text:
             owner[number] = name
     return {owner[f.line]: f for f in found if f.line in owner}
 
@@ -147,3 +153,15 @@ def test_a_starred_unpack_of_a_known_rank_names_every_size(namespace, findings, 
     last = values.get("d", 8) if name == "known_rank" else 10  # `q[..., :8]` needs 8 or more
     assert _raises(namespace[name], torch.randn(b, t, last))
     assert _raises(namespace["caller"], torch.randn(2, 3, 12))
+
+
+def test_a_starred_unpack_names_no_size_apart_from_the_tensors(namespace, findings):
+    # `w` is x's last size: where x's geometry did not name it, it stays unknown rather than
+    # becoming a free name a witness could give another value (it was `w`, apart from
+    # `x.size(2)`)
+    witness = findings["ranked"].witness
+    assert witness is not None
+    values = dict(witness.values)
+    assert set(values) == {"x.size(0)", "x.size(1)", "x.size(2)"}
+    x = torch.randn(values["x.size(0)"], values["x.size(1)"], values["x.size(2)"])
+    assert _raises(namespace["ranked"], x)

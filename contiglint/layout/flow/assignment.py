@@ -92,13 +92,13 @@ class AssignMixin:
                 return
             if sizes is not None and len(stars) == 1 and len(sizes) >= len(targets) - 1:
                 # `*batch, d = x.shape` of x of known rank: the star takes the sizes between
+                # (a size x's geometry does not name stays unknown: a name of its own would be
+                # a free size no input ties to x's)
                 star, after = stars[0], len(targets) - stars[0] - 1
                 middle = sizes[star:len(sizes) - after]
                 for target, size in zip(targets[:star] + targets[star + 1:],
                                         sizes[:star] + sizes[len(sizes) - after:]):
-                    name = target.id if isinstance(target, ast.Name) else None
-                    self.assign(target, IntVal(size if size is not None else
-                                               (symbol(name) if name else None)), None)
+                    self.assign(target, IntVal(size), None)
                 self.assign(targets[star].value, Seq(tuple(IntVal(s) for s in middle)), None)
                 return
             for target in targets:
