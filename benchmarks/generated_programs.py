@@ -61,10 +61,11 @@ def main(argv=None) -> int:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--forms", default=",".join(FORMS),
                         help="comma-separated input forms to draw from (default: %(default)s; "
-                        "also: opaque, an input whose rank the code never shows)")
+                        "also: opaque, an input whose rank the code never shows; lead, one "
+                        "whose last dims a starred unpack names)")
     args = parser.parse_args(argv)
     forms = tuple(f for f in args.forms.split(",") if f)
-    unknown = [f for f in forms if f not in FORMS + ("opaque",)]
+    unknown = [f for f in forms if f not in FORMS + ("opaque", "lead")]
     if unknown or not forms:
         parser.error(f"unknown input forms: {', '.join(unknown) or '(none given)'}")
     if args.n < 1 or args.batch < 1 or args.jobs < 1:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
+from tests.generated import lead_programs as lead
 from tests.generated.op_spellings import DTYPES, OPS, Made, Var, mul
 
 SYMBOLS = ("B", "N", "C", "D")
@@ -36,7 +37,7 @@ class Line:
 
 @dataclass(frozen=True)
 class Program:
-    form: str  # "literal", "params", "unpack", "size"
+    form: str  # "literal", "params", "unpack", "size", "opaque", "lead"
     params: tuple[str, ...]
     prologue: tuple[str, ...]
     lines: tuple[Line, ...]
@@ -66,6 +67,8 @@ class Program:
 
     @property
     def symbols(self) -> tuple[str, ...]:
+        if self.form == "lead":
+            return ("leading dims",) + lead.NAMES[len(lead.LEADING) - self.input_rank:]
         return SYMBOLS[:self.input_rank] if self.form != "literal" else ()
 
 
@@ -73,6 +76,8 @@ def _prologue(form: str, rank: int, literal_shape: tuple[int, ...]):
     names = SYMBOLS[:rank]
     if form == "opaque":  # the code never shows x's rank: its sizes are read where an op needs
         return ("x",), (), [f"x.size({i})" for i in range(rank)]
+    if form == "lead":  # `*batch, C, D = x.shape`: x's rank is `rank` dims after the lead
+        return ("x",), lead.prologue(rank), [lead.LEAD] + list(lead.NAMES[-rank:])
     if form == "literal":
         return (), (f"x = torch.randn({', '.join(map(str, literal_shape))})",), \
             [str(s) for s in literal_shape]
@@ -129,20 +134,23 @@ FORMS = ("literal", "params", "unpack", "size")
 @st.composite
 def programs(draw, max_ops: int = 5, forms: tuple[str, ...] = FORMS) -> Program:
     """A program of one of `forms`: the input's sizes literal, parameters, unpacked from
-    `x.shape`, read by `x.size(i)`, or (`opaque`) a tensor whose rank the code never shows,
-    which torch runs at the rank drawn and a witness may name at another."""
+    `x.shape`, read by `x.size(i)`, (`opaque`) a tensor whose rank the code never shows,
+    which torch runs at the rank drawn and a witness may name at another, or (`lead`) one
+    whose last dims are named after a starred unpack (tests/generated/lead_programs.py)."""
     form = draw(st.sampled_from(forms))
-    rank = draw(st.integers(1, 4))
+    rank = draw(st.integers(1, 2 if form == "lead" else 4))
     literal_shape = tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))) \
         if form == "literal" else ()
     params, prologue, shape = _prologue(form, rank, literal_shape)
-    names = tuple(SYMBOLS[:rank]) if form not in ("literal", "opaque") else ()
+    names = tuple(SYMBOLS[:rank]) if form not in ("literal", "opaque", "lead") else \
+        lead.NAMES[-rank:] if form == "lead" else ()
     variables = [Var("x", tuple(shape), "input", "float32")]
     lines: list[Line] = []
     for k in range(draw(st.integers(1, max_ops))):
         # mostly chains (the last variable, which shrinking prefers), some branching
         source = variables[-1 - draw(st.integers(0, min(2, len(variables) - 1)))]
-        spellings = [op for op in OPS if op.fits(source)]
+        spellings = lead.lead_ops(source) if lead.has_lead(source) else \
+            [op for op in OPS if op.fits(source)]
         if not spellings:  # a 0-d tensor
             continue
         if sum(line.family == "choice" for line in lines) < 2 and \
@@ -154,15 +162,20 @@ def programs(draw, max_ops: int = 5, forms: tuple[str, ...] = FORMS) -> Program:
             variables.append(made.var)
             continue
         op = draw(st.sampled_from(spellings))
-        made = op.make(draw, source, f"v{k}")
+        made = lead.make(draw, op, source, f"v{k}") if lead.has_lead(source) else \
+            op.make(draw, source, f"v{k}")
         if made is None:
             continue
-        lines.append(Line(f"{made.name} = {made.text}", "op", op.family, op=op.name))
+        family, spelled = (op[1], op[0]) if lead.has_lead(source) else (op.family, op.name)
+        lines.append(Line(f"{made.name} = {made.text}", "op", family, op=spelled))
         variables.append(made.var)
         if draw(st.booleans()):
             lines.append(_sink(draw, made.var, len(lines), names))
     lines.append(_sink(draw, variables[-1], len(lines), names))
-    runs = ((),) if form == "literal" else draw(assignments(rank))
+    runs = ((),) if form == "literal" else draw(lead.assignments(rank)) if form == "lead" \
+        else draw(assignments(rank))
+    if form == "lead":  # the rank of the generic run, which has two leading dims
+        rank += len(lead.LEADING)
     paths = any(line.family == "choice" for line in lines)
     program = Program(form, params, prologue, tuple(lines), rank, literal_shape, runs, paths)
     return Program(form, params, prologue, tuple(lines), rank, literal_shape,
@@ -185,7 +198,8 @@ def _choice(draw, source: Var, variables: list[Var], name: str) -> Made:
 def _sink(draw, var: Var, k: int, names: tuple[str, ...] = ()) -> Line:
     kind = draw(st.sampled_from(["view", "view", "dtype_view", "probe", "write"]))
     if kind == "view":
-        read = f"{var.name}.view({', '.join(view_target(draw, var))})"
+        target = lead.view_target(draw, var) if lead.has_lead(var) else view_target(draw, var)
+        read = f"{var.name}.view({', '.join(target)})"
     elif kind == "dtype_view":
         read = f"{var.name}.view(torch.{draw(st.sampled_from(DTYPES))})"
     elif kind == "write":
@@ -202,6 +216,8 @@ def guard_of(draw, var: Var, names: tuple[str, ...]) -> str:
     `var`, or a name the prologue binds), its rank against one near its own."""
     rank = len(var.shape)
     choice = draw(st.sampled_from(["contiguous", "size", "size", "name", "rank"]))
+    if choice in ("size", "rank") and lead.has_lead(var):
+        return lead.size_guard(draw, var)
     if choice == "size" and rank:
         dim = draw(st.integers(-rank, rank - 1))
         read = draw(st.sampled_from([f"{var.name}.shape[{dim}]", f"{var.name}.size({dim})"]))

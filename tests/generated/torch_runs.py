@@ -106,8 +106,13 @@ def _input_names(program: Program) -> list[list[str]]:
     for statement in program.prologue:
         target, _, value = statement.partition(" = ")
         if value == "x.shape":
-            for i, name in enumerate(t.strip() for t in target.split(",") if t.strip()):
-                names[i].append(name)
+            unpacked = [t.strip() for t in target.split(",") if t.strip()]
+            starred = next((i for i, t in enumerate(unpacked) if t.startswith("*")), None)
+            for i, name in enumerate(unpacked):
+                if starred is not None and i >= starred:  # after the star: from the back
+                    i -= len(unpacked) - program.input_rank
+                if not name.startswith("*"):
+                    names[i].append(name)
         elif value.startswith("x.size(") and value[7:-1].isdigit():
             names[int(value[7:-1])].append(target.strip())
     return names
@@ -177,12 +182,18 @@ RANKS = range(1, 5)  # the ranks an input of unknown rank is tried at
 
 
 def at_ranks(program: Program) -> list[Program]:
-    """The program, or where the code never shows the input's rank (`opaque`), the program
-    with an input of each rank in RANKS: a witness may name sizes at a rank other than the
-    one drawn (the least the ops allow)."""
+    """The program, or where the code never shows the input's rank (`opaque`, `lead`), the
+    program with an input of each rank in RANKS (of each number of leading dims in LEADS): a
+    witness may name sizes at a rank other than the one drawn (the least the ops allow)."""
+    if program.form == "lead":
+        named = program.input_rank - LEADS.stop + 1  # the generic run's rank has the most
+        return [replace(program, input_rank=named + lead) for lead in LEADS]
     if program.form != "opaque":
         return [program]
     return [replace(program, input_rank=rank) for rank in RANKS]
+
+
+LEADS = range(0, 3)  # the numbers of leading dims a `lead` program is tried at
 
 
 def wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
@@ -194,8 +205,8 @@ def wrong_witness(program: Program, v: Verdict, index: int) -> Optional[str]:
         return None
     drawn = next(w for w, ranked in zip(wrong, at_ranks(program))
                  if ranked.input_rank == program.input_rank)
-    return drawn if drawn is not None or program.form != "opaque" else \
-        f"witness {v.witness}: no input of rank {RANKS.start} to {RANKS.stop - 1} gives it"
+    return drawn if drawn is not None or program.form not in ("opaque", "lead") else \
+        f"witness {v.witness}: no input of the ranks tried gives it"
 
 
 def _chosen(v: Verdict) -> dict:
