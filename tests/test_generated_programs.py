@@ -79,15 +79,6 @@ OPEN_UNKNOWN_RANK = {
                                ("v3 = torch.permute(v1, (1, 0,))", "op", ""),
                                ("s5 = v3.view(x.size(1) * x.size(0))", "view", "v3")],
                 ("x",), 2, ((4, 5), (1, 5), (4, 3)))),
-    "claimed non-contiguous, torch contiguous": (
-        "a step through dim 0 of an index of the last dim by one position is called strided "
-        "at every rank; at rank 1 dim 0 is the indexed dim, of one element, and the result is "
-        "contiguous (assuming the gather at its least rank, with x's other sizes unnamed, "
-        "fixed this and gave false view findings for `x[..., [0, 0], :, :]` on other seeds)",
-        program("opaque", (), [("v0 = x[..., torch.tensor([0])]", "op", ""),
-                               ("v1 = v0[::3]", "op", ""),
-                               ("s2 = v1.data_ptr()", "probe", "v1")],
-                ("x",), 1, ((4,), (1,), (2,)))),
 }
 
 

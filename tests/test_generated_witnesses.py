@@ -83,12 +83,13 @@ def test_sizes_an_op_made_are_not_free_for_the_op_that_fixes_the_rank(prologue, 
     # a conversion to a dtype the code does not show of a narrow: the narrow itself (x of
     # that dtype) or a dense copy, so the step after it is not witnessed on the narrow's
     # strides (seed 162 of the long run of seeds 137-176: B = 2 has one row, and the copy is
-    # contiguous)
+    # contiguous); nor called strided: of a layout an op lost, the model does not know the
+    # stepped dim's size, which an op may have made 1 (tests/test_lead_programs.py)
     (SIZE4, [("v0 = torch.narrow(x, 3, D - 1, 1)", "op", ""),
              ("s1 = v0.view(B, N, C, 1)", "view", "v0"),
              ("v1 = v0.to(torch.uint8)", "op", ""), ("v2 = v1[::3, :, :, None]", "op", ""),
              ("s5 = v2.data_ptr()", "probe", "v2")], 4,
-     [("unknown", False), ("strided", False)]),
+     [("unknown", False), ("unknown", False)]),
     # a real copy of the narrow (both dtypes known) is dense: contiguous, so its transpose is
     # permuted, not strided (a disagreement on the kind before)
     (("x = x.float()",) + SIZE4, [("v0 = torch.narrow(x, 3, D - 1, 1)", "op", ""),
@@ -108,20 +109,23 @@ def test_sizes_an_op_made_are_not_free_for_the_op_that_fixes_the_rank(prologue, 
     (("B = x.size(0)",),
      [("v0 = F.pad(x, (1, 1))", "op", ""), ("v1 = v0.reshape(-1)", "op", ""),
       ("v3 = v1.unsqueeze(0).expand(3, -1)", "op", ""),
-      ("s8 = v3.view(3 * v1.size(0))", "view", "v3")], 1, [("raises", True)]),
+      ("s8 = v3.view(3 * v1.size(0))", "view", "v3")], 1, [("can raise", True)]),
     # the size of a flattening named by `.size()`: one size wherever the code names it, but
     # no free one; the view of the expand raises at every size from 2, so the witness names
     # n at any of them, which a pad of 3 or more elements gives
     (("B = x.size(0)",),
      [("v0 = F.pad(x, (1, 1))", "op", ""), ("v1 = v0.reshape(-1)", "op", ""),
       ("n = v1.size(0)", "op", ""), ("v3 = v1.unsqueeze(0).expand(3, n)", "op", ""),
-      ("s8 = v3.view(3 * n)", "view", "v3")], 1, [("raises", True)]),
+      ("s8 = v3.view(3 * n)", "view", "v3")], 1, [("can raise", True)]),
     # ...where the view raises only at some sizes of n (4 or more, and even), no witness: a
     # size the op made is not chosen, so a finding needs the failure at every size from 2
     (("B = x.size(0)",),
      [("v0 = F.pad(x, (1, 1))", "op", ""), ("v1 = v0.reshape(-1)", "op", ""),
       ("n = v1.size(0)", "op", ""), ("v3 = v1.view(2, n // 2).t()", "op", ""),
-      ("s8 = v3.view(n)", "view", "v3")], 1, [("raises", False)]),
+      ("s8 = v3.view(n)", "view", "v3")], 1, [("can raise", False)]),
+    # (in the three above, the pad of x of unknown dtype has a layout the model does not know,
+    # which its flattening keeps lost: the expand of it is broadcast, with the other strides
+    # only possible, so the verdict is "can raise"; the finding is witnessed all the same)
 ])
 def test_sizes_and_strides_a_copy_or_a_mask_made_are_not_the_inputs(prologue, body, rank,
                                                                    verdicts):
@@ -203,12 +207,13 @@ def test_an_expand_fixes_the_rank_only_where_the_sizes_there_are_known():
      [("v1 = torch.swapaxes(x, -1, 1)", "op", ""), ("v2 = v1[..., 1:]", "op", ""),
       ("s = v2.view(torch.cfloat)", "view", "v2")],
      ("B", "N", "C"), 3, ((4, 5, 6), (4, 5, 1), (1, 5, 6), (4, 4, 4)), [("unknown", True)]),
-    # a narrow of dim -2 of a tensor of 2 dims or more, cut as at 3: a rank the code does
-    # not show, so no witness (at 2 dims the narrow cuts the leading dim, and this view works)
+    # a narrow of dim -2 of a tensor of 2 dims or more: a rank the code does not show, so no
+    # witness (at 2 dims the narrow cuts the leading dim, and this view works); its layout is
+    # lost, and a cut of it may span a dim the narrow made of size 1, so no claim either
     ("size", ("B = x.size(0)", "N = x.size(1)"),
      [("v1 = torch.narrow(x, -2, B - 1, 1)", "op", ""), ("v3 = v1[:, :1]", "op", ""),
       ("s = v3.view(1, -1)", "view", "v3")],
-     ("x",), 2, ((4, 5), (4, 1), (3, 1)), [("raises", False)]),
+     ("x",), 2, ((4, 5), (4, 1), (3, 1)), [("unknown", False)]),
     # torch.where follows its condition's layout but has its values' dtype, not the
     # condition's bool: x's dtype is not shown, so no witness of a view to 4-byte elements
     # (the long run of seeds 297-336: torch.where of float32 x views as int)

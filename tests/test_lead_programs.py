@@ -28,3 +28,57 @@ def lead_program(body: list[tuple[str, ...]], paths: bool = False):
 def test_programs_over_leading_dims_agree_with_torch(program):
     agreed(program)
 
+
+def test_a_reshape_into_the_lead_of_a_cut_tensor_is_no_copy():
+    # `x[..., 1:, :]` keeps the trailing dims mergeable: reshape views, and with leading dims
+    # the view is not contiguous (it was claimed contiguous, and `view(-1)` of it safe)
+    verdicts = agreed(lead_program([
+        ("v1 = x[..., 1:, :]", "op", ""),
+        ("v2 = v1.reshape(*batch, (C - 1) * D)", "op", ""),
+        ("s3 = v2.data_ptr()", "probe", "v2"),
+        ("s4 = v2.view(-1)", "view", "v2")]))
+    assert [v.engine for v in verdicts] == ["unknown", "unknown"]
+
+
+def test_a_view_of_unknown_shape_of_a_cut_tensor_is_not_taken_as_a_callers():
+    # the view's layout is the cut's, which a transpose does not make merely permuted
+    verdicts = agreed(lead_program([
+        ("v0 = x.amax(-1)", "op", ""), ("v1 = v0[..., :1]", "op", ""),
+        ("v2 = v1.view(*batch, 1, 1)", "op", ""), ("v3 = v2.transpose(-1, -2)", "op", ""),
+        ("s4 = v3.data_ptr()", "probe", "v3")]))
+    assert [v.engine for v in verdicts] == ["unknown"]
+
+
+def test_the_minus_one_of_a_reshape_after_the_lead_is_no_free_size():
+    # `v0.reshape(-1, C)` of (*batch, C, C) is a multiple of C: a witness may not give it 3
+    # beside C = 2
+    agreed(lead_program([
+        ("v0 = x @ x.mT", "op", ""), ("v2 = v0.reshape(-1, C)", "op", ""),
+        ("v3 = v2.permute(1, 0)", "op", ""), ("s4 = v3.data_ptr()", "probe", "v3")]))
+
+
+def test_a_step_over_a_dim_an_op_made_of_size_one_is_not_claimed_strided():
+    # on the path of the copy, `[..., ::2]` of a size-1 last dim keeps it contiguous
+    verdicts = agreed(lead_program([
+        ("v1 = x.narrow(-1, 0, 1)", "op", ""), ("v2 = v1.contiguous() if p else v1", "op", ""),
+        ("v4 = v2[..., ::2]", "op", ""), ("s5 = v4.data_ptr()", "probe", "v4")], paths=True))
+    assert [v.engine for v in verdicts] == ["unknown"]
+
+
+def test_a_dtype_view_of_an_expanded_reshape_of_a_transpose_is_not_called_safe():
+    # without leading dims the reshape returns the transpose itself, whose last stride is not 1
+    verdicts = agreed(lead_program([
+        ("v1 = x.mT", "op", ""), ("v2 = v1.reshape(-1, C)", "op", ""),
+        ("v4 = v2.unsqueeze(0).expand(3, v2.size(0), C)", "op", ""),
+        ("s5 = v4.view(torch.bool)", "dtype_view", "v4")]))
+    assert [v.engine for v in verdicts] == ["unknown"]
+
+
+def test_a_step_of_a_gather_of_unknown_rank_is_not_claimed_strided():
+    # (an open class of the programs of unknown rank until the rule above) at rank 1 dim 0 is
+    # the gathered one, of one element, and the step keeps it contiguous
+    verdicts = agreed(program("opaque", (), [("v0 = x[..., torch.tensor([0])]", "op", ""),
+                                            ("v1 = v0[::3]", "op", ""),
+                                            ("s2 = v1.data_ptr()", "probe", "v1")],
+                              ("x",), 1, ((4,), (1,), (2,))))
+    assert [v.engine for v in verdicts] == ["unknown"]

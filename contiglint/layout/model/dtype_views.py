@@ -75,6 +75,8 @@ def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
                 _size_one_last_unit_stride(assumed) is not True:
             return None  # at the least rank, a size-1 last dim of another stride (an unfold)
         return True
+    if tensor.maybe and tensor.lost:
+        return None  # a layout only possible, of a tensor whose own an op lost: strides unknown
     if geometry is None:
         geometry = tensor.assumed  # trailing dims are where a step or transpose shows
         if geometry is None:

@@ -272,8 +272,10 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
         return evolve(tensor, kind=kind, geometry=None, partial=partial or tensor.partial,
                       assumed=assumed, origin=tensor.origin if kind in NONCONTIGUOUS else None,
                       min_rank=rank)
-    if tensor.kind is Kind.UNKNOWN and tensor.lost and any(item.kind == "int" for item in items):
-        # a layout an op lost: an int may drop the dim that broke it, or keep an overlap
+    if tensor.kind is Kind.UNKNOWN and tensor.lost:
+        # a layout an op lost: an int may drop the dim that broke it, or keep an overlap, and
+        # a step or a cut may span a dim an op made of size 1 (`v[..., ::2]` of a join of
+        # `x.narrow(-1, 0, 1)` and its contiguous copy is contiguous on the copy's path)
         return Tensor(Kind.UNKNOWN, None, None, False, partial or tensor.partial, rank,
                       lost=True)
     # contiguous at the least rank (`x[..., :1, :1]` of x of 2 dims is one element): a cut

@@ -26,24 +26,24 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     target = call.sizes(0, "shape") if target is None else target
     led = led_sizes(call.args) if target is None and "shape" not in call.kwargs else None
     if led is not None and tensor.geometry is None and not tensor.noncontiguous and \
-            not tensor.made_sizes and tensor.partial is None:
+            not tensor.lost and not tensor.made_sizes and tensor.partial is None:
         # `x.view(*batch, d // 2, 2)`: `batch`'s dims lead, of any number, none included
         return Tensor(tensor.kind, None, min_rank=len(led[1]),
                       assumed=Geometry.contiguous(led[1]), lead=led[0])
     if target is None:
-        return UNKNOWN_TENSOR if tensor.kind is Kind.UNKNOWN or not copy_if_needed \
-            else (CONTIGUOUS if tensor.noncontiguous else UNKNOWN_TENSOR)
+        return _unshaped(tensor)
     target = resolve_wildcard(tensor, target)
     sizes = [None if s == "-1" else s for s in target]
     geometry = tensor.geometry
     if geometry is None:
         if tensor.kind is Kind.CONTIGUOUS:
-            return fresh(call, sizes)
+            return _sized_by_rest(tensor, fresh(call, sizes))
         if tensor.noncontiguous and copy_if_needed and view_verdict(tensor, target) == "raises":
             return _copied(call, sizes, tensor.assumed, target)
+        # of a non-contiguous tensor, a layout the op lost: the geometry holds its sizes
         return Tensor(tensor.kind if not tensor.noncontiguous else Kind.UNKNOWN,
                       Geometry.contiguous(sizes), min_rank=len(sizes),
-                      lost=None in sizes and _numel_made(tensor))
+                      lost=tensor.noncontiguous or None in sizes and _numel_made(tensor))
     if geometry.rank == 0:  # one element: any view of it that torch allows is contiguous
         return fresh(call, [ONE if s is None else s for s in sizes])
     groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
@@ -58,6 +58,28 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     if copies:
         return _copied(call, sizes, geometry, target)
     return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
+
+
+def _sized_by_rest(tensor: Tensor, result: Tensor) -> Tensor:
+    """`result`, a view of `tensor` of unknown rank with a `-1`, whose size there is no free
+    name where the sizes assumed at the least rank name some: it is their product over the
+    other sizes times the leading dims' (`x.reshape(-1, D)` of `*batch, C, D = x.shape` is a
+    multiple of C), which a witness of its own would not keep."""
+    assumed = tensor.assumed
+    if result.geometry is None or result.geometry.rank < 2 or None not in result.geometry.sizes \
+            or assumed is None or all(size is None for size in assumed.sizes):
+        return result  # (a flattening's one size is every element: any size an op made)
+    return evolve(result, lost=True)
+
+
+def _unshaped(tensor: Tensor) -> Tensor:
+    """A view or reshape into sizes the code does not show. Of a contiguous tensor, or one a
+    caller passed, unknown (as contiguous as its input); of any other, lost: a view of a
+    non-contiguous tensor keeps its order or its holes where it succeeds, and a reshape copies
+    only where that view would raise (`x[..., 1:, :].reshape(*batch, -1)` is a view)."""
+    if tensor.kind is Kind.CONTIGUOUS or (tensor.kind is Kind.UNKNOWN and not tensor.lost):
+        return UNKNOWN_TENSOR
+    return Tensor(Kind.UNKNOWN, lost=True)
 
 
 def led_sizes(args: list) -> Optional[tuple[Lead, list]]:

@@ -195,10 +195,11 @@ def _result(tensor: Tensor, geometry: Geometry, call: Call, part) -> Tensor:
             origin = tensor.partial  # the holes come from the earlier cut, not from this op
         # of a tensor whose layout an op lost (its geometry holds sizes), a layout only
         # possible: it is this where that tensor is contiguous
-        return evolve(result, origin=origin,
+        return evolve(result, origin=origin, lost=tensor.lost,
                       maybe=tensor.maybe or tensor.kind is Kind.UNKNOWN and tensor.lost)
     if tensor.kind is Kind.UNKNOWN:
-        return Tensor(Kind.UNKNOWN, geometry, None, False, partial, geometry.rank)
+        return Tensor(Kind.UNKNOWN, geometry, None, False, partial, geometry.rank,
+                      lost=tensor.lost)
     return evolve(result, maybe=tensor.maybe and tensor.kind is Kind.CONTIGUOUS)  # contiguous
     # for generic sizes only (a reshape that views at size 1) stays so
 
