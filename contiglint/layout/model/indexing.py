@@ -234,7 +234,7 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
     if tensor.kind is Kind.BROADCAST and any(item.kind == "int" for item in items):
         return Tensor(Kind.UNKNOWN, None, None, False, partial or tensor.partial)  # the int
         # may have removed the broadcast dim (`cls.expand(b, -1, -1)[0]`) or kept it
-    breaks = False
+    breaks = dropped = False
     seen_ellipsis = False
     for position, item in enumerate(items):
         if item.kind == "ellipsis":
@@ -244,7 +244,7 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
         # dim: `x[i, :n]` of a contiguous tensor is contiguous at every rank.
         leading = not seen_ellipsis and all(i.kind in ("none", "int") for i in items[:position])
         if item.kind == "int" and not leading:
-            breaks = True
+            breaks = dropped = True
         if item.kind == "slice" and _cuts(item) and (not leading or (item.step or 1) != 1):
             breaks = True
     assumed = _assumed(tensor, items, consumed, owner)
@@ -269,6 +269,10 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
         if tensor.assumed is not None and assumed is not None:
             kind = classify(assumed)  # a step or cut of a permuted tensor leaves holes
             kind = kind if kind in NONCONTIGUOUS else Kind.UNKNOWN
+        elif dropped:  # where its dims are not known, an int may drop the one that broke it
+            # (`x.mT[..., 0]` is contiguous) or leave holes (`x.moveaxis(-4, -3)[:, 0, 0, -1]`)
+            return Tensor(Kind.UNKNOWN, None, None, False, partial or tensor.partial, rank,
+                          lost=True)
         return evolve(tensor, kind=kind, geometry=None, partial=partial or tensor.partial,
                       assumed=assumed, origin=tensor.origin if kind in NONCONTIGUOUS else None,
                       min_rank=rank)

@@ -30,7 +30,11 @@ def bind_size(value: Value, name: str, size: int, owner: Optional[str] = None) -
         assumed = geometry(value.assumed)
         if owner is not None and value.geometry is None and assumed.rank == value.min_rank:
             assumed = _own_dim_bound(assumed, owner, name, size)
-        bound = evolve(value, geometry=geometry(value.geometry), assumed=assumed,
+        known = geometry(value.geometry)
+        if owner is not None and known is not None:
+            # a dim no name stood for (the `-1` of a view): `v.size(-1) == 1` is of that dim
+            known = _own_dim_bound(known, owner, name, size)
+        bound = evolve(value, geometry=known, assumed=assumed,
                        elsewhere=geometry(value.elsewhere))
         if bound.geometry is not None and bound.geometry != value.geometry:
             kind = classify(bound.geometry) if value.kind is not Kind.UNKNOWN else Kind.UNKNOWN
@@ -50,8 +54,9 @@ def bind_size(value: Value, name: str, size: int, owner: Optional[str] = None) -
 
 
 def _own_dim_bound(assumed: Geometry, owner: str, name: str, size: int) -> Geometry:
-    """`assumed` (at the tensor's least rank) where `name` is the owner's own `owner.size(i)`
-    of a dim of unknown size: that dim has `size` elements there."""
+    """`assumed` (at the tensor's least rank, or its geometry where the rank is known) where
+    `name` is the owner's own `owner.size(i)` of a dim of unknown size: that dim has `size`
+    elements there."""
     axes = tuple(evolve(axis, size=literal(size))
                  if axis.size is None and name in own_size_names(owner, index, assumed.rank)
                  else axis for index, axis in enumerate(assumed.axes))
