@@ -2,13 +2,13 @@
 
 A `Frame` holds the environment (name -> abstract value) of one activation of a function (or of
 the module body). `run_block` executes statements and returns with `self.env` set to the state
-after them, or `None` when every path returned or raised (environments.py). Branches, loops and
-assignment are the mixins of branch_statements.py, loop_statements.py and assignment.py;
-expressions and calls are evaluated by those of expressions.py, subscripts.py, calls.py and
-methods.py, on `self.env`. Sinks are
-recorded through the frame's `SinkRecorder` (`self.sinks`, layout/sinks/emission.py), contract
-sinks through its `ContractChecker` (`self.contracts`, layout/sinks/contract_calls.py); each owns
-its own state.
+after them, or `None` when every path returned or raised (environments.py). Branches, loops,
+assignment and the unpacking of shapes are the mixins of branch_statements.py,
+loop_statements.py, assignment.py and unpacks.py; expressions and calls are evaluated by those
+of expressions.py, subscripts.py, calls.py and methods.py, on `self.env`. Sinks are recorded
+through the frame's `SinkRecorder` (`self.sinks`, layout/sinks/emission.py), contract sinks
+through its `ContractChecker` (`self.contracts`, layout/sinks/contract_calls.py); each owns its
+own state.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from contiglint.layout.flow.methods import MethodMixin
 from contiglint.layout.sinks.emission import SinkRecorder
 from contiglint.layout.sinks.records import CallSite
 from contiglint.layout.flow.subscripts import SubscriptMixin
+from contiglint.layout.flow.unpacks import UnpackMixin
 from contiglint.layout.model.path_joins import join, join_all
 from contiglint.layout.model.values import (
     CONTIGUOUS,
@@ -62,8 +63,8 @@ def grad_output(param: ast.arg) -> Tensor:
 
 
 
-class Frame(BranchMixin, LoopMixin, AssignMixin, ExpressionMixin, SubscriptMixin, CallMixin,
-            MethodMixin):
+class Frame(BranchMixin, LoopMixin, AssignMixin, UnpackMixin, ExpressionMixin, SubscriptMixin,
+            CallMixin, MethodMixin):
     def __init__(self, program, function: Optional[ast.AST], chain: tuple[CallSite, ...]):
         self.program = program
         self.function = function
