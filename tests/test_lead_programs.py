@@ -94,17 +94,6 @@ def test_an_int_of_a_moved_tensor_of_unknown_rank_leaves_its_kind_open():
     assert [v.engine for v in verdicts] == ["unknown"]
 
 
-def test_an_expand_beside_a_growth_keeps_the_dims_given_their_own_size():
-    # (seed 76) `x.size(0)` is x's own dim: it does not grow, so the view that merges it with
-    # the broadcast dim raises; both were taken as broadcast, and the view called safe
-    verdicts = agreed(program("opaque", (), [
-        ("v0 = x.unsqueeze(0).expand(3, x.size(0))", "op", ""),
-        ("v1 = v0.contiguous() if p else v0", "op", ""),
-        ("s3 = v1.view(3 * x.size(0)) if v1.size(-2) != 1 else None", "view", "v1",
-         "v1.size(-2) != 1")], ("x",), 1, ((4,), (1,)), paths=True))
-    assert [v.engine for v in verdicts] == ["can raise"]
-
-
 def test_a_size_one_test_of_a_dim_no_name_stood_for_binds_it():
     # (seed 80) `v1.size(-1) == 1` is of the reshape's `-1` dim: the transpose is contiguous
     # under the test, and the witness gave that dim 3 (a false default finding)

@@ -251,13 +251,10 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
         guessed.extend(s in (None, WILDCARD) for s in sizes[:lead] if not is_one(s))
         memory = list(g.memory)
         named = []  # dims of a size the code names given another: growth only guessed
-        unsized = []  # dims of unknown size given one: growth only guessed
         for axis, size in zip(g.axes, sizes[lead:]):
             if size == WILDCARD or size == axis.size or is_one(size):
                 axes.append(axis)
             elif is_one(axis.size) or axis.size is None:
-                if axis.size is None:
-                    unsized.append((len(axes), evolve(axis, size=size)))
                 axes.append(Axis(size, (), "broadcast"))
                 guessed.append(axis.size is None)
                 if is_one(axis.size) and axis.span == "full":
@@ -265,12 +262,6 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
             else:
                 named.append((len(axes), axis))
                 axes.append(axis)
-        if unsized and not all(guessed):
-            # beside a growth that is sure, a dim of unknown size is the size it is given, as
-            # a caller's sizes are (`x.unsqueeze(0).expand(3, x.size(0))` keeps x's dim): its
-            # growth too would make views merge that torch does not
-            for at, axis in unsized:
-                axes[at] = axis
         if named and all(guessed) and any(axis.size[1] for _, axis in named):
             # where nothing else surely grows, a size the code names (b.size(0)) may be the
             # 1 that grows to the other; beside a growth that is sure, the maybe would be
