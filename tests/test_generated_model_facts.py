@@ -376,3 +376,30 @@ def test_an_op_on_a_geometry_assumed_above_the_least_rank_keeps_the_least_rank(s
                 ("x",), 3, ((4, 5, 6), (1, 5, 6)))
     _, found, ran = compare(p)
     assert ran and not [d.name for d in found if "finding" in d.name]
+
+
+@pytest.mark.parametrize("joined", ["torch.stack([v3, v3], 0)", "torch.cat([v3, v3], 0)"])
+def test_a_join_of_layouts_an_op_lost_is_not_called_contiguous(joined):
+    """(seed 82) `.to(memory_format=torch.channels_last)` of a broadcast tensor is a
+    channels_last copy, which the model does not place; stack and cat of channels_last
+    inputs keep that layout, so neither is contiguous (a view of the stack was called safe)."""
+    p = program("unpack", ("B, N, C = x.shape",),
+                [("v1 = torch.swapaxes(x, 1, 2)", "op", ""),
+                 ("v2 = torch.broadcast_to(v1.unsqueeze(3), (B, C, N, 3,))", "op", ""),
+                 ("v3 = v2.to(memory_format=torch.channels_last)", "op", ""),
+                 (f"v4 = {joined}", "op", ""), ("s5 = v4.data_ptr()", "probe", "v4"),
+                 ("s6 = v4.view(-1)", "view", "v4")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 5, 1)))
+    assert verdicts_of(p) == ["unknown", "unknown"]
+
+
+def test_a_reduction_of_a_dim_past_a_kept_one_leaves_no_free_sizes():
+    """(seed 86 of the programs of unknown rank) `x.mean(1, keepdim=True).sum(3)` keeps the
+    size-1 dim, which the model cannot place once the rank is fixed: its sizes are not free,
+    and the view after a move of that dim was reported raising, witnessed with 4 for it."""
+    verdicts = agreed(program("opaque", (), [
+        ("v0 = x.mean(1, keepdim=True)", "op", ""), ("v1 = v0.sum(3)", "op", ""),
+        ("v3 = v1.permute(0, 1, 2)", "op", ""), ("v4 = torch.movedim(v3, -2, 2)", "op", ""),
+        ("s7 = v4.view(v4.size(0), -1)", "view", "v4")],
+        ("x",), 4, ((4, 5, 6, 7), (4, 1, 6, 7), (1, 5, 6, 7), (1, 1, 2, 4))))
+    assert [v.finding for v in verdicts] == [False]

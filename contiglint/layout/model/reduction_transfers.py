@@ -33,7 +33,26 @@ def reduction(call: Call) -> Value:
         # kept dims of size 1 where the model does not know which: sizes a caller does not
         # choose, so a later op that fixes the rank gives them no free sizes
         return Tensor(Kind.CONTIGUOUS, min_rank=call.tensor.min_rank, lost=True)
-    return CONTIGUOUS
+    return _dropped_unplaced(call)
+
+
+def _dropped_unplaced(call: Call) -> Tensor:
+    """Dims dropped where the model cannot place them in the geometry assumed for the input:
+    a caller's sizes less those dims, free; of an input whose assumed sizes are named or of
+    size 1 (`x.mean(1, keepdim=True).sum(3)` keeps the 1), or that an op made, sizes no
+    caller chose, which a later op that fixes the rank may not name freely."""
+    tensor = call.tensor
+    assumed = tensor.assumed
+    if not tensor.made_by_op and (assumed is None or
+                                  assumed == Geometry.contiguous([None] * assumed.rank)):
+        return CONTIGUOUS
+    given = call.arg(0, "dim")
+    items = given.items if isinstance(given, Seq) else (given,)
+    dims = [_literal_dim(item) for item in items or ()] if given is not None else []
+    if not dims or None in dims:
+        return Tensor(Kind.CONTIGUOUS, min_rank=max(tensor.min_rank - 1, 0), lost=True)
+    least = max([tensor.min_rank] + [d + 1 if d >= 0 else -d for d in dims])
+    return Tensor(Kind.CONTIGUOUS, min_rank=max(least - len(set(dims)), 0), lost=True)
 
 
 _SHAPED_REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "prod", "logsumexp", "nansum",
