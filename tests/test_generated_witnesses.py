@@ -61,11 +61,13 @@ SIZES = {1: ((4,), (1,), (3,)),
              ("v2 = v1.transpose(0, 3)", "op", ""), ("v3 = v2.permute(0, 2, 1, 3)", "op", ""),
              ("s = v3.view(D * C, N, 1)", "view", "v3")], 4, [("unknown", False)]),
     # a stack of inputs of unknown shape has one dim of the inputs' count: not free sizes for
-    # the permute that fixes its rank (the long run of seeds 97-136)
+    # the permute that fixes its rank (the long run of seeds 97-136); nor a known layout, since
+    # the mask's result is one the model does not place, and a stack of channels_last inputs
+    # keeps theirs
     (("B, N, C, D = x.shape",),
      [("v0 = x[x == x]", "op", ""), ("v1 = torch.stack([v0, v0], 0)", "op", ""),
       ("v3 = torch.permute(v1, (1, 0,))", "op", ""),
-      ("s = v3.view(v0.size(0) * 2)", "view", "v3")], 4, [("raises", False)]),
+      ("s = v3.view(v0.size(0) * 2)", "view", "v3")], 4, [("unknown", False)]),
     # an elementwise op of a piece of a split keeps the piece's sizes: (B, N - 1) here
     (("B = x.size(0)", "N = x.size(1)"),
      [("v0 = x.split_with_sizes([1, N - 1], 1)[-1]", "op", ""), ("v1 = v0 + 1", "op", ""),

@@ -102,3 +102,12 @@ def test_a_size_one_test_of_a_dim_no_name_stood_for_binds_it():
         ("s4 = v1.data_ptr() if v1.size(-1) == 1 else None", "probe", "v1",
          "v1.size(-1) == 1")], ("x",), 3, ((5, 3, 6), (6,), (5, 6), (1, 6), (1, 1))))
     assert [v.finding for v in verdicts] == [False]
+
+
+def test_a_view_into_the_lead_of_a_cut_is_not_taken_as_a_callers():
+    # (seed 94) `x.narrow(-1, 0, 1)` viewed into `(*batch, 1, C, 1)` keeps the narrow's holes;
+    # taken as a caller's tensor, its swap was called merely permuted
+    verdicts = agreed(lead_program([
+        ("v0 = x.narrow(-1, 0, 1)", "op", ""), ("v1 = v0.view(*batch, 1, C, 1)", "op", ""),
+        ("v2 = v1.swapaxes(-1, -2)", "op", ""), ("s5 = v2.data_ptr()", "probe", "v2")]))
+    assert [v.engine for v in verdicts] == ["unknown"]

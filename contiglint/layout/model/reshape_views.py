@@ -75,9 +75,11 @@ def _sized_by_rest(tensor: Tensor, result: Tensor) -> Tensor:
 def _unshaped(tensor: Tensor) -> Tensor:
     """A view or reshape into sizes the code does not show. Of a contiguous tensor, or one a
     caller passed, unknown (as contiguous as its input); of any other, lost: a view of a
-    non-contiguous tensor keeps its order or its holes where it succeeds, and a reshape copies
-    only where that view would raise (`x[..., 1:, :].reshape(*batch, -1)` is a view)."""
-    if tensor.kind is Kind.CONTIGUOUS or (tensor.kind is Kind.UNKNOWN and not tensor.lost):
+    non-contiguous tensor or of a cut keeps its order or its holes where it succeeds, and a
+    reshape copies only where that view would raise (`x[..., 1:, :].reshape(*batch, -1)` is
+    a view)."""
+    if tensor.kind is Kind.CONTIGUOUS or (tensor.kind is Kind.UNKNOWN and not tensor.lost and
+                                          tensor.partial is None):
         return UNKNOWN_TENSOR
     return Tensor(Kind.UNKNOWN, lost=True)
 
