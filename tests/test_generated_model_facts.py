@@ -403,3 +403,17 @@ def test_a_reduction_of_a_dim_past_a_kept_one_leaves_no_free_sizes():
         ("s7 = v4.view(v4.size(0), -1)", "view", "v4")],
         ("x",), 4, ((4, 5, 6, 7), (4, 1, 6, 7), (1, 5, 6, 7), (1, 1, 2, 4))))
     assert [v.finding for v in verdicts] == [False]
+
+
+def test_a_cat_of_whole_flattenings_is_contiguous_whatever_they_flatten():
+    """`flatten()` has one dim at every rank, which no channels_last layout has: a cat of
+    such is a fresh contiguous tensor even of layouts the model does not place (a
+    `.contiguous()` after it is redundant; the cat rule of the test above lost that)."""
+    p = program("unpack", ("B, N, C = x.shape",),
+                [("v1 = torch.swapaxes(x, 1, 2)", "op", ""),
+                 ("v2 = torch.broadcast_to(v1.unsqueeze(3), (B, C, N, 3,))", "op", ""),
+                 ("v3 = v2.to(memory_format=torch.channels_last)", "op", ""),
+                 ("v4 = torch.cat([v3.flatten(), v3.flatten()])", "op", ""),
+                 ("s5 = v4.data_ptr()", "probe", "v4")],
+                ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 5, 1)))
+    assert verdicts_of(p) == ["contiguous"]

@@ -154,18 +154,30 @@ def flatten(call: Call) -> Value:
         kept = _flattened_assumption(call.tensor, start, end)
         if kept is not None:
             return kept
-    if geometry is None or start is None or end is None:
-        tensor = call.tensor
-        least = max(1, tensor.min_rank - (end - start)) \
-            if start is not None and end is not None and 0 <= start <= end else 1
-        if tensor.noncontiguous and tensor.min_rank > (start or 0) + 1:
-            # its sizes are the input's merged, which an op made: not free either
-            return Tensor(Kind.UNKNOWN, min_rank=least, lost=True)
-        if tensor.kind is Kind.UNKNOWN:
-            return evolve(UNKNOWN_TENSOR, min_rank=least, lost=tensor.lost)
-        # a copy, or a view where sizes let the dims merge: as contiguous as the input then
-        return evolve(CONTIGUOUS, maybe=tensor.noncontiguous, min_rank=least,
-                      lost=tensor.made_sizes)
+    if geometry is None and start == 0 and end == -1:
+        # every dim into one: one dim at every rank (a cat of such is never channels_last)
+        made = _flattened_unplaced(call.tensor, 0, -1)
+        return evolve(made, geometry=Geometry.contiguous([None]), min_rank=1)
+    return _flattened_unplaced(call.tensor, start, end) \
+        if geometry is None or start is None or end is None else \
+        _flattened_known(call, geometry, start, end)
+
+
+def _flattened_unplaced(tensor: Tensor, start: Optional[int], end: Optional[int]) -> Tensor:
+    """flatten of a tensor of unknown rank, or of dims not known."""
+    least = max(1, tensor.min_rank - (end - start)) \
+        if start is not None and end is not None and 0 <= start <= end else 1
+    if tensor.noncontiguous and tensor.min_rank > (start or 0) + 1:
+        # its sizes are the input's merged, which an op made: not free either
+        return Tensor(Kind.UNKNOWN, min_rank=least, lost=True)
+    if tensor.kind is Kind.UNKNOWN:
+        return evolve(UNKNOWN_TENSOR, min_rank=least, lost=tensor.lost)
+    # a copy, or a view where sizes let the dims merge: as contiguous as the input then
+    return evolve(CONTIGUOUS, maybe=tensor.noncontiguous, min_rank=least,
+                  lost=tensor.made_sizes)
+
+
+def _flattened_known(call: Call, geometry: Geometry, start: int, end: int) -> Value:
     s, e = _norm(start, geometry.rank), _norm(end, geometry.rank)
     if geometry.rank == 0:
         return view(call, [ONE], copy_if_needed=True)
