@@ -378,17 +378,21 @@ def test_an_op_on_a_geometry_assumed_above_the_least_rank_keeps_the_least_rank(s
     assert ran and not [d.name for d in found if "finding" in d.name]
 
 
+# a channels_last copy of a broadcast tensor (seed 82), a layout the model does not place
+CHANNELS_LAST_COPY = [("v1 = torch.swapaxes(x, 1, 2)", "op", ""),
+                      ("v2 = torch.broadcast_to(v1.unsqueeze(3), (B, C, N, 3,))", "op", ""),
+                      ("v3 = v2.to(memory_format=torch.channels_last)", "op", "")]
+
+
 @pytest.mark.parametrize("joined", ["torch.stack([v3, v3], 0)", "torch.cat([v3, v3], 0)"])
 def test_a_join_of_layouts_an_op_lost_is_not_called_contiguous(joined):
     """(seed 82) `.to(memory_format=torch.channels_last)` of a broadcast tensor is a
     channels_last copy, which the model does not place; stack and cat of channels_last
     inputs keep that layout, so neither is contiguous (a view of the stack was called safe)."""
     p = program("unpack", ("B, N, C = x.shape",),
-                [("v1 = torch.swapaxes(x, 1, 2)", "op", ""),
-                 ("v2 = torch.broadcast_to(v1.unsqueeze(3), (B, C, N, 3,))", "op", ""),
-                 ("v3 = v2.to(memory_format=torch.channels_last)", "op", ""),
-                 (f"v4 = {joined}", "op", ""), ("s5 = v4.data_ptr()", "probe", "v4"),
-                 ("s6 = v4.view(-1)", "view", "v4")],
+                CHANNELS_LAST_COPY + [(f"v4 = {joined}", "op", ""),
+                                      ("s5 = v4.data_ptr()", "probe", "v4"),
+                                      ("s6 = v4.view(-1)", "view", "v4")],
                 ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 5, 1)))
     assert verdicts_of(p) == ["unknown", "unknown"]
 
@@ -410,10 +414,7 @@ def test_a_cat_of_whole_flattenings_is_contiguous_whatever_they_flatten():
     such is a fresh contiguous tensor even of layouts the model does not place (a
     `.contiguous()` after it is redundant; the cat rule of the test above lost that)."""
     p = program("unpack", ("B, N, C = x.shape",),
-                [("v1 = torch.swapaxes(x, 1, 2)", "op", ""),
-                 ("v2 = torch.broadcast_to(v1.unsqueeze(3), (B, C, N, 3,))", "op", ""),
-                 ("v3 = v2.to(memory_format=torch.channels_last)", "op", ""),
-                 ("v4 = torch.cat([v3.flatten(), v3.flatten()])", "op", ""),
-                 ("s5 = v4.data_ptr()", "probe", "v4")],
+                CHANNELS_LAST_COPY + [("v4 = torch.cat([v3.flatten(), v3.flatten()])", "op", ""),
+                                      ("s5 = v4.data_ptr()", "probe", "v4")],
                 ("x",), 3, ((4, 5, 6), (1, 5, 6), (4, 5, 1)))
     assert verdicts_of(p) == ["contiguous"]
