@@ -101,7 +101,7 @@ class UnpackMixin:
                 not all(isinstance(t, ast.Name) for t in rest) or tensor.noncontiguous or \
                 tensor.made_sizes or tensor.partial is not None or \
                 tensor.min_rank > len(rest) or assumed is not None and \
-                assumed != Geometry.contiguous([None] * assumed.rank):
+                not assumed.unsized:
             return None
         sizes = [symbol(t.id) for t in rest]
         lead = Lead(each=IntVal(None))

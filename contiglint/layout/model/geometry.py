@@ -67,6 +67,12 @@ class Geometry:
     def sizes(self) -> tuple[Size, ...]:
         return tuple(a.size for a in self.axes)
 
+    @property
+    def unsized(self) -> bool:
+        """Row-major with no size known: what is assumed of a tensor whose every size a
+        caller chooses freely."""
+        return self == Geometry.contiguous([None] * self.rank)
+
     def without_extent(self) -> set[int]:
         """The base axes that have no extent in memory: those of size 1 (the base axis of a
         full size-1 dim, or one whose size `extents` says is 1). Strides skip them."""

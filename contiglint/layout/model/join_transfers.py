@@ -37,20 +37,25 @@ def cat(call: Call) -> Value:
             if dim is not None else [None] * 4
         return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous(sizes)),
                                 tr.kept_origin(first, call))
-    if items and all(_may_be_channels_last(t) for t in items):
-        return Tensor(Kind.UNKNOWN, min_rank=max(t.min_rank for t in items), lost=True)
-    return _concatenated(items or (), call)
+    lost = _lost_join(items, 0)
+    return lost if lost is not None else _concatenated(items or (), call)
 
 
-def _may_be_channels_last(tensor: Value) -> bool:
-    """A tensor whose layout an op lost, at a rank where it may be channels_last (its 4 or 5
-    dims, or dims not known): cat and stack of such tensors keep that layout where every
-    input has it (measured: `torch.stack` of two `.to(memory_format=torch.channels_last)`
-    copies of a broadcast tensor is not contiguous). A caller's tensor is taken as it is
-    passed, contiguous."""
-    if not isinstance(tensor, Tensor) or tensor.kind is not Kind.UNKNOWN or not tensor.lost:
-        return False
-    return tensor.rank in (4, 5) if tensor.rank is not None else tensor.min_rank <= 5
+def _lost_join(items, added: int) -> Optional[Tensor]:
+    """The join of tensors whose layouts an op lost, each at a rank where it may be
+    channels_last (its 4 or 5 dims, or dims not known): cat and stack keep that layout where
+    every input has it (measured: `torch.stack` of two `.to(memory_format=torch.channels_last)`
+    copies of a broadcast tensor is not contiguous), so the result's layout is lost too, with
+    `added` dims more than its inputs. None where any input is otherwise: a caller's tensor is
+    taken as it is passed, contiguous."""
+    def may_be_channels_last(tensor: Value) -> bool:
+        if not isinstance(tensor, Tensor) or tensor.kind is not Kind.UNKNOWN or not tensor.lost:
+            return False
+        return tensor.rank in (4, 5) if tensor.rank is not None else tensor.min_rank <= 5
+
+    if not items or not all(may_be_channels_last(t) for t in items):
+        return None
+    return Tensor(Kind.UNKNOWN, min_rank=max(t.min_rank for t in items) + added, lost=True)
 
 
 def _concatenated(items, call: Call) -> Tensor:
@@ -118,8 +123,9 @@ def stack(call: Call) -> Value:
             return tr.channels_last(Tensor(Kind.CONTIGUOUS, Geometry.contiguous([None] * 4)),
                                     tr.kept_origin(first, call))
         return Tensor(Kind.PERMUTED, None, call.origin, min_rank=5)
-    if items and all(_may_be_channels_last(t) for t in items):
-        return Tensor(Kind.UNKNOWN, min_rank=max(t.min_rank for t in items) + 1, lost=True)
+    lost = _lost_join(items, 1)
+    if lost is not None:
+        return lost
     return _stacked(items or (), call) if call.name.rsplit(".", 1)[-1] == "stack" \
         else CONTIGUOUS
 

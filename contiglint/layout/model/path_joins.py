@@ -170,4 +170,4 @@ def _sizes_joined(a: Geometry, b: Geometry) -> Geometry:
 
 
 def _free(assumed: Optional[Geometry]) -> bool:
-    return assumed is None or assumed == Geometry.contiguous([None] * assumed.rank)
+    return assumed is None or assumed.unsized

@@ -43,13 +43,10 @@ def _dropped_unplaced(call: Call) -> Tensor:
     caller chose, which a later op that fixes the rank may not name freely."""
     tensor = call.tensor
     assumed = tensor.assumed
-    if not tensor.made_by_op and (assumed is None or
-                                  assumed == Geometry.contiguous([None] * assumed.rank)):
+    if not tensor.made_by_op and (assumed is None or assumed.unsized):
         return CONTIGUOUS
-    given = call.arg(0, "dim")
-    items = given.items if isinstance(given, Seq) else (given,)
-    dims = [_literal_dim(item) for item in items or ()] if given is not None else []
-    if not dims or None in dims:
+    dims = _literal_dims(call.arg(0, "dim"))
+    if dims is None:
         return Tensor(Kind.CONTIGUOUS, min_rank=max(tensor.min_rank - 1, 0), lost=True)
     least = max([tensor.min_rank] + [d + 1 if d >= 0 else -d for d in dims])
     return Tensor(Kind.CONTIGUOUS, min_rank=max(least - len(set(dims)), 0), lost=True)
@@ -100,9 +97,8 @@ def _kept_at_least_rank(call: Call) -> Optional[Tensor]:
     tensor, given = call.tensor, call.arg(0, "dim")
     if tensor.geometry is not None:
         return None
-    items = given.items if isinstance(given, Seq) else (given,)
-    dims = [_literal_dim(item) for item in items or ()] if given is not None else []
-    if not dims or None in dims or call.name.rsplit(".", 1)[-1] not in _SHAPED_REDUCTIONS:
+    dims = _literal_dims(given)
+    if dims is None or call.name.rsplit(".", 1)[-1] not in _SHAPED_REDUCTIONS:
         return None
     rank = max([tensor.min_rank, 1] + [d + 1 if d >= 0 else -d for d in dims])
     sizes = _kept_or_dropped(Geometry.contiguous([None] * rank), given, True)
@@ -113,10 +109,17 @@ def _kept_at_least_rank(call: Call) -> Optional[Tensor]:
                   lost=not free)
 
 
-def _kept_or_dropped(geometry: Geometry, given, keep: bool) -> Optional[list]:
+def _literal_dims(given) -> Optional[list[int]]:
+    """The dims a reduction's `dim` argument names, each a literal int (one, or a list or
+    tuple of them); None where it names none or any is not a literal."""
     items = given.items if isinstance(given, Seq) else (given,)
     dims = [_literal_dim(item) for item in items or ()] if given is not None else []
-    if not dims or None in dims:
+    return None if not dims or None in dims else dims
+
+
+def _kept_or_dropped(geometry: Geometry, given, keep: bool) -> Optional[list]:
+    dims = _literal_dims(given)
+    if dims is None:
         return None
     rank = geometry.rank
     dims = {d + rank if d < 0 else d for d in dims}
