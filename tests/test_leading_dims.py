@@ -14,7 +14,7 @@ import textwrap
 import pytest
 import torch
 
-from tests.generated.cases import executed, view_findings
+from tests.generated.cases import executed, view_findings_by_function
 
 SOURCE = textwrap.dedent("""
     import torch
@@ -88,15 +88,7 @@ def namespace() -> dict:
 
 @pytest.fixture(scope="module")
 def findings() -> dict:
-    found = view_findings(SOURCE)
-    lines = SOURCE.splitlines()
-    owner = {}
-    for number, text in enumerate(lines, 1):
-        if text.startswith("def "):
-            name = text[4:text.index("(")]
-        elif ".view(" in text and "return" in text:
-            owner[number] = name
-    return {owner[f.line]: f for f in found if f.line in owner}
+    return view_findings_by_function(SOURCE)
 
 
 def _raises(function, x) -> bool:

@@ -27,6 +27,10 @@ from contiglint.layout.model.values import (
 class SubscriptMixin:
     def expr_Subscript(self, node: ast.Subscript) -> Value:
         value = node.value
+        if isinstance(node.slice, ast.Slice):
+            lead = self.leading_sizes(node)  # `x.shape[:-2]` of a tensor of unknown rank
+            if lead is not None:
+                return lead
         if isinstance(value, ast.Attribute) and value.attr == "shape" and \
                 not isinstance(node.slice, ast.Slice):
             owner = self.evaluate(value.value)

@@ -22,6 +22,10 @@ class UnpackMixin:
         to after the assignment where it decides that (`lead_unpacked`)."""
         start = 0
         whole = not isinstance(value, ast.Subscript)  # all of the sizes: the rank is stated
+        last = _last_sizes(value)
+        if last is not None and last == len(targets.elts) and \
+                all(isinstance(t, ast.Name) for t in targets.elts):
+            return self.last_unpacked(targets.elts, _shape_owner(value.value))
         if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice) \
                 and value.slice.step is None:
             lower = value.slice.lower
@@ -96,15 +100,106 @@ class UnpackMixin:
         free: x's sizes are an op's, a geometry assumed for it names some, or it has more dims
         than the names."""
         star, rest = targets[0].value, targets[1:]
-        assumed = tensor.assumed
-        if not rest or not isinstance(star, ast.Name) or \
-                not all(isinstance(t, ast.Name) for t in rest) or tensor.noncontiguous or \
-                tensor.made_sizes or tensor.partial is not None or \
-                tensor.min_rank > len(rest) or assumed is not None and \
-                not assumed.unsized:
+        if not isinstance(star, ast.Name):
             return None
-        sizes = [symbol(t.id) for t in rest]
+        bound = self._named_last(rest, key, tensor)
+        return None if bound is None else {star.id: self.env[key].lead, **bound}
+
+    def last_unpacked(self, targets: list[ast.expr], owner: ast.expr) -> Optional[dict]:
+        """`h, w = x.shape[-2:]` of a tensor whose rank the code does not show: the names
+        name its last dims, as `*batch, h, w = x.shape` does (`lead_unpacked`), and the dims
+        before them are the `Lead` that `x.shape[:-2]` gives (`leading_sizes`), whichever of
+        the two the code reads first."""
+        key = self.name_key(owner)
+        tensor = self.env.get(key) if key and self.env is not None else None
+        if tensor is OPAQUE:
+            tensor = UNKNOWN_TENSOR  # what has a shape to unpack is taken for a tensor
+        if not isinstance(tensor, Tensor) or tensor.geometry is not None:
+            return None
+        return self._named_last(targets, key, tensor)
+
+    def _named_last(self, names: list[ast.expr], key: str, tensor: Tensor) -> Optional[dict]:
+        """Name the last dims of `tensor` (bound to `key`, of unknown rank) after `names`,
+        at its least rank, behind a `Lead`: the one it has where that leads those dims, else
+        a new one. None where the names are not free (see `lead_unpacked`)."""
+        if not names or not all(isinstance(t, ast.Name) for t in names) or \
+                not _free_sizes(tensor, len(names)) or \
+                tensor.assumed is not None and not tensor.assumed.unsized:
+            return None
+        sizes = [symbol(t.id) for t in names]
+        self.env[key] = evolve(tensor, assumed=Geometry.contiguous(sizes), min_rank=len(names),
+                               lead=_lead_of(tensor, len(names)) or Lead(each=IntVal(None)))
+        return {t.id: IntVal(size) for t, size in zip(names, sizes)}
+
+    def leading_sizes(self, node: ast.Subscript) -> Optional[Lead]:
+        """`x.shape[:-k]` (or `x.size()[:-k]`) of a tensor whose rank the code does not show:
+        its leading dims, any number of them, none included (a `Lead`, as `*batch, h, w =
+        x.shape` gives them). Where x's last k dims are a caller's, x keeps that lead, so
+        `x.mT.view(*x.shape[:-2], h * w)` is decided by those dims; else the lead is x's
+        alone. None where the slice is another or x's rank is known."""
+        part = node.slice
+        upper = part.upper if isinstance(part, ast.Slice) else None
+        if part.lower is not None or part.step is not None or \
+                not isinstance(upper, ast.UnaryOp) or not isinstance(upper.op, ast.USub) or \
+                not isinstance(upper.operand, ast.Constant) or \
+                type(upper.operand.value) is not int or upper.operand.value < 1:
+            return None
+        owner = _shape_owner(node.value)
+        if owner is None:
+            return None
+        last = upper.operand.value
+        key = self.name_key(owner)
+        tensor = self.env.get(key) if key and self.env is not None else None
+        if tensor is OPAQUE:
+            tensor = UNKNOWN_TENSOR
+        if not isinstance(tensor, Tensor) or tensor.geometry is not None:
+            return None
+        lead = _lead_of(tensor, last)
+        if lead is not None:
+            return lead
         lead = Lead(each=IntVal(None))
-        self.env[key] = evolve(tensor, assumed=Geometry.contiguous(sizes), min_rank=len(rest),
-                               lead=lead)
-        return {star.id: lead, **{t.id: IntVal(size) for t, size in zip(rest, sizes)}}
+        if _free_sizes(tensor, last):
+            assumed = tensor.assumed if tensor.assumed is not None and \
+                tensor.assumed.rank == last else Geometry.contiguous([None] * last)
+            self.env[key] = evolve(tensor, assumed=assumed, min_rank=last, lead=lead)
+        return lead
+
+
+def _last_sizes(value: ast.expr) -> Optional[int]:
+    """k of `x.shape[-k:]` / `x.size()[-k:]`, else None."""
+    if not isinstance(value, ast.Subscript) or not isinstance(value.slice, ast.Slice) or \
+            _shape_owner(value.value) is None:
+        return None
+    lower = value.slice.lower
+    if value.slice.upper is not None or value.slice.step is not None or \
+            not isinstance(lower, ast.UnaryOp) or not isinstance(lower.op, ast.USub) or \
+            not isinstance(lower.operand, ast.Constant) or \
+            type(lower.operand.value) is not int or lower.operand.value < 1:
+        return None
+    return lower.operand.value
+
+
+def _shape_owner(value: ast.expr) -> Optional[ast.expr]:
+    """x of `x.shape` or `x.size()`, else None."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+            value.func.attr == "size" and not value.args and not value.keywords:
+        return value.func.value
+    if isinstance(value, ast.Attribute) and value.attr == "shape":
+        return value.value
+    return None
+
+
+def _free_sizes(tensor: Tensor, last: int) -> bool:
+    """Whether a caller chooses the sizes of `tensor`'s last dims at its least rank, which
+    has `last` dims or fewer: its layout is not broken and no op made or cut its sizes."""
+    return not tensor.noncontiguous and not tensor.made_sizes and tensor.partial is None and \
+        tensor.min_rank <= last
+
+
+def _lead_of(tensor: Tensor, last: int) -> Optional[Lead]:
+    """The `Lead` before `tensor`'s last `last` dims, where it has one."""
+    assumed = tensor.assumed
+    if tensor.lead is None or assumed is None or assumed.rank != last or \
+            tensor.min_rank != last:
+        return None
+    return tensor.lead

@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
-from contiglint.layout.model.sizes import ONE
+from contiglint.layout.model.sizes import ONE, is_made
 from contiglint.layout.model.transfer import Call, copies_unit_strides_open, densify, preserve
 from contiglint.layout.model.path_joins import odd_unit_strides
 from contiglint.layout.model.values import (
@@ -40,7 +40,10 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
     alone = all(evolve(t, dtype=None) == evolve(first, dtype=None) for t in tensors) and \
         OPAQUE not in operands  # `x * x`, `x + 1`, `torch.where(x > 0, x, 0.0)` have x's
     # shape (a mask of x is x but for its dtype): the sizes assumed for x, in a dense layout
-    assumed = first.assumed.densified() if alone and first.assumed is not None else None
+    assumed = first.assumed.densified() if alone and first.assumed is not None else \
+        _beside_unshaped(first, operands)
+    if assumed is not None:
+        rank = max(rank, assumed.rank)  # a known geometry's rank (its `min_rank` is not set)
     lost = any(t.made_sizes for t in tensors)  # sizes an op made are not free
     if all(t.kind is Kind.CONTIGUOUS for t in tensors):
         return Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=assumed, lost=lost)
@@ -48,7 +51,32 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
         # which the other operands may order
         return Tensor(Kind.UNKNOWN, min_rank=rank, assumed=assumed, lost=lost)
     return Tensor(first.kind, None, first.origin, first.maybe, first.partial, rank,
-                  first.assumed if first.geometry is None else None, lost=lost)
+                  first.assumed if first.geometry is None else assumed, lost=lost)
+
+
+def _beside_unshaped(first: Tensor, operands: Sequence[Value]) -> Optional[Geometry]:
+    """The result's geometry at its least rank where the first operand's geometry is known
+    and every other operand is one whose shape a caller chooses (a parameter, a module's
+    weight, a tensor of unknown rank no op sized): where each of them has one element, the
+    result is the first operand's dense layout at its sizes (TensorIterator follows it:
+    `ones(B, N, C) / scale` is (B, N, C) contiguous for a 0-d `scale`). Other shapes of
+    theirs may add dims or grow its size-1 dims, so this is only what is assumed at the
+    least rank, never its geometry. None elsewhere."""
+    geometry = first.geometry if first.geometry is not None else first.witness_geometry
+    if geometry is None or not _beside_unshaped_only(first, operands, geometry.rank) or \
+            any(size is not None and any(is_made(name) for name in size[1])
+                for size in geometry.sizes):
+        return None  # sizes an op made: no caller's to name
+    return geometry.densified()
+
+
+def _beside_unshaped_only(first: Tensor, operands: Sequence[Value], rank: int) -> bool:
+    """Whether `first` comes first among `operands` and every other one is a caller's
+    shape (see `_beside_unshaped`) of at most `rank` dims."""
+    others = operands[1:]
+    return bool(others) and first is operands[0] and not first.made_sizes and all(
+        o is OPAQUE or isinstance(o, Tensor) and o.geometry is None and o.min_rank <= rank and
+        not o.made_sizes and o.lead is None for o in others)
 
 
 def broadcast_shape(tensors: Sequence[Tensor]) -> Optional[tuple[list, bool]]:
@@ -146,11 +174,28 @@ def elementwise(call: Call) -> Value:
     where every tensor operand has it (`torch.where(x > 0, x, 0.0)` has x's dtype, not the
     condition's bool, though it follows the condition's layout)."""
     result = _layout(call)
+    if isinstance(result, Tensor):
+        result = _with_lead(result, [call.this] + [a for a in call.args if isinstance(a, Tensor)
+                                                   or a is OPAQUE])
     if isinstance(result, Tensor) and result.dtype is not None:
         dtypes = {a.dtype for a in [call.this] + list(call.args) if isinstance(a, Tensor)}
         if dtypes != {result.dtype}:
             return evolve(result, dtype=None)
     return result
+
+
+def _with_lead(result: Tensor, operands: list) -> Tensor:
+    """The first operand's `Tensor.lead` where the others are a caller's shapes of no more
+    dims than the ones after it (`torch.ones(*batch, n, d) / scale`: at a 0-d `scale`, the
+    result has `batch`'s dims and (n, d), as the view `.view(*batch, n * d)` reads it); no
+    lead elsewhere (a broadcast may add or grow leading dims)."""
+    first = operands[0] if operands else None
+    if isinstance(first, Tensor) and first.lead is not None and first.geometry is None and \
+            result.geometry is None and result.assumed is not None and \
+            result.min_rank == first.min_rank == result.assumed.rank and \
+            (len(operands) == 1 or _beside_unshaped_only(first, operands, first.min_rank)):
+        return evolve(result, lead=first.lead)
+    return evolve(result, lead=None) if result.lead is not None else result
 
 
 def _layout(call: Call) -> Value:

@@ -8,14 +8,22 @@ import math
 from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.reshape_views import led_sizes
 from contiglint.layout.model.sizes import Size, literal
 from contiglint.layout.model.transfer import Call, fresh, with_memory_format
-from contiglint.layout.model.values import CONTIGUOUS, Const, Dims, IntVal, Seq, Tensor, Value
+from contiglint.layout.model.values import (CONTIGUOUS, Const, Dims, IntVal, Kind, Seq, Tensor,
+                                            Value)
 
 
 def factory(call: Call) -> Tensor:
     """`torch.zeros(2, 3)`, `torch.randn((b, n))`, `x.new_zeros(...)`: fresh, sizes from args."""
     sizes = call.sizes(0, "size")
+    if sizes is None and "size" not in call.kwargs and "memory_format" not in call.kwargs:
+        led = led_sizes(call.args)
+        if led is not None:  # `torch.ones(*batch, n, d)`: `batch`'s dims lead, any number
+            return Tensor(Kind.CONTIGUOUS, None, min_rank=len(led[1]),
+                          assumed=Geometry.contiguous(led[1]), lead=led[0])
     if sizes is None or any(s == "-1" for s in sizes):
         return CONTIGUOUS
     tensor = fresh(call, sizes)

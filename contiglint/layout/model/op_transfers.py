@@ -88,8 +88,9 @@ def _settled(transfer: Transfer, keeps_lead: bool) -> Transfer:
     def apply(call: Call) -> Value:
         result = _stays_made(call.this, transfer(call))
         if keeps_lead or not isinstance(result, Tensor) or result.lead is None or \
-                result is call.this:
-            return result
+                result is call.this or not isinstance(call.this, Tensor) or \
+                result.lead is not call.this.lead:
+            return result  # a factory's own lead (`torch.ones(*batch, n, d)`) stays
         return evolve(result, lead=None)
     apply.__name__ = getattr(transfer, "__name__", "transfer")
     apply.__doc__ = getattr(transfer, "__doc__", None)
@@ -98,7 +99,7 @@ def _settled(transfer: Transfer, keeps_lead: bool) -> Transfer:
 
 # the transfers that keep a `Tensor.lead` where they change only the dims after it (and make
 # one: a view or a reshape into `(*lead, ...)`); every other drops it
-LEAD_KEEPING = frozenset({"transpose", "matrix_transpose", "view", "reshape"})
+LEAD_KEEPING = frozenset({"transpose", "matrix_transpose", "view", "reshape", "elementwise"})
 
 
 def _dropout(call: Call) -> Value:

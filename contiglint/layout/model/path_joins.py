@@ -132,13 +132,20 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
     # the geometry each assumed at its least rank: where they differ and one names sizes (x's
     # own, a size-1 dim), a later op that fixes the rank may not give the join free sizes
     assumed = a.assumed if a.assumed == b.assumed else None
+    least = min(a.min_rank, b.min_rank)
+    if geometry is None and assumed is None and (a.geometry is None) != (b.geometry is None):
+        known, other = (a, b) if a.geometry is not None else (b, a)
+        if other.assumed == known.geometry and other.min_rank == known.geometry.rank:
+            # one path's geometry is what the other assumes at its least rank (`x + scale`
+            # where `scale` may be None): that rank and those sizes hold on both
+            assumed, least = other.assumed, other.min_rank
     named = assumed is None and not (_free(a.assumed) and _free(b.assumed))
     # a size-1 dim's stride that one path holds and the join's geometry does not (a narrow
     # of a diagonal to one element is contiguous at stride N + 1): open
     stale = a.stale_unit_strides or b.stale_unit_strides or geometry != a.geometry and \
         odd_unit_strides(a.geometry) or geometry != b.geometry and odd_unit_strides(b.geometry)
     return Tensor(kind, geometry, None, maybe, a.partial or b.partial,
-                  min(a.min_rank, b.min_rank), assumed, a.dtype if a.dtype == b.dtype else None,
+                  least, assumed, a.dtype if a.dtype == b.dtype else None,
                   a.kept_by or b.kept_by, a.lost or b.lost or named, stale)
 
 
