@@ -27,8 +27,14 @@ def has_lead(var: Var) -> bool:
     return bool(var.shape) and var.shape[0] == LEAD
 
 
-def prologue(trailing: int) -> tuple[str, ...]:
-    return (f"{LEAD}, {', '.join(NAMES[-trailing:])} = x.shape",)
+def prologue(trailing: int, sliced: bool = False) -> tuple[str, ...]:
+    """`*batch, C, D = x.shape`, or (`sliced`) the same read by slices of the shape:
+    `batch = x.shape[:-2]` and `C, D = x.shape[-2:]`."""
+    names = ", ".join(NAMES[-trailing:])
+    if not sliced:
+        return (f"{LEAD}, {names} = x.shape",)
+    return (f"{LEAD[1:]} = x.shape[:-{trailing}]",
+            f"{names}{',' if trailing == 1 else ''} = x.shape[-{trailing}:]")
 
 
 @st.composite
@@ -140,14 +146,23 @@ def _expand(draw, v: Var, name: str):
 
 def _keeping(draw, v: Var, name: str):
     """Ops that keep every size: elementwise ones, a copy, a dtype conversion."""
-    which = draw(st.sampled_from(["add", "relu", "mul", "contiguous", "clone", "convert"]))
+    which = draw(st.sampled_from(["add", "relu", "mul", "contiguous", "clone", "convert",
+                                  "scale"]))
     if which == "convert":
         method = draw(st.sampled_from(CONVERT))
         return f"{v.name}.{method}", list(v.shape), CONVERTED[method]
+    # "scale": times a tensor whose shape the code does not show (0-d when run)
     text = {"add": f"{v.name} + 1", "relu": f"torch.relu({v.name})",
             "mul": f"{v.name} * {v.name}", "contiguous": f"{v.name}.contiguous()",
-            "clone": f"{v.name}.clone()"}[which]
+            "clone": f"{v.name}.clone()", "scale": f"{v.name} * torch.tensor(2.0)"}[which]
     return text, list(v.shape)
+
+
+def _fresh(draw, v: Var, name: str):
+    """A new tensor of the variable's shape, made from its lead and its last sizes
+    (`torch.zeros(*batch, C, D)`)."""
+    fn = draw(st.sampled_from(["zeros", "ones"]))  # values a fix must keep: not random
+    return f"torch.{fn}({', '.join(v.shape)})", list(v.shape), "float32"
 
 
 def _reduce(draw, v: Var, name: str):
@@ -169,6 +184,7 @@ LEAD_OPS = (
     ("cut", "slice", 1, False, _cut),
     ("expand", "expand", 1, False, _expand),
     ("keep", "elementwise", 1, True, _keeping),
+    ("fresh", "factory", 1, False, _fresh),
     ("reduce", "reduce", 2, True, _reduce),
     ("matmul", "linalg", 2, True, _matmul),
 )

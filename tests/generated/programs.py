@@ -142,6 +142,8 @@ def programs(draw, max_ops: int = 5, forms: tuple[str, ...] = FORMS) -> Program:
     literal_shape = tuple(draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))) \
         if form == "literal" else ()
     params, prologue, shape = _prologue(form, rank, literal_shape)
+    if form == "lead":
+        prologue = lead.prologue(rank, sliced=draw(st.booleans()))
     names = tuple(SYMBOLS[:rank]) if form not in ("literal", "opaque", "lead") else \
         lead.NAMES[-rank:] if form == "lead" else ()
     variables = [Var("x", tuple(shape), "input", "float32")]

@@ -113,6 +113,10 @@ def _input_names(program: Program) -> list[list[str]]:
                     i -= len(unpacked) - program.input_rank
                 if not name.startswith("*"):
                     names[i].append(name)
+        elif value.startswith("x.shape[-") and value.endswith(":]"):  # the last dims
+            unpacked = [t.strip() for t in target.split(",") if t.strip()]
+            for i, name in enumerate(unpacked):
+                names[i - len(unpacked) + program.input_rank].append(name)
         elif value.startswith("x.size(") and value[7:-1].isdigit():
             names[int(value[7:-1])].append(target.strip())
     return names
