@@ -189,6 +189,14 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
      [("v0 = x.unsqueeze(0).expand(3, B, N)", "op", ""), ("v1 = v0.unfold(-3, 1, 1)", "op", ""),
       ("v2 = v1[None, :, 0, :, 0]", "op", ""), ("s = v2.data_ptr()", "probe", "v2")],
      ("x",), 2, ((4, 5), (1, 5), (3, 3)), ["unknown"]),
+    # movedim(x, -1, 0) of x of unknown rank: one dim at rank 1, a move above it (seed 104,
+    # opaque): not contiguous at the rank a later permute fixes, whose two permutes back
+    # to x's order were read as a permute of a contiguous tensor (a false default finding)
+    ("opaque", (),
+     [("v0 = torch.movedim(x, -1, 0)", "op", ""), ("v3 = v0.permute(2, 0, 1)", "op", ""),
+      ("v4 = torch.permute(v3, (2, 0, 1,))", "op", ""),
+      ("s = v4.view(x.size(0), x.size(1) * x.size(2))", "view", "v4")],
+     ("x",), 3, ((4, 5, 6), (4, 1, 6), (3, 3, 3)), ["unknown"]),
 ])
 def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts

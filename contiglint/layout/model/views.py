@@ -295,6 +295,15 @@ def movedim(call: Call) -> Tensor:
         return g.permuted(order)
 
     same = source is None or dest is None or source == dest or (source < 0) != (dest < 0)
+    tensor = call.tensor
+    if source is not None and source == dest:
+        return tensor  # moving a dim to where it is: the tensor itself
+    if same and tensor.geometry is None and not tensor.noncontiguous:
+        # -1 and 0 name one dim at rank 1 and two above it: moved or not (measured:
+        # `torch.movedim(x, -1, 0)` of a 3-d x is not contiguous)
+        least = max((d + 1 if d >= 0 else -d) for d in (source or 0, dest or 0))
+        return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial,
+                      max(least, tensor.min_rank), lost=True)
     return apply_view(call, change, Kind.UNKNOWN if same else Kind.PERMUTED)
 
 
