@@ -52,6 +52,22 @@ def test_one_dim_factories_have_the_length_their_arguments_give(calls):
     check(f"def f():\n    {names} = {calls}\n    return {names}\n")
 
 
+@pytest.mark.parametrize("calls", [
+    "torch.eye(3), torch.eye(2, 5), torch.eye(4, m=1), torch.eye(n=2)",
+    "torch.tril_indices(3, 3), torch.triu_indices(4, 2, 1), torch.eye(1, dtype=torch.int64)",
+])
+def test_two_dim_factories_have_the_sizes_their_arguments_give(calls):
+    names = ", ".join(f"t{i}" for i in range(calls.count("torch.") - calls.count("torch.int")))
+    check(f"def f():\n    {names} = {calls}\n    return {names}\n")
+
+
+def test_eye_of_one_size_is_square():
+    source = "def f(n):\n    a = torch.eye(n)\n    return a,\n"
+    (a,) = claims(source).values()
+    assert a.geometry.sizes[0] == a.geometry.sizes[1] is not None
+    assert torch.eye(5).shape == (5, 5)
+
+
 @pytest.mark.parametrize("sizes", [(3, 4), (3, 1), (1, 4), (2, 3, 4), (4, 1, 2)])
 @pytest.mark.parametrize("indexing", ["ij", "xy", None])
 def test_meshgrid_expands_each_input_along_the_other_dims(sizes, indexing):

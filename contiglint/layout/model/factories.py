@@ -10,7 +10,7 @@ from typing import Optional
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.reshape_views import led_sizes
-from contiglint.layout.model.sizes import Size, literal
+from contiglint.layout.model.sizes import Size, literal, symbol
 from contiglint.layout.model.transfer import Call, fresh, with_memory_format
 from contiglint.layout.model.values import (CONTIGUOUS, Const, Dims, IntVal, Kind, Seq, Tensor,
                                             Value)
@@ -88,5 +88,30 @@ def _number(value: Value) -> Optional[float]:
 
 
 def matrix_factory(call: Call) -> Tensor:
-    """eye/tril_indices/triu_indices: two dims whatever the arguments."""
-    return fresh(call, [None, None])
+    """eye/tril_indices/triu_indices: two dims whatever the arguments; `eye(n)` is (n, n) and
+    `eye(n, m)` (n, m), and the indices are two rows."""
+    name = call.name.rsplit(".", 1)[-1]
+    given = ([call.this] if call.this is not None else []) + list(call.args)
+    if name != "eye":
+        return fresh(call, [literal(2), _index_count(name, given, call.kwargs)])
+    n = call.kwargs["n"] if "n" in call.kwargs else given[0] if given else None
+    if not isinstance(n, IntVal) and "n" not in call.kwargs and call.owner and \
+            call.owner.isidentifier():
+        n = IntVal(symbol(call.owner))  # `eye(n)` of a parameter n: n by n all the same
+    m = given[1] if len(given) > 1 else call.kwargs.get("m", n)
+    return fresh(call, [v.size if isinstance(v, IntVal) else None for v in (n, m)])
+
+
+def _index_count(name: str, given: list, kwargs: dict) -> Size:
+    """How many (row, col) pairs `tril_indices(row, col, offset)` (or triu's) lists, where
+    the arguments are literal ints."""
+    values = [_number(v) for v in given + [kwargs[k] for k in ("row", "col", "offset")
+                                            if k in kwargs]]
+    if len(values) == 2:
+        values.append(0)
+    if len(values) != 3 or any(not isinstance(v, int) for v in values):
+        return None
+    row, col, offset = values
+    if name == "tril_indices":
+        return literal(sum(max(0, min(col, i + offset + 1)) for i in range(row)))
+    return literal(sum(max(0, col - max(0, i + offset)) for i in range(row)))

@@ -52,8 +52,10 @@ def _built(geometry: Geometry, sizes: Sequence[int], walks: Sequence[Sequence[in
         for b in outer:  # a merged dim: its extent sits in its innermost base axis
             base[b] = 1
         cut = extents.get(inner) if axis.span == "cut" else None
+        if cut is not None and cut < n and index not in stepped:
+            return None  # a cut longer than the axis it cuts: torch clamps it, no such tensor
         base[inner] = stepped[index][0] if index in stepped else \
-            cut if cut is not None and cut >= n else \
+            cut if cut is not None else \
             {"full": n, "cut": n + 1, "step": 2 * n - 1}.get(axis.span, n)
     memory_strides: dict[int, int] = {}
     stride = 1
