@@ -197,6 +197,27 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
       ("v4 = torch.permute(v3, (2, 0, 1,))", "op", ""),
       ("s = v4.view(x.size(0), x.size(1) * x.size(2))", "view", "v4")],
      ("x",), 3, ((4, 5, 6), (4, 1, 6), (3, 3, 3)), ["unknown"]),
+    # a view that adds a dim the code names (N) beside all of x's succeeds only where N is 1:
+    # a dim of one element, not one of N elements ordered outside the others (the flattened
+    # tokens of a model viewed as (tokens, top_k, hidden) were called permuted, and a later
+    # view given a witness of top_k=4: a false default finding on real code)
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = x.reshape(B * N, C)", "op", ""), ("v1 = v0.view(B * N, N, C)", "op", ""),
+      ("s = v1.data_ptr()", "probe", "v1"), ("s2 = v1.view(-1, C * N)", "view", "v1")],
+     ("B", "N", "C"), 3, ((4, 1, 6), (3, 1, 2)), ["contiguous", "ok"]),
+    # einsum fixes the rank of a caller's tensor: its sizes are the ones x.size(i) reads
+    # (seed 120, opaque: named apart, a witness gave them values no input gives, at which
+    # the view merges dims torch keeps in order)
+    ("opaque", (),
+     [("v0 = torch.einsum('abc->cab', x)", "op", ""), ("v1 = torch.unsqueeze(v0, -3)", "op", ""),
+      ("s4 = v1.view(x.size(2), -1)", "view", "v1")],
+     ("x",), 3, ((4, 5, 6), (1, 5, 6), (1, 4, 3)), ["ok"]),
+    # a piece of a split of dim -4 has 4 dims or more, not 5 (seed 112, opaque): at 4, -2 and
+    # 1 of its mean over dim 0 are one dim, and swapping it with itself keeps it contiguous
+    ("opaque", (),
+     [("v1 = x.tensor_split(2, -4)[0]", "op", ""), ("v2 = v1.mean(0)", "op", ""),
+      ("v4 = v2.swapaxes(-2, 1)", "op", ""), ("s8 = v4.data_ptr()", "probe", "v4")],
+     ("x",), 4, ((4, 5, 6, 7), (4, 5, 6, 1), (3, 2, 2, 2)), ["unknown"]),
 ])
 def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts

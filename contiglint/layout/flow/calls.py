@@ -274,10 +274,11 @@ class CallMixin(CallSinkMixin, NamedSizeMixin):
                       else kwargs[k.arg] for k in node.keywords if k.arg}  # `h=heads`
         if op is not None:
             this = args[0] if args else OPAQUE
-            if qualname == "torch.einsum":
-                this = args[0] if args else OPAQUE
             first = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) \
                 else None
+            if qualname == "torch.einsum":  # the operand, not the subscripts, owns the sizes
+                first = node.args[1] if len(node.args) == 2 and \
+                    not isinstance(node.args[1], ast.Starred) else None
             return op.transfer(Call(qualname, self.as_tensor(this) if not isinstance(
                 this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node),
                 owner=self.program.short_text(first) if first is not None else None))

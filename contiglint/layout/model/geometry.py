@@ -270,7 +270,9 @@ class Geometry:
                     continue
                 gone = {b for a in parts if a.span == "full" for b in a.base}
                 memory = [b for b in memory if b not in gone]  # size-1 base axes: no extent
-                axes.extend(Axis(size, (), "new") for size in sizes)
+                # dims of one element at most viewed as these: each has size 1 where the view
+                # succeeds (torch raises on any other count), whatever name the code gives it
+                axes.extend(Axis(ONE, (), "new") for _ in sizes)
                 continue
             if len(sizes) == 1:
                 merged = live[0] if len(live) == 1 else Axis(

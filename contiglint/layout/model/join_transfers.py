@@ -10,10 +10,11 @@ from contiglint.layout.model import views as vw
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.shape_transfers import least_shape
-from contiglint.layout.model.sizes import ONE, literal
+from contiglint.layout.model.sizes import ONE, literal, size_name, symbol
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import (
     CONTIGUOUS,
+    OPAQUE,
     UNKNOWN_TENSOR,
     Const,
     IntVal,
@@ -165,7 +166,7 @@ def einsum(call: Call) -> Value:
         return UNKNOWN_TENSOR
     inputs, output = spec.replace(" ", "").split("->")
     operands = inputs.split(",")
-    sizes = _einsum_sizes(operands, call.args)
+    sizes = _einsum_sizes(operands, call.args, call.owner if len(operands) == 1 else None)
     if len(operands) == 1:
         natural = [c for c in operands[0] if c in output]
         if sorted(natural) != sorted(output) or len(set(operands[0])) != len(operands[0]):
@@ -174,7 +175,8 @@ def einsum(call: Call) -> Value:
         if natural == list(operands[0]) and isinstance(operand, Tensor):
             # a pure permutation is a view of the operand (einsum('ij->ij', x.t()) is x.t())
             return vw.permute(Call("permute", operand, [Seq(tuple(
-                IntVal(literal(operands[0].index(c))) for c in output))], {}, call.origin))
+                IntVal(literal(operands[0].index(c))) for c in output))], {}, call.origin,
+                owner=call.owner))
     elif len(operands) == 2:
         lhs, rhs = operands
         if any(c in rhs and c not in output for c in lhs):
@@ -249,14 +251,23 @@ def contraction_order(lhs: str, rhs: str, output: str, sizes: dict) -> Optional[
     return base
 
 
-def _einsum_sizes(operands: list[str], tensors: list[Value]) -> dict:
-    """Each subscript letter's size, from operands of known geometry (size-1 dims matter)."""
+def _einsum_sizes(operands: list[str], tensors: list[Value], owner: Optional[str] = None) \
+        -> dict:
+    """Each subscript letter's size, from operands of known geometry (size-1 dims matter).
+    `owner`: the text of the one operand where it is a caller's tensor of a rank the code
+    did not show: the subscripts fix it, and its sizes are the ones code reads as
+    `owner.size(i)`."""
     sizes: dict = {}
     for letters, tensor in zip(operands, tensors):
         if isinstance(tensor, Tensor) and tensor.geometry is not None \
                 and tensor.geometry.rank == len(letters):
             for letter, size in zip(letters, tensor.geometry.sizes):
                 sizes.setdefault(letter, size)
+        elif owner and (tensor is OPAQUE or isinstance(tensor, Tensor) and
+                        tensor.kind is Kind.UNKNOWN and tensor.assumed is None and
+                        not tensor.made_sizes and tensor.partial is None):
+            for index, letter in enumerate(letters):
+                sizes.setdefault(letter, symbol(size_name(owner, index)))
     return sizes
 
 

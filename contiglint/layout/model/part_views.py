@@ -95,7 +95,10 @@ def _rank_guess(call: Call, dim: Optional[int], result: Tensor) -> Tensor:
     tensor = call.tensor
     if dim is not None and dim < 0 and tensor.geometry is None and result.noncontiguous \
             and result.kind is not tensor.kind:
-        return evolve(result, maybe=True, assumed=None)  # the rank, hence the dims, unknown
+        # the rank, hence the dims, unknown; the least rank is the one that has the dim (the
+        # cut was placed one above it, where the dim is not the leading one)
+        return evolve(result, maybe=True, assumed=None,
+                      min_rank=min(result.min_rank, max(tensor.min_rank, -dim)))
     return result
 
 

@@ -223,8 +223,7 @@ def transpose(call: Call) -> Tensor:
         order[i], order[j] = order[j], order[i]
         return g.permuted(order)
 
-    distinct = a is not None and b is not None and a != b and (a < 0) == (b < 0)  # 1, -3 may
-    # name the same dim when the rank is unknown
+    distinct = _apart(a, b, call.tensor)  # 1, -3 may name the same dim when the rank is unknown
     min_rank = max((d + 1 if d >= 0 else -d) for d in (a or 0, b or 0))
     tensor = call.tensor
     if a is not None and a == b:
@@ -235,6 +234,17 @@ def transpose(call: Call) -> Tensor:
                       lost=True)  # the dims may be one and the same: swapped or not
     return _lead_kept(tensor, apply_view(call, change, Kind.PERMUTED if distinct else
                                          Kind.UNKNOWN, min_rank), (a, b))
+
+
+def _apart(a: Optional[int], b: Optional[int], tensor: Tensor) -> bool:
+    """Whether dims `a` and `b` are two dims, in the same order, at every rank the tensor
+    may have: of one sign, or (one counted from the front, one from the back) where its
+    least rank is above the one at which they meet (0 and -1 meet at rank 1)."""
+    if a is None or b is None or a == b:
+        return False
+    if (a < 0) == (b < 0):
+        return True
+    return tensor.geometry is not None or tensor.min_rank > max(a, b) - min(a, b)
 
 
 def matrix_transpose(call: Call) -> Tensor:
@@ -298,7 +308,8 @@ def movedim(call: Call) -> Tensor:
     tensor = call.tensor
     if source is not None and source == dest:
         return tensor  # moving a dim to where it is: the tensor itself
-    if same and tensor.geometry is None and not tensor.noncontiguous:
+    if not _apart(source, dest, tensor) and tensor.geometry is None and \
+            not tensor.noncontiguous:
         # -1 and 0 name one dim at rank 1 and two above it: moved or not (measured:
         # `torch.movedim(x, -1, 0)` of a 3-d x is not contiguous)
         least = max((d + 1 if d >= 0 else -d) for d in (source or 0, dest or 0))
