@@ -138,16 +138,10 @@ class UnpackMixin:
         `x.mT.view(*x.shape[:-2], h * w)` is decided by those dims; else the lead is x's
         alone. None where the slice is another or x's rank is known."""
         part = node.slice
-        upper = part.upper if isinstance(part, ast.Slice) else None
-        if part.lower is not None or part.step is not None or \
-                not isinstance(upper, ast.UnaryOp) or not isinstance(upper.op, ast.USub) or \
-                not isinstance(upper.operand, ast.Constant) or \
-                type(upper.operand.value) is not int or upper.operand.value < 1:
-            return None
+        last = _negative(part.upper) if isinstance(part, ast.Slice) else None
         owner = _shape_owner(node.value)
-        if owner is None:
+        if part.lower is not None or part.step is not None or last is None or owner is None:
             return None
-        last = upper.operand.value
         key = self.name_key(owner)
         tensor = self.env.get(key) if key and self.env is not None else None
         if tensor is OPAQUE:
@@ -170,13 +164,18 @@ def _last_sizes(value: ast.expr) -> Optional[int]:
     if not isinstance(value, ast.Subscript) or not isinstance(value.slice, ast.Slice) or \
             _shape_owner(value.value) is None:
         return None
-    lower = value.slice.lower
-    if value.slice.upper is not None or value.slice.step is not None or \
-            not isinstance(lower, ast.UnaryOp) or not isinstance(lower.op, ast.USub) or \
-            not isinstance(lower.operand, ast.Constant) or \
-            type(lower.operand.value) is not int or lower.operand.value < 1:
+    if value.slice.upper is not None or value.slice.step is not None:
         return None
-    return lower.operand.value
+    return _negative(value.slice.lower)
+
+
+def _negative(bound: Optional[ast.expr]) -> Optional[int]:
+    """k of a slice bound written `-k` (a literal int k of 1 or more), else None."""
+    if not isinstance(bound, ast.UnaryOp) or not isinstance(bound.op, ast.USub) or \
+            not isinstance(bound.operand, ast.Constant) or \
+            type(bound.operand.value) is not int or bound.operand.value < 1:
+        return None
+    return bound.operand.value
 
 
 def _shape_owner(value: ast.expr) -> Optional[ast.expr]:

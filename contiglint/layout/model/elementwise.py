@@ -40,10 +40,12 @@ def first_operand(operands: Sequence[Value]) -> Tensor:
     alone = all(evolve(t, dtype=None) == evolve(first, dtype=None) for t in tensors) and \
         OPAQUE not in operands  # `x * x`, `x + 1`, `torch.where(x > 0, x, 0.0)` have x's
     # shape (a mask of x is x but for its dtype): the sizes assumed for x, in a dense layout
-    assumed = first.assumed.densified() if alone and first.assumed is not None else \
-        _beside_unshaped(first, operands)
-    if assumed is not None:
-        rank = max(rank, assumed.rank)  # a known geometry's rank (its `min_rank` is not set)
+    if alone and first.assumed is not None:
+        assumed = first.assumed.densified()
+    else:
+        assumed = _beside_unshaped(first, operands)
+        if assumed is not None:
+            rank = assumed.rank  # the first operand's (a known geometry sets no `min_rank`)
     lost = any(t.made_sizes for t in tensors)  # sizes an op made are not free
     if all(t.kind is Kind.CONTIGUOUS for t in tensors):
         return Tensor(Kind.CONTIGUOUS, min_rank=rank, assumed=assumed, lost=lost)

@@ -242,9 +242,9 @@ def _apart(a: Optional[int], b: Optional[int], tensor: Tensor) -> bool:
     least rank is above the one at which they meet (0 and -1 meet at rank 1)."""
     if a is None or b is None or a == b:
         return False
-    if (a < 0) == (b < 0):
-        return True
-    return tensor.geometry is not None or tensor.min_rank > max(a, b) - min(a, b)
+    if tensor.geometry is not None:
+        return _norm(a, tensor.geometry.rank) != _norm(b, tensor.geometry.rank)
+    return (a < 0) == (b < 0) or tensor.min_rank > max(a, b) - min(a, b)
 
 
 def matrix_transpose(call: Call) -> Tensor:
