@@ -1,6 +1,7 @@
 """Model facts the generated programs found (tests/test_generated_programs.py): one program
 per fixed class, written by hand and run under torch through the same oracle. Views and raw
-reads at known and assumed ranks (dtype views: test_generated_dtype_facts.py)."""
+reads at known and assumed ranks (dtype views: test_generated_dtype_facts.py; the ones
+written as one table of programs and verdicts: test_generated_sample_facts.py)."""
 from __future__ import annotations
 
 import pytest
@@ -113,114 +114,6 @@ def test_a_permuted_piece_of_a_split_to_one_keeps_its_holes():
                  ("w = torch.permute(v, (1, 0))", "op", ""), ("p = w.data_ptr()", "probe", "w")],
                 ("B", "N"), 2, ((4, 5), (3, 3)))
     assert verdicts_of(p) == ["strided"]
-
-
-SIZES2 = ((4, 5), (1, 5), (4, 1))
-SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
-
-
-@pytest.mark.parametrize("form, prologue, body, params, rank, sizes, verdicts", [
-    # the main diagonal of two dims of unrelated sizes is stepped: its transpose has holes
-    ("params", ("x = torch.randn(B, N, C)",),
-     [("v0 = x.diagonal(0, 0, 2)", "op", ""), ("v2 = v0.movedim(1, 0)", "op", ""),
-      ("s = v2.data_ptr()", "probe", "v2")], ("B", "N", "C"), 3, SIZES3, ["unknown"]),
-    # x.size(2) states that x has 3 dims: the piece of split_with_sizes([1, C - 1], -1) has a
-    # size-1 last dim, and a dtype copy of its permutation is contiguous
-    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
-     [("v0 = x.split_with_sizes([1, C - 1], -1)[0]", "op", ""),
-      ("v2 = torch.permute(v0, (2, 0, 1,))", "op", ""), ("v3 = v2.to(torch.float64)", "op", ""),
-      ("s = v3.view(torch.float16)", "dtype_view", "v3")], ("x",), 3, SIZES3, ["unknown"]),
-    # a stepped slice of a dim of unknown size has holes, kept through transposes
-    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
-     [("v0 = x[1:, :1, ::3]", "op", ""), ("v1 = torch.swapaxes(v0, 0, 0)", "op", ""),
-      ("v4 = v1.transpose(0, 2)", "op", ""), ("s = v4.data_ptr()", "probe", "v4")],
-     ("x",), 3, ((4, 5, 6), (1, 5, 6)), ["strided"]),
-    # ... and in an assumed geometry that a transpose permuted first
-    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
-     [("v2 = x.mT", "op", ""), ("v4 = v2[:, 0, -1, ::2]", "op", ""),
-      ("s = v4.data_ptr()", "probe", "v4")], ("x",), 4, SIZES4, ["strided"]),
-    # advanced indexing keeps the permutation of a permuted tensor (TensorIterator's order):
-    # v3's dim 0 is innermost, so v4's last dim walks memory at stride 1
-    ("params", ("x = torch.randn(B, N, C, D)",),
-     [("v1 = x.permute(3, 2, 0, 1)", "op", ""), ("v3 = v1[:, torch.tensor([0, 0])]", "op", ""),
-      ("v4 = torch.permute(v3, (2, 3, 1, 0,))", "op", ""),
-      ("s = v4.view(torch.bfloat16)", "dtype_view", "v4")], ("B", "N", "C", "D"), 4, SIZES4,
-     ["ok"]),
-    # repeat's result has one dim per count, and expand's -1 names a dim the input has: the
-    # diagonal of a broadcast dim and a real one, transposed, is no dense permutation
-    ("params", ("x = torch.randn(B, N)",),
-     [("v0 = x.unsqueeze(1).repeat(1, 3, 1)", "op", ""),
-      ("v1 = v0.unsqueeze(0).expand(3, -1, -1, -1)", "op", ""),
-      ("v3 = v1.diagonal(0, 3, 0)", "op", ""), ("v4 = v3.swapdims(2, 0)", "op", ""),
-      ("s = v4.data_ptr()", "probe", "v4")], ("B", "N"), 2, SIZES2, ["unknown"]),
-    # a memory format fixes the rank, so the sizes the code read (x.size(i)) are the result's:
-    # the witness names them, not sizes of the interpolate's result that no input gives
-    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)", "D = x.size(3)"),
-     [("v0 = x.to(memory_format=torch.channels_last)", "op", ""),
-      ("v1 = F.interpolate(v0, scale_factor=2)", "op", ""), ("v2 = v1.swapdims(0, 3)", "op", ""),
-      ("s = v2.view(-1)", "view", "v2")], ("x",), 4, SIZES4, ["raises"]),
-    # ... and so do as many repeat counts as the dims the code read: (N, 3, B) after transposing
-    ("size", ("B = x.size(0)", "N = x.size(1)"),
-     [("v0 = x.unsqueeze(1).repeat(1, 3, 1)", "op", ""), ("v2 = v0.transpose(1, 0)", "op", ""),
-      ("s = v2.view(-1)", "view", "v2")], ("x",), 2, SIZES2, ["raises"]),
-    # a diagonal lives in memory at the outer of the dims it walks (its stride is the sum of
-    # theirs): an elementwise op of the diagonal of an expanded tensor puts it outermost, with
-    # the broadcast dim where TensorIterator leaves it (the long run of seeds 337-376: it was
-    # placed at the inner one and the result claimed contiguous)
-    ("literal", ("x = torch.randn(3, 2, 3)",),
-     [("v0 = x.unsqueeze(2).expand(3, 2, 3, 3)", "op", ""),
-      ("v2 = v0.diagonal(0, 0, 3)", "op", ""), ("v4 = F.gelu(v2)", "op", ""),
-      ("s = v4.data_ptr()", "probe", "v4")], (), 3, ((),), ["permuted"]),
-    # chunk(2) of an empty dim gives two empty pieces (the model divided by zero), which are
-    # contiguous
-    ("literal", ("x = torch.randn(1)",),
-     [("v0 = x.split_with_sizes([1, 1 - 1], -1)[-1]", "op", ""),
-      ("v1 = v0.chunk(2, -1)[0]", "op", ""), ("s = v1.data_ptr()", "probe", "v1")], (), 1,
-     ((),), ["contiguous"]),
-    # a transpose at a rank the code leaves open loses the layout (-2 may be 0 or not); a
-    # select of it may drop the moved dim: (N, C) of a 3-d x is contiguous, not strided
-    ("size", ("B = x.size(0)", "N = x.size(1)", "C = x.size(2)"),
-     [("v0 = x.transpose(0, -2)", "op", ""), ("v1 = torch.select(v0, 1, 0)", "op", ""),
-      ("s = v1.data_ptr()", "probe", "v1")],
-     ("x",), 3, ((4, 5, 6), (4, 5, 1), (1, 5, 6), (4, 1, 3)), ["unknown"]),
-    # ... and so may an int index, or keep an overlap: the unfold of an expand at a rank the
-    # code leaves open, indexed, is broadcast in torch
-    ("size", ("B = x.size(0)", "N = x.size(1)"),
-     [("v0 = x.unsqueeze(0).expand(3, B, N)", "op", ""), ("v1 = v0.unfold(-3, 1, 1)", "op", ""),
-      ("v2 = v1[None, :, 0, :, 0]", "op", ""), ("s = v2.data_ptr()", "probe", "v2")],
-     ("x",), 2, ((4, 5), (1, 5), (3, 3)), ["unknown"]),
-    # movedim(x, -1, 0) of x of unknown rank: one dim at rank 1, a move above it (seed 104,
-    # opaque): not contiguous at the rank a later permute fixes, whose two permutes back
-    # to x's order were read as a permute of a contiguous tensor (a false default finding)
-    ("opaque", (),
-     [("v0 = torch.movedim(x, -1, 0)", "op", ""), ("v3 = v0.permute(2, 0, 1)", "op", ""),
-      ("v4 = torch.permute(v3, (2, 0, 1,))", "op", ""),
-      ("s = v4.view(x.size(0), x.size(1) * x.size(2))", "view", "v4")],
-     ("x",), 3, ((4, 5, 6), (4, 1, 6), (3, 3, 3)), ["unknown"]),
-    # a view that adds a dim the code names (N) beside all of x's succeeds only where N is 1:
-    # a dim of one element, not one of N elements ordered outside the others (the flattened
-    # tokens of a model viewed as (tokens, top_k, hidden) were called permuted, and a later
-    # view given a witness of top_k=4: a false default finding on real code)
-    ("params", ("x = torch.randn(B, N, C)",),
-     [("v0 = x.reshape(B * N, C)", "op", ""), ("v1 = v0.view(B * N, N, C)", "op", ""),
-      ("s = v1.data_ptr()", "probe", "v1"), ("s2 = v1.view(-1, C * N)", "view", "v1")],
-     ("B", "N", "C"), 3, ((4, 1, 6), (3, 1, 2)), ["contiguous", "ok"]),
-    # einsum fixes the rank of a caller's tensor: its sizes are the ones x.size(i) reads
-    # (seed 120, opaque: named apart, a witness gave them values no input gives, at which
-    # the view merges dims torch keeps in order)
-    ("opaque", (),
-     [("v0 = torch.einsum('abc->cab', x)", "op", ""), ("v1 = torch.unsqueeze(v0, -3)", "op", ""),
-      ("s4 = v1.view(x.size(2), -1)", "view", "v1")],
-     ("x",), 3, ((4, 5, 6), (1, 5, 6), (1, 4, 3)), ["ok"]),
-    # a piece of a split of dim -4 has 4 dims or more, not 5 (seed 112, opaque): at 4, -2 and
-    # 1 of its mean over dim 0 are one dim, and swapping it with itself keeps it contiguous
-    ("opaque", (),
-     [("v1 = x.tensor_split(2, -4)[0]", "op", ""), ("v2 = v1.mean(0)", "op", ""),
-      ("v4 = v2.swapaxes(-2, 1)", "op", ""), ("s8 = v4.data_ptr()", "probe", "v4")],
-     ("x",), 4, ((4, 5, 6, 7), (4, 5, 6, 1), (3, 2, 2, 2)), ["unknown"]),
-])
-def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
-    assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts
 
 
 def test_sizes_named_on_a_tensor_whose_layout_was_lost_assume_no_layout():

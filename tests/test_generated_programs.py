@@ -9,10 +9,11 @@ list, or given a witness that still fails), and the sample must show no class ou
 The sample is the same on every machine: Hypothesis draws it from a fixed seed, and the test
 extras pin Hypothesis, whose generation changes between releases. Below, the safe fixes the
 programs run (tests/generated/fixes.py). One program per fixed class, run under torch the same
-way, is in test_generated_model_facts.py, test_generated_dtype_facts.py,
-test_generated_sizes.py, test_generated_witnesses.py and test_generated_conditions.py. The
-programs over leading dims the code never counts (`*batch, C, D = x.shape`) have their sample
-and their hand-written cases in test_lead_programs.py.
+way, is in test_generated_model_facts.py, test_generated_sample_facts.py,
+test_generated_dtype_facts.py, test_generated_sizes.py, test_generated_witnesses.py and
+test_generated_conditions.py. The programs over leading dims the code never counts
+(`*batch, C, D = x.shape`) have their sample and their hand-written cases in
+test_lead_programs.py.
 """
 from __future__ import annotations
 
