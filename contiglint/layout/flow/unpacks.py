@@ -110,13 +110,19 @@ class UnpackMixin:
         name its last dims, as `*batch, h, w = x.shape` does (`lead_unpacked`), and the dims
         before them are the `Lead` that `x.shape[:-2]` gives (`leading_sizes`), whichever of
         the two the code reads first."""
+        key, tensor = self._unranked(owner)
+        return None if tensor is None else self._named_last(targets, key, tensor)
+
+    def _unranked(self, owner: ast.expr) -> tuple[Optional[str], Optional[Tensor]]:
+        """The name `owner` is bound to and its tensor, where that tensor's rank is not known
+        (what has a shape to slice is taken for a tensor); no tensor elsewhere."""
         key = self.name_key(owner)
         tensor = self.env.get(key) if key and self.env is not None else None
         if tensor is OPAQUE:
-            tensor = UNKNOWN_TENSOR  # what has a shape to unpack is taken for a tensor
+            tensor = UNKNOWN_TENSOR
         if not isinstance(tensor, Tensor) or tensor.geometry is not None:
-            return None
-        return self._named_last(targets, key, tensor)
+            return key, None
+        return key, tensor
 
     def _named_last(self, names: list[ast.expr], key: str, tensor: Tensor) -> Optional[dict]:
         """Name the last dims of `tensor` (bound to `key`, of unknown rank) after `names`,
@@ -142,11 +148,8 @@ class UnpackMixin:
         owner = _shape_owner(node.value)
         if part.lower is not None or part.step is not None or last is None or owner is None:
             return None
-        key = self.name_key(owner)
-        tensor = self.env.get(key) if key and self.env is not None else None
-        if tensor is OPAQUE:
-            tensor = UNKNOWN_TENSOR
-        if not isinstance(tensor, Tensor) or tensor.geometry is not None:
+        key, tensor = self._unranked(owner)
+        if tensor is None:
             return None
         lead = _lead_of(tensor, last)
         if lead is not None:

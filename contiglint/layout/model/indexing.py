@@ -13,7 +13,7 @@ from contiglint.layout.model.frozen import evolve, record
 from contiglint.layout.model.geometry import Axis, Geometry, extended
 from contiglint.layout.model.sizes import ONE, Size, is_one, size_text, symbol
 from contiglint.layout.model.values import NONCONTIGUOUS, Kind, Origin, Tensor, classify
-from contiglint.layout.model.views import changed_geometry
+from contiglint.layout.model.views import assumed_unplaced, changed_geometry
 
 
 @record
@@ -286,15 +286,8 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
     # that leaves holes only at higher ranks; or what was assumed at a lower rank (a size-1
     # dim) has no place at this one, and may make the cut whole
     at_least = assumed is not None and classify(assumed) is Kind.CONTIGUOUS or \
-        _unplaced(tensor, consumed)
+        assumed_unplaced(tensor, consumed)
     return Tensor(Kind.STRIDED, None, origin, at_least, partial, rank, assumed)
-
-
-def _unplaced(tensor: Tensor, consumed: int) -> bool:
-    """Whether the geometry assumed for `tensor` says more than free sizes (a size-1 dim, a
-    named size) at a rank below the `consumed` dims an index needs, where it has no place."""
-    base = tensor.assumed
-    return base is not None and base.rank < consumed and not base.unsized
 
 
 def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int,
@@ -304,7 +297,7 @@ def _assumed(tensor: Tensor, items: Sequence[Index], consumed: int,
     A caller's tensor of which nothing is known has free sizes there, the ones code reads as
     `owner.size(i)` (`x[:, :-1, :]` is `(x.size(0), x.size(1) - 1, x.size(2))` at rank 3)."""
     base = tensor.assumed
-    if _unplaced(tensor, consumed):
+    if assumed_unplaced(tensor, consumed):
         return None  # `x.split(1, 0)[0][:, ::2]` of 4 dims has a dim 0 of size 1
     if base is None or base.rank < consumed:
         if tensor.made_by_op and base is None:

@@ -44,7 +44,7 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
         assumed = tensor.assumed
         if assumed is not None and assumed.rank == rank:
             geometry = assumed.named_after(call.owner)
-        elif assumed is None or assumed == Geometry.contiguous([None] * assumed.rank):
+        elif assumed is None or assumed.unsized:
             geometry = Geometry.contiguous([None] * rank).named_after(call.owner)
         else:
             return _lost(tensor, rank)
@@ -71,8 +71,7 @@ def apply_view(call: Call, change: GeometryChange, coarse: Optional[Kind], min_r
             # fix the rank, which this op does not (a narrow to 1 of x's last dim)
         # the geometry assumed at a lower rank names sizes (x.size(0)) that a rank this op
         # implies does not place: the free sizes assumed there are not free
-        named = base is not None and base.rank < implied and \
-            base != Geometry.contiguous([None] * base.rank)
+        named = assumed_unplaced(tensor, implied)
         if base is None or base.rank < implied:
             base = None if cut else Geometry.contiguous([None] * implied)
         assumed = change(base) if base is not None else None
@@ -224,16 +223,37 @@ def transpose(call: Call) -> Tensor:
         return g.permuted(order)
 
     distinct = _apart(a, b, call.tensor)  # 1, -3 may name the same dim when the rank is unknown
-    min_rank = max((d + 1 if d >= 0 else -d) for d in (a or 0, b or 0))
     tensor = call.tensor
     if a is not None and a == b:
         return tensor  # swapping a dim with itself: the tensor itself
-    if not distinct and tensor.geometry is None and not tensor.noncontiguous:
-        return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial,
-                      max(min_rank, tensor.min_rank),
-                      lost=True)  # the dims may be one and the same: swapped or not
+    if not distinct:
+        lost = _maybe_one_dim(a, b, tensor)  # swapped or not
+        if lost is not None:
+            return lost
     return _lead_kept(tensor, apply_view(call, change, Kind.PERMUTED if distinct else
-                                         Kind.UNKNOWN, min_rank), (a, b))
+                                         Kind.UNKNOWN, _least_rank(a, b)), (a, b))
+
+
+def _least_rank(a: Optional[int], b: Optional[int]) -> int:
+    """The least rank that has both dims (a dim not known counts as 0)."""
+    return max((d + 1 if d >= 0 else -d) for d in (a or 0, b or 0))
+
+
+def _maybe_one_dim(a: Optional[int], b: Optional[int], tensor: Tensor) -> Optional[Tensor]:
+    """What moving dim `a` to `b` (or swapping them) gives where they may be one dim at
+    some rank the tensor may have (`_apart` says they are not apart): moved or not, its
+    layout is lost. None where the tensor's dims are known or already broken."""
+    if tensor.geometry is not None or tensor.noncontiguous:
+        return None
+    return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial,
+                  max(_least_rank(a, b), tensor.min_rank), lost=True)
+
+
+def assumed_unplaced(tensor: Tensor, rank: int) -> bool:
+    """Whether the geometry assumed for `tensor` says more than free sizes (a size-1 dim, a
+    named size) at a rank below `rank`, which an op needs: it has no place at that rank."""
+    base = tensor.assumed
+    return base is not None and base.rank < rank and not base.unsized
 
 
 def _apart(a: Optional[int], b: Optional[int], tensor: Tensor) -> bool:
@@ -308,13 +328,12 @@ def movedim(call: Call) -> Tensor:
     tensor = call.tensor
     if source is not None and source == dest:
         return tensor  # moving a dim to where it is: the tensor itself
-    if not _apart(source, dest, tensor) and tensor.geometry is None and \
-            not tensor.noncontiguous:
-        # -1 and 0 name one dim at rank 1 and two above it: moved or not (measured:
-        # `torch.movedim(x, -1, 0)` of a 3-d x is not contiguous)
-        least = max((d + 1 if d >= 0 else -d) for d in (source or 0, dest or 0))
-        return Tensor(Kind.UNKNOWN, None, None, False, tensor.partial,
-                      max(least, tensor.min_rank), lost=True)
+    if not _apart(source, dest, tensor):
+        # -1 and 0 name one dim at rank 1 and two above it (measured: `torch.movedim(x, -1,
+        # 0)` of a 3-d x is not contiguous)
+        lost = _maybe_one_dim(source, dest, tensor)
+        if lost is not None:
+            return lost
     return apply_view(call, change, Kind.UNKNOWN if same else Kind.PERMUTED)
 
 
