@@ -125,3 +125,53 @@ def test_a_dtype_view_of_a_cut_dim_drops_the_size_its_base_axis_had():
                 SIZES3)
     _, found, ran = compare(p)
     assert ran and "engine internal error" not in {d.name for d in found}
+
+
+LEAD_SIZES1 = ((5, 3, 6), (6,), (5, 6), (1, 6), (5, 1), (3,))
+
+
+def test_a_witness_keeps_the_element_count_of_a_reshape_the_path_ran():
+    """(lead seed 103) `x.reshape(*batch, D // 2, 2)` raises for an odd D, so a later sink's
+    witness is on the path only at an even D: the strided slice's witness named D = 3, where
+    the program stops at the reshape (`PathConditions.counts`). x of odd D runs too: the
+    oracle asks that every input the witness names reaches the sink."""
+    p = program("lead", ("*batch, D = x.shape",),
+                [("v0 = x.reshape(*batch, D // 2, 2)", "op", ""), ("v1 = x[..., ::2]", "op", ""),
+                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 3, LEAD_SIZES1)
+    [verdict] = agreed(p)
+    assert verdict.finding and verdict.witness["D"] % 2 == 0
+
+
+def test_a_witness_keeps_the_element_count_of_a_reshape_of_a_swap():
+    """(lead seed 104) The reshape of the swapped `(D, C)` into `(*batch, D, C // 2, 2)` needs
+    an even C; the view's witness named C = 3."""
+    p = program("lead", ("*batch, C, D = x.shape",),
+                [("v0 = torch.transpose(x, -2, -1)", "op", ""),
+                 ("v2 = v0.reshape(*batch, D, C // 2, 2)", "op", ""),
+                 ("s3 = v0.view(-1)", "view", "v0")], ("x",), 4,
+                ((5, 3, 4, 6), (4, 6), (1, 4, 6), (5, 3, 3, 6), (4, 1)))
+    [verdict] = agreed(p)
+    assert verdict.finding and verdict.witness["C"] % 2 == 0
+
+
+def test_a_witness_keeps_the_element_count_of_a_view_of_known_sizes():
+    """`x.view(B, N // 2, 2)` runs only at an even N: the witness of the later view of the
+    transpose picks one."""
+    p = program("params", ("x = torch.randn(B, N)",),
+                [("v0 = x.view(B, N // 2, 2)", "op", ""), ("v1 = x.t()", "op", ""),
+                 ("s2 = v1.view(-1)", "view", "v1")], ("B", "N"), 2,
+                ((4, 6), (3, 5), (1, 6), (4, 2)))
+    [verdict] = agreed(p)
+    assert verdict.finding and verdict.witness["N"] % 2 == 0
+
+
+def test_where_paths_meet_the_element_counts_both_ran_stay():
+    """A reshape before a branch is on both paths: past the join its count still holds
+    (environments.join_envs keeps the path facts both paths show)."""
+    p = program("lead", ("*batch, D = x.shape",),
+                [("v0 = x.reshape(*batch, D // 2, 2)", "op", ""),
+                 ("v1 = x[..., ::2] if p else x[..., 1::2]", "op", ""),
+                 ("s2 = v1.data_ptr()", "probe", "v1")], ("x",), 3,
+                tuple(s + (flag,) for s in LEAD_SIZES1 for flag in (1, 0)), paths=True)
+    [verdict] = agreed(p)
+    assert verdict.finding and verdict.witness["D"] % 2 == 0

@@ -27,7 +27,7 @@ def test_one_record_type_per_catalogue_kind():
         assert dataclasses.is_dataclass(record)
     base = {f.name for f in dataclasses.fields(records.Sink)}
     assert {"node", "target", "value", "op", "chain", "loop", "loop_invariant", "function",
-            "copy", "guarded_parameter", "above_one"} == base
+            "copy", "guarded_parameter", "path"} == base
     for rule in all_rules():
         assert rule.sinks <= set(records.RECORDS), rule.code
 

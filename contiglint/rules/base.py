@@ -15,6 +15,7 @@ from contiglint.findings import Finding, Fix, Position, Related
 from contiglint.layout.syntax.index import ModuleIndex
 from contiglint.layout.syntax.names import ImportMap
 from contiglint.layout.syntax.text import Text
+from contiglint.layout.model.path_conditions import NO_CONDITIONS, PathConditions
 from contiglint.layout.model.values import Kind
 from contiglint.layout.model.witness import Witness, noncontiguous_witness, overlap_witness
 from contiglint.rules import precision
@@ -227,27 +228,27 @@ class RuleContext:
         return tensor is not None and (tensor.noncontiguous or
                                        (self.strict and tensor.kind is Kind.UNKNOWN))
 
-    def proven(self, tensor, rows: bool = False, above_one: frozenset = frozenset()) \
+    def proven(self, tensor, rows: bool = False, path: PathConditions = NO_CONDITIONS) \
             -> tuple[bool, Optional[Witness]]:
         """Whether to report a tensor that a sink needs contiguous (with `rows`: unit-stride
         rows), and the witness: concrete sizes, from its geometry or at the least rank the ops
-        before it need, under which it is not (`above_one`: sizes the path shows are not 1).
+        before it need, under which it is not (and which the path to the sink keeps: `path`).
         Without a witness, only in strict mode."""
         if not self.reportable(tensor):
             return False, None
         geometry = tensor.witness_geometry
-        witness = noncontiguous_witness(geometry, rows, above_one) \
+        witness = noncontiguous_witness(geometry, rows, path) \
             if geometry is not None and tensor.noncontiguous else None
         return witness is not None or self.strict, witness
 
-    def overlapping(self, tensor, above_one: frozenset = frozenset()) \
+    def overlapping(self, tensor, path: PathConditions = NO_CONDITIONS) \
             -> tuple[bool, Optional[Witness]]:
         """Whether to report an expanded tensor that an in-place write or module state needs
         free of aliases, and the witness: concrete sizes under which two of its elements are
         one memory location (`x.expand(n, -1)` of x of unknown sizes may expand nothing).
         Without a witness, only in strict mode."""
         geometry = tensor.witness_geometry
-        witness = overlap_witness(geometry, above_one) if geometry is not None else None
+        witness = overlap_witness(geometry, path) if geometry is not None else None
         return witness is not None or self.strict, witness
 
     def same_site(self, sink) -> list:

@@ -89,7 +89,7 @@ class ViewOnNonContiguous(Rule):
         if (verdict in ("raises", "merge") or named(tensor, sink.sizes)) and \
                 geometry is not None and sink.sizes is not None:
             witness = view_witness(geometry, own_sizes(geometry, sink.sizes, owner),
-                                   sink.above_one)
+                                   sink.path)
         if witness is None and not ctx.strict:
             return  # no concrete sizes shown by the code fail: strict-mode only
         call = sink.node
@@ -106,7 +106,7 @@ class ViewOnNonContiguous(Rule):
             return
         known = source is not None and new is not None  # else the sizes may be equal
         tensor = sink.tensor
-        witness = dtype_view_witness(tensor.geometry, source, new, sink.above_one) \
+        witness = dtype_view_witness(tensor.geometry, source, new, sink.path) \
             if known and tensor.geometry is not None else None
         if witness is None and not ctx.strict:
             return  # the element sizes or the layout are not shown: strict-mode only

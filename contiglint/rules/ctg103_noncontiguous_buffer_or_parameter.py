@@ -78,8 +78,8 @@ class NonContiguousBufferOrParameter(Rule):
             return
         if tensor.channels_last:
             return  # a deliberate layout (conv weights for channels_last kernels)
-        proven, witness = ctx.overlapping(tensor, sink.above_one) \
-            if tensor.kind is Kind.BROADCAST else ctx.proven(tensor, above_one=sink.above_one)
+        proven, witness = ctx.overlapping(tensor, sink.path) \
+            if tensor.kind is Kind.BROADCAST else ctx.proven(tensor, path=sink.path)
         if not proven:
             return
         what = "a buffer" if sink.kind == "buffer" or sink.op.endswith("Buffer") else \

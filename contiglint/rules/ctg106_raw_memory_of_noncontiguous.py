@@ -90,14 +90,14 @@ class RawMemoryOfNonContiguous(Rule):
                         tensor.noncontiguous and rows_mergeable(tensor) is False:
                     yield self.report_partial(sink, tensor, ctx)
                 return
-            proven, witness = ctx.proven(tensor, above_one=sink.above_one)
+            proven, witness = ctx.proven(tensor, path=sink.path)
             if proven:
                 yield replace(self.report_kernel(sink, tensor, ctx), witness=witness)
             return
         statement = innermost_statement(sink.node, sink.function, ctx)
         if self.identity_use(sink, statement, ctx):
             return
-        proven, witness = ctx.proven(tensor, above_one=sink.above_one)
+        proven, witness = ctx.proven(tensor, path=sink.path)
         if proven:
             yield replace(self.report_memory(sink, tensor, ctx), witness=witness)
             return

@@ -92,10 +92,10 @@ class CollectiveOnNonContiguous(Rule):
         effect, writes = hazard
         value = sink.value
         if isinstance(value, Seq):
-            above = sink.above_one
+            path = sink.path
             broken, witness = next(((v, proof[1]) for v in ((value.items or ()) + (value.each,))
                                     if isinstance(v, Tensor)
-                                    for proof in [ctx.proven(v, above_one=above)] if proof[0]),
+                                    for proof in [ctx.proven(v, path=path)] if proof[0]),
                                    (None, None))
             if broken is not None:
                 condition = "" if broken.noncontiguous else " if it is not contiguous"
@@ -106,7 +106,7 @@ class CollectiveOnNonContiguous(Rule):
             return
         if not isinstance(value, Tensor):
             return
-        proven, witness = ctx.proven(value, above_one=sink.above_one)
+        proven, witness = ctx.proven(value, path=sink.path)
         if not proven:
             return
         condition = "" if value.noncontiguous else " if it is not contiguous"

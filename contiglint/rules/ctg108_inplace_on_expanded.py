@@ -108,7 +108,7 @@ class InplaceOnExpanded(Rule):
         if overlap == "none" or (overlap == "unknown" and not ctx.strict):
             return
         if overlap == "broadcast":
-            proven, witness = ctx.overlapping(tensor, sink.above_one)
+            proven, witness = ctx.overlapping(tensor, sink.path)
             if not proven:
                 return
         elif overlap == "windows" and witness is None and not ctx.strict:

@@ -93,7 +93,7 @@ class ContractRequiresContiguous(Rule):
         if requirement is None or tensor is None or not self.applies(requirement, tensor, ctx):
             return
         proven, witness = ctx.proven(tensor, rows=requirement.kind == "inner",
-                                      above_one=sink.above_one)
+                                      path=sink.path)
         if not proven and not is_grad_output(tensor) and tensor.kind is not Kind.UNKNOWN:
             return  # shown non-contiguous, but no concrete sizes the code shows make it so
         callee = sink.op.replace("<class>", "")

@@ -6,6 +6,7 @@ import ast
 from typing import Optional
 
 from contiglint.layout.model import op_transfers, views
+from contiglint.layout.flow.environments import counted
 from contiglint.layout.flow.calls import (
     COPY_IF_NEEDED,
     DTYPES,
@@ -24,7 +25,7 @@ from contiglint.layout.sinks.records import (
 )
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal
-from contiglint.layout.model.reshape_views import with_lead
+from contiglint.layout.model.reshape_views import element_count, with_lead
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import (
@@ -237,6 +238,10 @@ class MethodMixin:
             args = self.named_size_lists(node, args)  # x.split_with_sizes([1, B - 1], 1)
         for spec in METHOD_SINKS.get(name, ()):
             self.emit_method_sink(spec.kind, node, func, tensor, args, kwargs)
+        if name in ("view", "reshape"):  # past here its element counts agree
+            count = element_count(Call(name, tensor, args, kwargs))
+            if count is not None:
+                counted(self.env, count)
         if is_inplace_method(name):
             self.sinks.inplace(node, func.value, tensor, f".{name}()")
         if name == "size":

@@ -8,6 +8,7 @@ from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.path_conditions import ElementCount
 from contiglint.layout.model.sizes import ONE, WILDCARD, align, literal, product, quotient
 from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.model.view_verdict import (
@@ -58,6 +59,20 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     if copies:
         return _copied(call, sizes, geometry, target)
     return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
+
+
+def element_count(call: Call) -> Optional[ElementCount]:
+    """What a view or reshape shows of the sizes where it runs without raising: its input's
+    sizes and its shape have the same number of elements (`x.reshape(*batch, d // 2, 2)`: d
+    is even). Where the sizes are known, or the lead of both is the same `Lead`."""
+    tensor = call.tensor
+    target = call.sizes(0, "shape" if "shape" in call.kwargs else "size")
+    if target is None:
+        target = with_lead(tensor, None, call.args)
+        source = tensor.assumed if target is not None else None
+    else:
+        source = tensor.geometry
+    return ElementCount.of(source.sizes, target) if source is not None else None
 
 
 def _sized_by_rest(tensor: Tensor, result: Tensor) -> Tensor:

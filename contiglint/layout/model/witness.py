@@ -25,11 +25,12 @@ from contiglint.layout.model.concrete import (OVERLAP_ERROR, STRIDE_ERROR, VIEW_
                                               dtype_view_error, has_internal_overlap,
                                               is_contiguous, shares_elements, view_strides)
 from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.path_conditions import NO_CONDITIONS, PathConditions
 from contiglint.layout.model.witness_tensors import tensor_at
 from contiglint.layout.model.sizes import (Size, is_made, multiply, own_size_names, shown,
                                            substitute)
 from contiglint.layout.model.witness_sizes import (DOMAIN, Names, factors,
-                                                   search, size_value, solve, value_of)
+                                                   search, size_value, solve)
 
 
 @dataclass(frozen=True)
@@ -93,15 +94,16 @@ def _shown(env: dict) -> tuple[tuple[str, int], ...]:
 
 
 def _search(names: Names, attempt: Callable[[dict], Optional[Witness]],
-            sizes: Sequence[Size] = (), above_one: frozenset = frozenset()) \
+            sizes: Sequence[Size] = (), path: PathConditions = NO_CONDITIONS) \
         -> Optional[Witness]:
     """`search`, where a name of a size an op made (`sizes.made_symbol`) is no choice: a
     witness holds only if the op fails at every size in DOMAIN for each such name, the other
-    names as they are (the op may give it only some of them, such as 3 or more). Sizes a test
-    on the path shows are not 1 (`above_one`, symbol texts) get 2 or more. `sizes`: the
-    problem's, whose literals (and twice a literal a name is divided by) are tried too."""
-    if above_one:
-        attempt = _above_one(attempt, above_one)
+    names as they are (the op may give it only some of them, such as 3 or more). An
+    assignment the path to the sink rules out (`path`: a size a test shows is not 1, a view
+    the path ran that would raise) is no witness. `sizes`: the problem's, whose literals (and
+    twice a literal a name is divided by) are tried too."""
+    if path != NO_CONDITIONS:
+        attempt = _on_path(attempt, path)
     made = [name for name in names.atoms if is_made(name)]
     if not made:
         return search(names, attempt, sizes)
@@ -120,18 +122,15 @@ def _search(names: Names, attempt: Callable[[dict], Optional[Witness]],
     return search(names, for_any, sizes)
 
 
-def _above_one(attempt: Callable[[dict], Optional[Witness]], above: frozenset) \
+def _on_path(attempt: Callable[[dict], Optional[Witness]], path: PathConditions) \
         -> Callable[[dict], Optional[Witness]]:
-    """`attempt` at the assignments where every size of `above` that they give is 2 or more
-    (`if v.shape[0] > 1:` before the sink: a witness where it is 1 is not on the path)."""
-    def constrained(env: dict) -> Optional[Witness]:
-        for text in above:
-            value = value_of(text, env)
-            if value is not None and value < 2:
-                return None
-        return attempt(env)
+    """`attempt` at the assignments the path keeps: judged on the values the witness names
+    (a view's witness may solve one name for another value than the one tried)."""
+    def kept(env: dict) -> Optional[Witness]:
+        found = attempt(env)
+        return None if found is None or path.excludes(dict(found.values)) else found
 
-    return constrained
+    return kept
 
 
 # --- the witnesses rules ask for --------------------------------------------------------------
@@ -158,7 +157,7 @@ def own_sizes(geometry: Geometry, target: Sequence[object], owner: Optional[str]
 
 
 def view_witness(geometry: Geometry, target: Sequence[object],
-                 above_one: frozenset = frozenset()) -> Optional[Witness]:
+                 path: PathConditions = NO_CONDITIONS) -> Optional[Witness]:
     """A tensor of `geometry` whose `.view(*target)` raises; `target` as `Call.sizes` gives
     it (sizes and "-1")."""
     viewed = _ViewProblem(geometry, target)
@@ -173,7 +172,7 @@ def view_witness(geometry: Geometry, target: Sequence[object],
         return Witness("view", _shown(env), sizes, strides, tuple(wanted), error=VIEW_ERROR)
 
     return _search(viewed.names, attempt,
-                   [s for s in target if s != "-1"] + list(geometry.sizes), above_one)
+                   [s for s in target if s != "-1"] + list(geometry.sizes), path)
 
 
 def view_with_holes_witness(geometry: Geometry, target: Sequence[object],
@@ -254,7 +253,7 @@ class _ViewProblem:
 
 
 def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int,
-                       above_one: frozenset = frozenset()) -> Optional[Witness]:
+                       path: PathConditions = NO_CONDITIONS) -> Optional[Witness]:
     """A tensor of `geometry` whose `.view(dtype)` to `new_itemsize`-byte elements raises
     because its last dim is not unit-stride (the check every size change makes)."""
     names = Names()
@@ -275,11 +274,11 @@ def dtype_view_witness(geometry: Geometry, itemsize: int, new_itemsize: int,
         return Witness("view_dtype", _shown(env), sizes, strides,
                        itemsizes=(itemsize, new_itemsize), error=STRIDE_ERROR)
 
-    return _search(names, attempt, geometry.sizes, above_one)
+    return _search(names, attempt, geometry.sizes, path)
 
 
 def noncontiguous_witness(geometry: Geometry, rows: bool = False,
-                          above_one: frozenset = frozenset()) -> Optional[Witness]:
+                          path: PathConditions = NO_CONDITIONS) -> Optional[Witness]:
     """A tensor of `geometry` that is not contiguous: what a raw read, a strideless kernel, a
     collective or a contract that needs row-major memory fails on. With `rows`, one whose last
     dim is not unit-stride (what a contract on unit-stride rows fails on)."""
@@ -288,20 +287,20 @@ def noncontiguous_witness(geometry: Geometry, rows: bool = False,
             return None if strides[-1:] == (1,) else ("rows", "last dim not unit-stride")
         return None if is_contiguous(sizes, strides) else ("contiguous", "not contiguous")
 
-    return _layout_witness(geometry, fails, above_one)
+    return _layout_witness(geometry, fails, path)
 
 
-def overlap_witness(geometry: Geometry, above_one: frozenset = frozenset()) \
+def overlap_witness(geometry: Geometry, path: PathConditions = NO_CONDITIONS) \
         -> Optional[Witness]:
     """A tensor of `geometry` in which several elements are one memory location (a dim of two
     or more elements with stride 0, as `expand` makes it): what an in-place op that checks for
     overlap raises on, and what a fill or an item assignment writes through to every alias."""
     return _layout_witness(geometry, lambda sizes, strides: ("overlap", OVERLAP_ERROR)
-                           if has_internal_overlap(sizes, strides) else None, above_one)
+                           if has_internal_overlap(sizes, strides) else None, path)
 
 
 def _layout_witness(geometry: Geometry, fails: Callable[[tuple, tuple], Optional[tuple]],
-                    above_one: frozenset) -> Optional[Witness]:
+                    path: PathConditions) -> Optional[Witness]:
     """The first tensor of `geometry` the search builds on which `fails(sizes, strides)` gives
     the witness's op and error."""
     names = Names()
@@ -317,7 +316,7 @@ def _layout_witness(geometry: Geometry, fails: Callable[[tuple, tuple], Optional
             return None
         return Witness(failed[0], _shown(env), sizes, strides, error=failed[1])
 
-    return _search(names, attempt, geometry.sizes, above_one)
+    return _search(names, attempt, geometry.sizes, path)
 
 
 def windows_witness(sizes: Sequence[Size], strides: Sequence[int]) -> Optional[Witness]:

@@ -21,7 +21,7 @@ from contiglint.layout.sinks.records import (
     LayoutBranchSink,
     Sink,
 )
-from contiglint.layout.flow.environments import sizes_above_one
+from contiglint.layout.flow.environments import path_conditions
 from contiglint.layout.model.values import (
     OPAQUE,
     Tensor,
@@ -56,7 +56,7 @@ class SinkRecorder:
             target.id in self.guarded  # the function raised before: CTG114's
         self.program.emit(record(node, target, value, op, self.chain, loop, invariant,
                                  self.function, self.copied_from(target), guarded,
-                                 above_one=sizes_above_one(self.env()), **fields))
+                                 path=path_conditions(self.env()), **fields))
 
     def keeps(self, kind: str) -> bool:
         """Does the program record sinks of `kind` (while it records any)?"""

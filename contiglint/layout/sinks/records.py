@@ -17,6 +17,7 @@ from typing import ClassVar, Iterable, Optional, Union
 from contiglint.catalogue.sinks import BY_KIND, SPECS, SinkSpec
 from contiglint.layout.syntax.compiled import Kernel
 from contiglint.layout.model.frozen import record
+from contiglint.layout.model.path_conditions import NO_CONDITIONS, PathConditions
 from contiglint.layout.model.values import Tensor, Value
 from contiglint.layout.contracts.records import Requirement
 
@@ -59,9 +60,9 @@ class Sink:
     # the target is a parameter that the function, analysed in its caller's context, guards
     # (asserts or raises on its layout) before: past the guard it is contiguous (CTG114's)
     guarded_parameter: bool = False
-    # size symbols a test on the path shows are not 1 (`if x.size(1) > 1:`): a witness gives
-    # them 2 or more
-    above_one: frozenset = frozenset()
+    # the sizes the path rules out (a size a test shows is not 1, a view it ran that would
+    # raise): a witness keeps to the others
+    path: PathConditions = NO_CONDITIONS
 
     @property
     def tensor(self) -> Optional[Tensor]:
