@@ -165,6 +165,17 @@ def test_a_witness_keeps_the_element_count_of_a_view_of_known_sizes():
     assert verdict.finding and verdict.witness["N"] % 2 == 0
 
 
+def test_a_size_parameter_divided_by_a_literal_is_a_size_of_the_view():
+    """`N // 3` of a size parameter is a size the view names, so its count holds N to a
+    multiple of 3; it was a size the model did not know, and the witness named N = 2."""
+    p = program("params", ("x = torch.randn(B, N)",),
+                [("v0 = x.view(B, N // 3, 3)", "op", ""), ("v1 = x.t()", "op", ""),
+                 ("s2 = v1.view(-1)", "view", "v1")], ("B", "N"), 2,
+                ((4, 6), (3, 5), (1, 6), (4, 3)))
+    [verdict] = agreed(p)
+    assert verdict.finding and verdict.witness["N"] % 3 == 0
+
+
 def test_where_paths_meet_the_element_counts_both_ran_stay():
     """A reshape before a branch is on both paths: past the join its count still holds
     (environments.join_envs keeps the path facts both paths show)."""

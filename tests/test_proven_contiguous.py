@@ -108,3 +108,34 @@ def test_an_index_held_in_a_name_may_be_a_tuple_of_slices(offsets, shape):
     assert not full[slices].is_contiguous()
     assert full[[0, 2]].is_contiguous() and full[:, list((2, 0))].is_contiguous()
     assert redundant(INDEXED) == [11, 15]
+
+
+TILES = """
+    import torch
+
+    def tiles(mask, m):
+        mh, mw = mask.shape
+        a = mask.reshape(mh // m, m, mw // m, m).transpose(1, 2)
+        return a.reshape(-1, m, m).contiguous()
+
+    def tiles_of_fixed_size(mask):
+        mh, mw = mask.shape
+        a = mask.reshape(mh, 4, mw // 4).transpose(0, 1)
+        return a.reshape(-1, mw // 4).contiguous()
+    """
+
+
+def test_a_reshape_that_views_where_a_size_made_of_others_is_one_is_not_proven_contiguous():
+    """The tiles of an (mh, mw) mask, transposed and flattened: the reshape copies, except
+    where one row of tiles is all there is (mh // m == 1, as at mh = m = 2). There it merges
+    the leading dims as a view, whose tiles are not contiguous. The proof set names to 1,
+    never a size made of them (`mh // m`); it called the `.contiguous()` redundant.
+    The second reshape copies for every size that keeps more than one row (mh of 1 leaves
+    one element per row of the result, which is contiguous): still reported."""
+    for mh, m, mw in ((2, 2, 4), (4, 2, 4)):
+        a = torch.ones(mh, mw).reshape(mh // m, m, mw // m, m).transpose(1, 2)
+        assert a.reshape(-1, m, m).is_contiguous() is (mh // m > 1)
+    for mh, mw in ((1, 8), (3, 8), (2, 4)):
+        b = torch.ones(mh, 4 * mw).reshape(mh, 4, mw).transpose(0, 1).reshape(-1, mw)
+        assert b.is_contiguous()
+    assert redundant(TILES) == [12]

@@ -55,10 +55,11 @@ class NamedSizeMixin:
                 else None
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
             return multiply(self.named_size(expr.left), self.named_size(expr.right))
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub)) and \
-                self.named_size(expr.left) is not None and \
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.FloorDiv)) \
+                and self.named_size(expr.left) is not None and \
                 self.named_size(expr.right) is not None:
-            return symbol(ast.unparse(expr))  # one factor: `(B - 1) * N` merges two dims
+            return symbol(ast.unparse(expr))  # one factor: `(B - 1) * N` merges two dims,
+            # `N // 2` splits one
         return None
 
 

@@ -17,6 +17,7 @@ assignments tried are witness_sizes.py's.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from math import prod
 from typing import Callable, Optional, Sequence
@@ -27,9 +28,9 @@ from contiglint.layout.model.concrete import (OVERLAP_ERROR, STRIDE_ERROR, VIEW_
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.path_conditions import NO_CONDITIONS, PathConditions
 from contiglint.layout.model.witness_tensors import tensor_at
-from contiglint.layout.model.sizes import (Size, is_made, multiply, own_size_names, shown,
+from contiglint.layout.model.sizes import (WILDCARD, Size, is_made, multiply, own_size_names, shown,
                                            substitute)
-from contiglint.layout.model.witness_sizes import (DOMAIN, Names, factors,
+from contiglint.layout.model.witness_sizes import (DOMAIN, Names, factors, is_atom,
                                                    search, size_value, solve)
 
 
@@ -190,17 +191,29 @@ def reshape_proven_contiguous(geometry: Geometry, target: Sequence[object],
                               most: int = 8) -> bool:
     """Whether `reshape(*target)` of a tensor of `geometry` that copies for generic sizes
     returns a contiguous tensor for every size: no size lets it view the tensor while it is
-    not contiguous (with more than `most` names, not proven)."""
+    not contiguous (with more than `most` names, not proven). Size-1 dims are what let dims
+    merge: each name is tried at 1 and at a size of its own, and where a size is made of
+    others (`mh // m`, which is 1 where m <= mh < 2m), every name at every size from 1 to 4
+    (with more than `SMALL_NAMES` names, not proven)."""
     viewed = _ViewProblem(geometry, target)
-    return viewed.searchable(most) and _holes(viewed) is None
+    if not viewed.searchable(most) or \
+            viewed.composite and len(viewed.names.atoms) > SMALL_NAMES:
+        return False
+    return _holes(viewed) is None
+
+
+SMALL_NAMES = 4  # 4 ** 4 assignments at most
 
 
 def _holes(viewed: "_ViewProblem") -> Optional[Witness]:
     """`view_with_holes_witness` on a problem of at most a few names."""
     order = list(viewed.names.atoms)
-    for mask in range(1 << len(order)):
-        made = viewed.at({name: 1 if mask >> i & 1 else DOMAIN[i % len(DOMAIN)]
-                          for i, name in enumerate(order)})
+    masks = ({name: 1 if mask >> i & 1 else DOMAIN[i % len(DOMAIN)]
+              for i, name in enumerate(order)} for mask in range(1 << len(order)))
+    small = (dict(zip(order, values)) for values in itertools.product((1, 2, 3, 4), repeat=len(
+        order))) if viewed.composite and len(order) <= SMALL_NAMES else ()
+    for env in itertools.chain(masks, small):
+        made = viewed.at(env)
         if made is not None and not is_contiguous(made[1], made[2]) and \
                 view_strides(*made[1:]) is not None:
             env, sizes, strides, wanted = made
@@ -219,6 +232,10 @@ class _ViewProblem:
         self.wildcard = [i for i, s in enumerate(target) if s == "-1"]
         self.shape = [None if s == "-1" else names.add(s) for s in target]
         self.names = names if len(self.wildcard) <= 1 else None
+        # a size made of other names (`mh // m`, `min(C, D)`): setting names to 1 may never
+        # make it 1
+        self.composite = any(not is_atom(factor) for size in list(geometry.sizes) + list(target)
+                             if size is not None and size != WILDCARD for factor in size[1])
         self.sides = (factors(geometry.sizes, self.source),
                       factors([s for s in target if s != "-1"],
                               [n for n in self.shape if n is not None]))
