@@ -76,7 +76,7 @@ class ViewOnNonContiguous(Rule):
             return
         if tensor is None or not tensor.noncontiguous:
             return
-        owner = ast.unparse(sink.target)
+        owner = sink.owner or ast.unparse(sink.target)
         verdict = view_verdict(tensor, list(sink.sizes) if sink.sizes is not None else None,
                                owner)
         if verdict == "ok":

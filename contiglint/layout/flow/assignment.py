@@ -25,6 +25,7 @@ class AssignMixin:
         if isinstance(target, ast.Name):
             self.count_assignment(target.id)
             self.env[target.id] = value
+            self.note_sizes_of(target.id, source)
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target.elts, value)
         elif isinstance(target, ast.Starred):

@@ -242,7 +242,7 @@ class BranchMixin:
             name, when = unit
             one = dict(env)  # `n == 1` holds on one side: n is 1 there, on the other not
             for key, value in env.items():
-                one[key] = bind_size(value, name, 1, key)
+                one[key] = bind_size(value, name, 1, self.size_owner_of(key))
             if name in env and env[name] is OPAQUE:
                 one[name] = IntVal(literal(1))  # the name itself, read later (`x.view(n, -1)`)
             one[AT_ONE] = Const(sizes_at_one(env) | {name})  # and read later as `x.size(0)`

@@ -281,7 +281,7 @@ class CallMixin(CallSinkMixin, NamedSizeMixin):
                     not isinstance(node.args[1], ast.Starred) else None
             return op.transfer(Call(qualname, self.as_tensor(this) if not isinstance(
                 this, (Seq, IntVal, Const, Dims)) else this, args[1:], kwargs, self.origin(node),
-                owner=self.program.short_text(first) if first is not None else None))
+                owner=self.size_owner(first) if first is not None else None))
         if op_transfers.module(qualname) is not None or self.is_torch_module_class(qualname):
             config = module_config(qualname, args, kwargs)
             return Ref(qualname, True, module_width(config), config)

@@ -166,7 +166,7 @@ class ExpressionMixin:
         if node.attr in op_transfers.ATTRIBUTES:
             op = op_transfers.method(node.attr)
             return op.transfer(Call(node.attr, self.as_tensor(owner), origin=self.origin(node),
-                                    owner=self.program.short_text(node.value)))
+                                    owner=self.size_owner(node.value)))
         return OPAQUE
 
     def as_tensor(self, value: Value) -> Value:

@@ -25,6 +25,7 @@ from contiglint.layout.flow.calls import CallMixin
 from contiglint.layout.sinks.contract_calls import ContractChecker
 from contiglint.layout.flow.expressions import ExpressionMixin, handler_for
 from contiglint.layout.flow.methods import MethodMixin
+from contiglint.layout.flow.size_aliases import SizeAliasMixin
 from contiglint.layout.sinks.emission import SinkRecorder
 from contiglint.layout.sinks.records import CallSite
 from contiglint.layout.flow.subscripts import SubscriptMixin
@@ -64,7 +65,7 @@ def grad_output(param: ast.arg) -> Tensor:
 
 
 class Frame(BranchMixin, LoopMixin, AssignMixin, UnpackMixin, ExpressionMixin, SubscriptMixin,
-            CallMixin, MethodMixin):
+            CallMixin, MethodMixin, SizeAliasMixin):
     def __init__(self, program, function: Optional[ast.AST], chain: tuple[CallSite, ...]):
         self.program = program
         self.function = function
@@ -78,6 +79,7 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, UnpackMixin, ExpressionMixin, S
         self.self_class: Optional[str] = None
         self.splits: dict[str, conditions.Split] = {}  # see conditions.py
         self.assigned: dict[str, int] = {}  # name or attribute key -> assignments so far
+        self.size_roots: set[str] = set()  # names another's sizes were named after (size_aliases)
         self.blocks: list[list] = []  # [statement list, index] of each block being run
         self.sinks = SinkRecorder(program, function, chain, self.loops, lambda: self.env)
         self.contracts = ContractChecker(program, function, chain, self.sinks)

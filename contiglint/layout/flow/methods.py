@@ -244,6 +244,8 @@ class MethodMixin:
                 counted(self.env, count)
         if is_inplace_method(name):
             self.sinks.inplace(node, func.value, tensor, f".{name}()")
+            if name in RESIZING and isinstance(func.value, ast.Name):
+                self.note_sizes_of(func.value.id, None)  # its sizes are others now
         if name == "size":
             if args:
                 dim = args[0]
@@ -262,7 +264,7 @@ class MethodMixin:
             if op.effect == "not-a-tensor":
                 return NOT_TENSOR
             return op.transfer(Call(name, tensor, args, kwargs, self.origin(node),
-                                    owner=self.program.short_text(func.value)))
+                                    owner=self.size_owner(func.value)))
         if is_inplace_method(name):
             return tensor
         return OPAQUE
@@ -290,7 +292,8 @@ class MethodMixin:
                                                  .sizes(0, "size"), args) \
                 if func.attr == "view" else _other_sizes(args)
             self.sinks.record(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,
-                              sizes=tuple(sizes) if sizes is not None else None)
+                              sizes=tuple(sizes) if sizes is not None else None,
+                              owner=self.size_owner(func.value, short=False))
         elif kind == "device_move":
             self.sinks.record(DeviceMoveSink, node, func.value, tensor, func.attr,
                               device=self.moves_device(node, func.attr, args, kwargs),
@@ -322,6 +325,11 @@ class MethodMixin:
             return False
         return True if any(word in text.lower() for word in ("device", "cuda", "dev", "gpu",
                                                                "rank")) else None
+
+
+# in-place methods that change the receiver's sizes or their order
+RESIZING = frozenset({"t_", "transpose_", "swapaxes_", "swapdims_", "unsqueeze_", "squeeze_",
+                      "resize_", "resize_as_", "as_strided_", "set_", "unflatten_"})
 
 
 def _other_sizes(args) -> Optional[list]:

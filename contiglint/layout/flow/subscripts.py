@@ -51,7 +51,7 @@ class SubscriptMixin:
         if isinstance(container, Tensor) or container is OPAQUE and self.looks_like_tensor(node):
             items = self.index_items(node.slice)
             return op_transfers.index(self.as_tensor(container), items, self.origin(node),
-                                      self.program.short_text(node.value))
+                                      self.size_owner(node.value))
         self.evaluate(node.slice)
         return OPAQUE if container is OPAQUE else NOT_TENSOR if container is NOT_TENSOR \
             else OPAQUE
@@ -113,12 +113,12 @@ class SubscriptMixin:
                 self.states_rank(owner, tensor, index + 1 if index >= 0 else -index, called)
             if not self.takes_arguments():
                 return IntVal(None)
-            made = made_symbol(size_name(self.program.unparse(owner), index))
+            made = made_symbol(size_name(self.size_owner(owner, short=False), index))
             if geometry is not None and -geometry.rank <= index < geometry.rank:
                 self.writes_size(owner, tensor, geometry, index % geometry.rank, made)
             return IntVal(made)
         if geometry is None or not -geometry.rank <= index < geometry.rank:
-            size = symbol(size_name(self.program.unparse(owner), index))
+            size = symbol(size_name(self.size_owner(owner, short=False), index))
             if size[1][0] in sizes_at_one(self.env):
                 size = literal(1)  # a test on the path showed it is 1 (`v.size(3) <= 1` of a
                 # tensor whose dim 3 is this one)
@@ -130,7 +130,7 @@ class SubscriptMixin:
         size = geometry.axes[index].size
         if size is not None:
             return IntVal(size)
-        size = symbol(size_name(self.program.unparse(owner), index))
+        size = symbol(size_name(self.size_owner(owner, short=False), index))
         self.writes_size(owner, tensor, geometry, index, size)
         return IntVal(size)
 
@@ -191,7 +191,7 @@ class SubscriptMixin:
         if geometry is None or all(a.size is not None for a in geometry.axes) or \
                 tensor.made_sizes and not self.takes_arguments():
             return tensor
-        text = self.program.short_text(owner)
+        text = self.size_owner(owner)
         if text is None:
             return tensor
         name = made_symbol if tensor.made_sizes else symbol

@@ -78,7 +78,7 @@ class UnpackMixin:
         star, after = stars[0], len(targets) - stars[0] - 1
         if len(stars) != 1 or star + after > geometry.rank:
             return  # torch raises: too few dims to unpack
-        text = self.program.short_text(owner)
+        text = self.size_owner(owner)
         name = made_symbol if tensor.made_sizes else symbol
         for index in range(geometry.rank):
             if geometry.axes[index].size is not None:

@@ -78,6 +78,9 @@ class ViewSink(Sink):
     # `.view(*sizes)`, `.view_as(other)`: the sizes asked for, as `Call.sizes` gives them
     # (size expressions, "-1" for the wildcard); None when they are not known
     sizes: Optional[tuple] = None
+    # the text that names the viewed tensor's sizes (`x` of `v.view(...)` where v = x.float():
+    # flow/size_aliases.py); None: the target's own
+    owner: Optional[str] = None
 
 
 @record
