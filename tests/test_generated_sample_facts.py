@@ -124,6 +124,17 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
      [("v1 = x.sum(1, keepdim=True)", "op", ""), ("v2 = v1[:, -1, :]", "op", ""),
       ("s5 = v2.view(1, x.size(0) * x.size(2))", "view", "v2")],
      ("x",), 3, ((4, 5, 6), (4, 5, 1), (3, 1, 4)), ["unknown"]),
+    # a narrow of dim 1 implies rank 2 or more, as `x[:, :1]` does: its size-1 cut stays in
+    # the geometry assumed there, and the main diagonal of it and dim 0 has one element
+    # (seed 102, opaque: called strided, the cut lost at rank 0)
+    ("opaque", (),
+     [("v0 = x.narrow(1, 0, 1)", "op", ""), ("v1 = v0.diagonal(0, 1, 0)", "op", ""),
+      ("s3 = v1.data_ptr()", "probe", "v1")],
+     ("x",), 3, ((4, 5, 6), (4, 5, 1), (4, 3, 3)), ["unknown"]),
+    # ... and a select of dim 2 rank 3, at which it leaves holes where dim 2 has 2 elements
+    ("opaque", (),
+     [("v0 = x.select(2, 0)", "op", ""), ("s1 = v0.data_ptr()", "probe", "v0")],
+     ("x",), 3, ((4, 5, 6), (4, 5, 1), (1, 1, 3)), ["strided"]),
 ])
 def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts

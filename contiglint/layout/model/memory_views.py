@@ -11,7 +11,8 @@ from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import ONE, is_one, literal, size_text, symbol
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.values import NONCONTIGUOUS, Kind, Tensor, classify
-from contiglint.layout.model.views import GeometryChange, _norm, _result, apply_view
+from contiglint.layout.model.views import (GeometryChange, _norm, _result, apply_view,
+                                          least_rank)
 
 
 def unfold(call: Call) -> Tensor:
@@ -132,8 +133,8 @@ def diagonal(call: Call) -> Tensor:
                       lost=True)
     result = apply_view(call, lambda g: None, Kind.STRIDED, partial=True)
     if result.geometry is None and result.min_rank:  # two dims become one
-        named = [d + 1 if d >= 0 else -d for d in (call.int_arg(1, "dim1", 0),
-                                                   call.int_arg(2, "dim2", 1)) if d is not None]
+        named = [least_rank(d) for d in (call.int_arg(1, "dim1", 0), call.int_arg(2, "dim2", 1))
+                 if d is not None]
         result = evolve(result, min_rank=max(call.tensor.min_rank - 1, *named, 2) - 1)
     if offset != 0 and result.kind is Kind.STRIDED:
         return evolve(result, maybe=True)  # an offset diagonal may have one element

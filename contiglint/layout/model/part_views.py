@@ -20,7 +20,7 @@ from contiglint.layout.model.values import (
     Tensor,
     Value,
 )
-from contiglint.layout.model.views import _norm, _without, apply_view
+from contiglint.layout.model.views import _norm, _without, apply_view, least_rank
 
 
 # --- selecting part of a tensor -------------------------------------------------------------
@@ -48,7 +48,7 @@ def narrow(call: Call) -> Tensor:
         result = evolve(result, maybe=True)  # the length may be the whole (unknown) dim
     if size == ONE and call.tensor.geometry is None and result.geometry is None and \
             not call.tensor.noncontiguous and dim != 0:
-        least = max(call.tensor.min_rank, -dim if dim is not None and dim < 0 else 0)
+        least = max(call.tensor.min_rank, least_rank(dim) if dim is not None else 0)
         return Tensor(Kind.UNKNOWN, None, None, False, result.partial, least, cut.assumed,
                       lost=cut.lost)  # a size-1 dim: contiguous when only leading dims of
         # size > 1 precede it; the cut stays in the assumed geometry, at a rank above the
@@ -84,9 +84,12 @@ def select(call: Call, dim: Optional[int] = None) -> Value:
 
 
 def _implied_rank(dim: Optional[int]) -> int:
-    """For a negative dim, the smallest rank at which cutting it is not cutting the leading
-    dim (`x.narrow(-1, ...)`: rank 2)."""
-    return 1 - dim if dim is not None and dim < 0 else 0
+    """The smallest rank at which a cut of `dim` is not a cut of the leading dim: for a
+    negative dim, one more than it counts (`x.narrow(-1, ...)`: rank 2); for another, the
+    least rank that has it (`x.narrow(1, ...)`: rank 2, as `x[:, :k]` implies)."""
+    if dim is None:
+        return 0
+    return 1 - dim if dim < 0 else dim + 1
 
 
 def _rank_guess(call: Call, dim: Optional[int], result: Tensor) -> Tensor:

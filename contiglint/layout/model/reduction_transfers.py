@@ -9,6 +9,7 @@ from contiglint.layout.model.sizes import ONE
 from contiglint.layout.model.transfer import (Call, _literal_dim, _truthy, channels_last, fresh,
                                               kept_origin)
 from contiglint.layout.model.values import CONTIGUOUS, Const, Kind, Seq, Tensor, Value
+from contiglint.layout.model.views import least_rank
 
 
 def reduction(call: Call) -> Value:
@@ -48,7 +49,7 @@ def _dropped_unplaced(call: Call) -> Tensor:
     dims = _literal_dims(call.arg(0, "dim"))
     if dims is None:
         return Tensor(Kind.CONTIGUOUS, min_rank=max(tensor.min_rank - 1, 0), lost=True)
-    least = max([tensor.min_rank] + [d + 1 if d >= 0 else -d for d in dims])
+    least = max([tensor.min_rank] + [least_rank(d) for d in dims])
     return Tensor(Kind.CONTIGUOUS, min_rank=max(least - len(set(dims)), 0), lost=True)
 
 
@@ -100,7 +101,7 @@ def _kept_at_least_rank(call: Call) -> Optional[Tensor]:
     dims = _literal_dims(given)
     if dims is None or call.name.rsplit(".", 1)[-1] not in _SHAPED_REDUCTIONS:
         return None
-    rank = max([tensor.min_rank, 1] + [d + 1 if d >= 0 else -d for d in dims])
+    rank = max([tensor.min_rank, 1] + [least_rank(d) for d in dims])
     sizes = _kept_or_dropped(Geometry.contiguous([None] * rank), given, True)
     if sizes is None:
         return None

@@ -210,6 +210,11 @@ def _norm(dim: Optional[int], rank: int) -> Optional[int]:
     return dim if 0 <= dim < rank else None
 
 
+def least_rank(dim: int) -> int:
+    """The least rank that has `dim` (counted from the front or from the back)."""
+    return dim + 1 if dim >= 0 else -dim
+
+
 # --- permutations -----------------------------------------------------------------------------
 def transpose(call: Call) -> Tensor:
     a, b = call.int_arg(0, "dim0"), call.int_arg(1, "dim1")
@@ -236,7 +241,7 @@ def transpose(call: Call) -> Tensor:
 
 def _least_rank(a: Optional[int], b: Optional[int]) -> int:
     """The least rank that has both dims (a dim not known counts as 0)."""
-    return max((d + 1 if d >= 0 else -d) for d in (a or 0, b or 0))
+    return max(least_rank(a or 0), least_rank(b or 0))
 
 
 def _maybe_one_dim(a: Optional[int], b: Optional[int], tensor: Tensor) -> Optional[Tensor]:
