@@ -31,6 +31,7 @@ from contiglint.layout.sinks.records import CallSite
 from contiglint.layout.flow.subscripts import SubscriptMixin
 from contiglint.layout.flow.unpacks import UnpackMixin
 from contiglint.layout.model.path_joins import join, join_all
+from contiglint.layout.model.sizes import symbol
 from contiglint.layout.model.values import (
     CONTIGUOUS,
     AUTOGRAD_CONTEXT,
@@ -40,6 +41,7 @@ from contiglint.layout.model.values import (
     Const,
     Function,
     Instance,
+    IntVal,
     Kind,
     Mapping,
     Origin,
@@ -158,8 +160,12 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, UnpackMixin, ExpressionMixin, S
             # an array or plain value is not a tensor, nor are its attributes; an object of
             # another class may hold tensors (`encoder.pos_embedding`), whose layout is unknown
             return NOT_TENSOR if _value_type(qualname) else Ref(qualname, instance=True)
+        if isinstance(param.annotation, ast.Name) and param.annotation.id == "int":
+            # a number a caller chooses, named as the code names it: the size `H` of
+            # `x.view(B, H, W, C)`, as an unannotated parameter's name gives it
+            return IntVal(symbol(param.arg))
         if isinstance(param.annotation, ast.Name) and param.annotation.id in (
-                "int", "float", "str", "bool", "list", "dict", "tuple"):
+                "float", "str", "bool", "list", "dict", "tuple"):
             return NOT_TENSOR
         return value
 
