@@ -154,26 +154,17 @@ def test_a_witness_keeps_the_element_count_of_a_reshape_of_a_swap():
     assert verdict.finding and verdict.witness["C"] % 2 == 0
 
 
-def test_a_witness_keeps_the_element_count_of_a_view_of_known_sizes():
-    """`x.view(B, N // 2, 2)` runs only at an even N: the witness of the later view of the
-    transpose picks one."""
+@pytest.mark.parametrize("part", [2, 3])
+def test_a_witness_keeps_the_element_count_of_a_view_of_known_sizes(part):
+    """`x.view(B, N // part, part)` runs only where part divides N: the witness of the later
+    view of the transpose picks such an N. (`N // 3` of a size parameter was a size the
+    model did not know, and the witness named N = 2.)"""
     p = program("params", ("x = torch.randn(B, N)",),
-                [("v0 = x.view(B, N // 2, 2)", "op", ""), ("v1 = x.t()", "op", ""),
+                [(f"v0 = x.view(B, N // {part}, {part})", "op", ""), ("v1 = x.t()", "op", ""),
                  ("s2 = v1.view(-1)", "view", "v1")], ("B", "N"), 2,
-                ((4, 6), (3, 5), (1, 6), (4, 2)))
+                ((4, 6), (3, 5), (1, 6), (4, part)))
     [verdict] = agreed(p)
-    assert verdict.finding and verdict.witness["N"] % 2 == 0
-
-
-def test_a_size_parameter_divided_by_a_literal_is_a_size_of_the_view():
-    """`N // 3` of a size parameter is a size the view names, so its count holds N to a
-    multiple of 3; it was a size the model did not know, and the witness named N = 2."""
-    p = program("params", ("x = torch.randn(B, N)",),
-                [("v0 = x.view(B, N // 3, 3)", "op", ""), ("v1 = x.t()", "op", ""),
-                 ("s2 = v1.view(-1)", "view", "v1")], ("B", "N"), 2,
-                ((4, 6), (3, 5), (1, 6), (4, 3)))
-    [verdict] = agreed(p)
-    assert verdict.finding and verdict.witness["N"] % 3 == 0
+    assert verdict.finding and verdict.witness["N"] % part == 0
 
 
 def test_where_paths_meet_the_element_counts_both_ran_stay():
