@@ -135,6 +135,8 @@ def split(call: Call) -> Value:
     sections = call.arg(0, {"chunk": "chunks", "split": "split_size_or_sections",
                             "split_with_sizes": "split_sizes"}.get(
                                 name, "indices_or_sections"))
+    if isinstance(sections, Const) and isinstance(sections.value, str):
+        return OPAQUE  # `s.split("/", 1)`: a str's split (a separator and a count)
     size = _dim_size(call.tensor, dim)
     lengths = _piece_lengths(name, sections, size)
     if isinstance(lengths, tuple) and lengths[1] == "empty?" and \
