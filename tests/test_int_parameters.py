@@ -9,7 +9,7 @@ import textwrap
 
 import torch
 
-from tests.generated.cases import executed, view_findings_by_function
+from tests.generated.cases import executed, view_findings, view_findings_by_function
 
 SOURCE = textwrap.dedent("""
     import torch
@@ -71,3 +71,35 @@ def test_a_split_by_a_separator_is_a_strs_and_a_split_of_dim_1_a_tensors():
     assert not x.split(2, 1)[0].is_contiguous()
     found = lint_source(STORED, "m.py", Settings(select=("CTG102",), preview=True)).findings
     assert [f.line for f in found] == [9]
+
+
+WINDOWS = textwrap.dedent("""
+    import torch
+
+
+    def window_reverse(windows, window_size: int, H: int, W: int):
+        B = int(windows.shape[0] / (H * W / window_size / window_size))
+        x = windows.view(B, H // window_size, W // window_size, window_size, window_size, -1)
+        return x.permute(0, 1, 3, 2, 4, 5).view(B, H, W, -1)
+""")
+
+
+def test_a_number_bound_once_is_one_size_wherever_the_code_gives_it():
+    """Swin's window_reverse without its `.contiguous()`: B, computed by `int(...)`, is a
+    number the model does not know, given as a size twice. Each read was an unknown of its
+    own, and the witness viewed a tensor of 7 windows' batches as 4 (no input does that);
+    bound once, B is one size, and torch raises on the tensor the witness names."""
+    [finding] = view_findings(WINDOWS)
+    witness = finding.witness
+    values = dict(witness.values)
+    B, H, W, ws = values["B"], values["H"], values["W"], values["window_size"]
+    assert witness.sizes[0] == witness.target[0] == B
+    windows = torch.randn(B * (H // ws) * (W // ws), ws, ws, witness.sizes[-1])
+    x = windows.view(B, H // ws, W // ws, ws, ws, -1).permute(0, 1, 3, 2, 4, 5)
+    assert (tuple(x.shape), x.stride()) == (witness.sizes, witness.strides)
+    try:
+        executed(WINDOWS)["window_reverse"](windows, ws, H, W)
+    except RuntimeError as error:
+        assert "view size is not compatible" in str(error)
+    else:
+        raise AssertionError(f"torch viewed the windows at {values}")

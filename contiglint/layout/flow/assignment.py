@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import weakref
 from typing import Optional
 
 from contiglint.layout.model.sizes import symbol
@@ -24,6 +25,12 @@ class AssignMixin:
     def assign(self, target: ast.expr, value: Value, source: Optional[ast.expr]) -> None:
         if isinstance(target, ast.Name):
             self.count_assignment(target.id)
+            if isinstance(value, IntVal) and value.size is None and source is not None and \
+                    not self.loops and self.function is not None and \
+                    target.id in bound_once(self.function):
+                # `B = int(n / (H * W))`: a number the model does not know, the one `B` of
+                # every size the code gives as B (each read was an unknown of its own)
+                value = IntVal(symbol(target.id))
             self.env[target.id] = value
             self.note_sizes_of(target.id, source)
         elif isinstance(target, (ast.Tuple, ast.List)):
@@ -130,6 +137,27 @@ class AssignMixin:
         if root is not None and (root == "self" or (self.env is not None and root in self.env)):
             return key
         return None
+
+
+_BOUND_ONCE: "weakref.WeakKeyDictionary[ast.AST, frozenset[str]]" = weakref.WeakKeyDictionary()
+
+
+def bound_once(function: ast.AST) -> frozenset[str]:
+    """The names `function` binds in one place only, none of them a parameter (cached)."""
+    found = _BOUND_ONCE.get(function)
+    if found is not None:
+        return found
+    counts: dict[str, int] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            counts[node.id] = counts.get(node.id, 0) + 1
+        elif isinstance(node, ast.arg):
+            counts[node.arg] = 2
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and \
+                node is not function:
+            counts[node.name] = 2
+    found = _BOUND_ONCE[function] = frozenset(n for n, c in counts.items() if c == 1)
+    return found
 
 
 def _string_key(index: ast.expr) -> bool:

@@ -10,7 +10,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.layout.flow import conditions
 from contiglint.layout.flow.environments import (ABOVE_ONE, AT_ONE, Env, join_envs,
                                                  sizes_above_one, sizes_at_one, truth_of)
-from contiglint.layout.model.sizes import literal
+from contiglint.layout.model.sizes import literal, symbol
 from contiglint.layout.model.stride_checks import layout_reads, stride_truth, undecided_strides
 from contiglint.layout.model.values import (
     OPAQUE,
@@ -197,9 +197,9 @@ class BranchMixin:
                 if not isinstance(name, ast.Name) or not _size_read(other):
                     continue
                 current = env.get(name.id, OPAQUE)
-                if current is not OPAQUE and not (isinstance(current, IntVal) and
-                                                  current.size is None):
-                    continue
+                if current is not OPAQUE and not (isinstance(current, IntVal) and current.size
+                                                  in (None, symbol(name.id))):
+                    continue  # (a size named by the name alone is one no op tied to others)
                 value = self.evaluate(other)
                 if isinstance(value, IntVal) and value.size is not None:
                     return {name.id: value}
