@@ -109,6 +109,21 @@ def reformer_first_hidden_state_pins_duplicate():
             f"{half.numel() * half.element_size()} bytes of data")
 
 
+def stored_class_columns():
+    # monai visualize/class_activation_maps.py (self.score = logits[:, class_idx].squeeze())
+    # and transformers generation/logits_process.py WhisperNoSpeechDetection
+    # (self._no_speech_prob = probs[:, self.no_speech_token]): a column of the class scores is
+    # kept on self until the next call replaces it; it pins one call's (batch, classes)
+    # scores, and what reads it (backward, float(), comparisons) takes any strides
+    logits = torch.randn(2, 10, requires_grad=True)
+    score = logits[:, 3].squeeze()
+    score.sum().backward()
+    probs = torch.randn(2, 51865).softmax(-1)
+    kept = probs[:, 50362]
+    return (f"backward ok, kept column pins {kept.untyped_storage().nbytes()} bytes for "
+            f"{kept.numel() * kept.element_size()}; read as {kept.tolist()[:1]}")
+
+
 if __name__ == "__main__":
     outcome("CTG104 permuted copy -> grid_sample/masked_fill/indexing",
             permuted_copy_into_grid_sample_and_conv)
@@ -117,6 +132,7 @@ if __name__ == "__main__":
     outcome("CTG102 cache crop slices", cache_crop)
     outcome("CTG102 image crops appended", image_patches_stacked)
     outcome("CTG102 small columns stored", small_columns_in_arithmetic)
+    outcome("CTG102 class-score columns stored on self", stored_class_columns)
     outcome("CTG104 permuted copy -> numpy -> PIL", permuted_copy_to_numpy_pil)
     outcome("CTG104 permuted copy -> interpolate/cat/matmul/tolist", permuted_copy_into_ops)
     outcome("CTG104 permuted copy -> rgb_to_id", rgb_to_id_on_moved_masks)
