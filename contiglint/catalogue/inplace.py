@@ -19,6 +19,8 @@ NOT_WRITES = frozenset({"requires_grad_", "retain_grad", "share_memory_", "detac
                         "pin_memory_", "rename_", "refine_names_"})
 METADATA_ONLY = frozenset({"unsqueeze_", "squeeze_", "transpose_", "t_", "swapaxes_",
                            "swapdims_", "as_strided_"})
+# in-place methods after which the tensor has other sizes, or its sizes in another order
+SIZE_CHANGING = METADATA_ONLY | {"resize_", "resize_as_", "set_"}
 FILLS = frozenset({"fill_", "zero_"})  # write a value into every element, with no error
 DEPRECATED_WRITES = frozenset({"masked_fill_", "index_put_", "index_fill_"})  # warn, then write
 DUNDERS = frozenset({

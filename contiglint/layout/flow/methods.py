@@ -14,7 +14,7 @@ from contiglint.layout.flow.calls import (
     SIZE_LISTS,
 )
 from contiglint.catalogue import ops as catalogue
-from contiglint.catalogue.inplace import is_inplace as is_inplace_method
+from contiglint.catalogue.inplace import SIZE_CHANGING, is_inplace as is_inplace_method
 from contiglint.layout.sinks.records import (
     METHOD_SINKS,
     RECORDS,
@@ -244,8 +244,8 @@ class MethodMixin:
                 counted(self.env, count)
         if is_inplace_method(name):
             self.sinks.inplace(node, func.value, tensor, f".{name}()")
-            if name in RESIZING and isinstance(func.value, ast.Name):
-                self.note_sizes_of(func.value.id, None)  # its sizes are others now
+        if name in SIZE_CHANGING and isinstance(func.value, ast.Name):
+            self.note_sizes_of(func.value.id, None)  # its sizes are others now
         if name == "size":
             if args:
                 dim = args[0]
@@ -325,11 +325,6 @@ class MethodMixin:
             return False
         return True if any(word in text.lower() for word in ("device", "cuda", "dev", "gpu",
                                                                "rank")) else None
-
-
-# in-place methods that change the receiver's sizes or their order
-RESIZING = frozenset({"t_", "transpose_", "swapaxes_", "swapdims_", "unsqueeze_", "squeeze_",
-                      "resize_", "resize_as_", "as_strided_", "set_", "unflatten_"})
 
 
 def _other_sizes(args) -> Optional[list]:

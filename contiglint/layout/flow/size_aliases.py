@@ -37,6 +37,12 @@ _POINTWISE_FUNCTIONS = frozenset(f for e in catalogue.TABLE if e.transfer == "po
                                  for f in e.functions)
 
 
+def _numbers(args: list, keywords: list) -> bool:
+    """Whether every argument is a literal (no tensor that could broadcast)."""
+    return all(isinstance(a, ast.Constant) for a in args) and \
+        all(isinstance(k.value, ast.Constant) for k in keywords)
+
+
 class SizeAliasMixin:
     """The size aliases of `Frame` (frame.py)."""
 
@@ -86,17 +92,14 @@ class SizeAliasMixin:
         func = call.func
         qualname = self.program.names.qualname(func)
         if qualname is None:  # a method of the tensor (`x.float()`), not a module's function
-            constants = all(isinstance(a, ast.Constant) for a in call.args) and \
-                all(isinstance(k.value, ast.Constant) for k in call.keywords)
-            if isinstance(func, ast.Attribute) and (
-                    func.attr in _METHODS or func.attr in _POINTWISE_METHODS and constants):
+            if isinstance(func, ast.Attribute) and (func.attr in _METHODS or (
+                    func.attr in _POINTWISE_METHODS and _numbers(call.args, call.keywords))):
                 return func.value
             return None
         if not call.args or isinstance(call.args[0], ast.Starred):
             return None
-        rest = all(isinstance(a, ast.Constant) for a in call.args[1:]) and \
-            all(isinstance(k.value, ast.Constant) for k in call.keywords)
-        if qualname in _FUNCTIONS or qualname in _POINTWISE_FUNCTIONS and rest:
+        if qualname in _FUNCTIONS or (qualname in _POINTWISE_FUNCTIONS and
+                                      _numbers(call.args[1:], call.keywords)):
             return call.args[0]
         return None
 

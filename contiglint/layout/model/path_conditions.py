@@ -20,7 +20,7 @@ from typing import Optional, Sequence
 
 from contiglint.layout.model.frozen import record
 from contiglint.layout.model.sizes import WILDCARD, Size, is_made
-from contiglint.layout.model.witness_sizes import value_of
+from contiglint.layout.model.witness_sizes import size_value, value_of
 
 
 @record
@@ -61,13 +61,8 @@ class ElementCount:
 
 
 def _product(sizes: tuple[Size, ...], values: dict) -> Optional[int]:
-    out = 1
-    for coefficient, factors in sizes:
-        parts = [value_of(factor, values) for factor in factors]
-        if None in parts:
-            return None
-        out *= coefficient * prod(parts)
-    return out
+    parts = [size_value(size, values, "") for size in sizes]
+    return None if None in parts else prod(parts)
 
 
 @record
