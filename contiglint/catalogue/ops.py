@@ -7,7 +7,7 @@ it does to contiguity, `transfer` names the function of the static model that co
 exactly (`contiglint/layout/model/op_transfers.py` maps the name to the function in
 `views.py`/`transfer.py`),
 `view` whether the result always shares the input's memory. Facts that belong to single
-spellings are the sets below the table (copies-if-needed, keeps rank or shape, joins, moves).
+spellings are the sets of spellings.py (copies-if-needed, keeps rank or shape, joins, moves).
 
 Checked when imported: no spelling appears twice (the first row would silently win), every
 spelling named by a per-spelling fact is a spelling of an entry. The table test
@@ -18,6 +18,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal, Optional
+
+from contiglint.catalogue.spellings import (  # noqa: F401 (read as ops.X)
+    COPIES_IF_NEEDED,
+    LAYOUT_COPIES,
+    SHAPE_CHANGING,
+    LAYOUT_COPY_FUNCTIONS,
+    DEVICE_MOVES,
+    SHAPE_ARGUMENTS,
+    SIZE_LISTS,
+    CONSTRUCTOR_SIZES,
+    KEEPS_RANK,
+    KEEPS_SHAPE,
+    TARGET_LEADS,
+    JOINS,
+    PAD_SEQUENCE,
+)
 
 Effect = Literal["breaks", "restores", "preserves", "depends", "unknown", "not-a-tensor"]
 
@@ -275,56 +291,6 @@ TENSOR_ONLY_METHODS = ("narrow", "select", "chunk", "unbind", "tensor_split", "d
 # the sizes: `x.shape`, `x.size()` (the model evaluates them to the tensor's sizes)
 SHAPE_QUERIES = frozenset({"shape", "size"})
 
-# --- facts about single spellings (short names: method, or a function's last component) --------
-# a view when the layout allows one (or the tensor itself when nothing changes), else a copy
-COPIES_IF_NEEDED = frozenset({"contiguous", "reshape", "flatten", "to", "float", "half",
-                              "double", "bfloat16", "type", "cuda", "cpu", "reshape_as",
-                              "ravel"})
-# ... of those, the ones whose copy depends on the layout only (not on a dtype or device)
-LAYOUT_COPIES = frozenset({"contiguous", "reshape", "reshape_as", "flatten", "ravel"})
-# ... and those that may change the shape (a result written back needs `.reshape(x.shape)`)
-SHAPE_CHANGING = frozenset({"reshape", "reshape_as", "flatten", "ravel"})
-# ... and their spellings as torch functions
-LAYOUT_COPY_FUNCTIONS = frozenset({"torch.reshape", "torch.flatten", "torch.ravel"})
-DEVICE_MOVES = frozenset({"to", "cuda", "cpu"})
-# ops whose arguments are sizes (symbols in them name the receiver's dims)
-SHAPE_ARGUMENTS = frozenset({"view", "reshape", "expand", "flatten", "unflatten", "view_as",
-                             "reshape_as", "expand_as"})
-# ops with a list of piece sizes (or split indices) among their arguments: `[1, B - 1]`
-SIZE_LISTS = frozenset({"split", "split_with_sizes", "tensor_split"})
-# nn modules whose first constructor argument the layout model reads, by the name it goes by
-# (an adaptive pool's `output_size` is its output's spatial sizes, a pixel shuffle's factor
-# divides its channels)
-CONSTRUCTOR_SIZES = {
-    **{NN + name: "output_size" for name in (
-        "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-        "AdaptiveMaxPool2d", "AdaptiveMaxPool3d")},
-    NN + "PixelShuffle": "upscale_factor", NN + "PixelUnshuffle": "downscale_factor"}
-# fresh results with the input's rank ...
-KEEPS_RANK = frozenset({
-    "roll", "index_select", "gather", "take_along_dim", "masked_fill", "masked_scatter",
-    "index_fill", "index_add", "index_copy", "scatter", "scatter_add", "tril", "triu", "cumsum",
-    "cumprod", "softmax", "log_softmax", "softmin", "gumbel_softmax", "layer_norm", "rms_norm",
-    "linear", "bilinear", "Linear", "Bilinear", "LazyLinear", "Softmax", "LogSoftmax",
-    "LayerNorm", "topk", "cross", "rrelu", "logsigmoid", "LogSigmoid", "instance_norm",
-    "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-})
-# ... and of those, the ones whose result has the input's very shape (sizes carry through, so a
-# size-1 head count or batch still hides a later transpose)
-KEEPS_SHAPE = frozenset({
-    "roll", "masked_fill", "masked_scatter", "index_fill", "index_add", "index_copy", "scatter",
-    "scatter_add", "tril", "triu", "cumsum", "cumprod", "softmax", "log_softmax", "softmin",
-    "gumbel_softmax", "layer_norm", "rms_norm", "Softmax", "LogSoftmax", "LayerNorm", "rrelu",
-    "logsigmoid", "LogSigmoid", "instance_norm", "InstanceNorm1d", "InstanceNorm2d",
-    "InstanceNorm3d",
-})
-# losses whose `reduction='none'` result follows the target's layout, not the input's
-# (measured: the target is the first operand of their elementwise formula)
-TARGET_LEADS = frozenset({"binary_cross_entropy_with_logits", "kl_div"})
-# functions that join a list of tensors into a fresh one
-JOINS = frozenset({"cat", "stack", "concat", "concatenate", "hstack", "vstack", "dstack",
-                   "column_stack", "row_stack", "pad_sequence"})
-PAD_SEQUENCE = "torch.nn.utils.rnn.pad_sequence"  # a join the layout model does not evaluate
 
 
 def runtime_names(names: frozenset[str]) -> frozenset[str]:
