@@ -135,6 +135,31 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
     ("opaque", (),
      [("v0 = x.select(2, 0)", "op", ""), ("s1 = v0.data_ptr()", "probe", "v0")],
      ("x",), 3, ((4, 5, 6), (4, 5, 1), (1, 1, 3)), ["strided"]),
+    # topk keeps x's sizes but k at its dim; max, min, median, mode and kthvalue over a dim
+    # give values and indices of a reduction's sizes, as a pair or by field (`.values`), the
+    # indices int64 (their sizes were unknown, so the views' verdicts were too, and a dtype
+    # view of the indices to float64, of the same element size, was called raising)
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = x.topk(2, dim=1)[0]", "op", ""), ("v1 = v0.transpose(0, 1)", "op", ""),
+      ("s = v1.view(2, B, C)", "view", "v1")], ("B", "N", "C"), 3, SIZES3 + ((3, 2, 2),),
+     ["ok"]),
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = x.max(1)[0]", "op", ""), ("v1 = v0.t()", "op", ""),
+      ("s = v1.view(C, B)", "view", "v1")], ("B", "N", "C"), 3, SIZES3, ["ok"]),
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = torch.median(x, dim=1).values", "op", ""), ("v1 = v0.t()", "op", ""),
+      ("s = v1.view(C, B)", "view", "v1")], ("B", "N", "C"), 3, SIZES3, ["ok"]),
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = x.kthvalue(2, 1, True)[0]", "op", ""), ("v1 = v0.transpose(1, 2)", "op", ""),
+      ("s = v1.view(B, C)", "view", "v1")], ("B", "N", "C"), 3, SIZES3, ["ok"]),
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = x.topk(1, 1).indices", "op", ""), ("v1 = v0.transpose(1, 2)", "op", ""),
+      ("s = v1.view(torch.float64)", "dtype_view", "v1")], ("B", "N", "C"), 3, SIZES3, ["ok"]),
+    # repeat_interleave over a dim keeps x's other sizes (its rank only was known)
+    ("params", ("x = torch.randn(B, N, C)",),
+     [("v0 = x.transpose(1, 2).repeat_interleave(2, dim=1)", "op", ""),
+      ("v1 = v0.transpose(0, 1)", "op", ""), ("s = v1.view(2 * C, B, N)", "view", "v1")],
+     ("B", "N", "C"), 3, SIZES3, ["ok"]),
 ])
 def test_model_facts_found_by_the_sample(form, prologue, body, params, rank, sizes, verdicts):
     assert verdicts_of(program(form, prologue, body, params, rank, sizes)) == verdicts

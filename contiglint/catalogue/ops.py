@@ -26,6 +26,8 @@ from contiglint.catalogue.spellings import (  # noqa: F401 (read as ops.X)
     LAYOUT_COPY_FUNCTIONS,
     DEVICE_MOVES,
     SHAPE_ARGUMENTS,
+    SIZES_BY_NAME,
+    PAIR_FIELDS,
     SIZE_LISTS,
     CONSTRUCTOR_SIZES,
     KEEPS_RANK,
@@ -333,7 +335,7 @@ def check(entries: tuple[Entry, ...]) -> tuple[Index, Index, Index]:
         raise CatalogueError(f"attributes without an entry: {sorted(ATTRIBUTES - methods.keys())}")
     names = set(methods) | {short(n) for n in functions} | {short(n) for n in modules}
     for fact in ("COPIES_IF_NEEDED", "SHAPE_ARGUMENTS", "KEEPS_RANK", "KEEPS_SHAPE", "JOINS",
-                 "TARGET_LEADS"):
+                 "TARGET_LEADS", "SIZES_BY_NAME"):
         unknown = globals()[fact] - names - {"ravel", "pad_sequence"}
         if unknown:
             raise CatalogueError(f"{fact} names ops the catalogue lacks: {sorted(unknown)}")

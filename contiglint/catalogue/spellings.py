@@ -20,6 +20,12 @@ DEVICE_MOVES = frozenset({"to", "cuda", "cpu"})
 # ops whose arguments are sizes (symbols in them name the receiver's dims)
 SHAPE_ARGUMENTS = frozenset({"view", "reshape", "expand", "flatten", "unflatten", "view_as",
                              "reshape_as", "expand_as"})
+# methods whose positional arguments are sizes, each of which a name may give (`x.view(B, N, C)`,
+# `m.expand(-1, G, E // G)`, `x.new_zeros(B, N)`): the name stands for the size it names
+SIZES_BY_NAME = frozenset({"view", "reshape", "expand", "new_zeros", "new_ones", "new_empty"})
+# the fields of the `(values, indices)` pairs that max, min, median, mode, kthvalue, topk, sort,
+# cummax and cummin return (torch.return_types): `x.max(1).values`
+PAIR_FIELDS = {"values": 0, "indices": 1}
 # ops with a list of piece sizes (or split indices) among their arguments: `[1, B - 1]`
 SIZE_LISTS = frozenset({"split", "split_with_sizes", "tensor_split"})
 # nn modules whose first constructor argument the layout model reads, by the name it goes by

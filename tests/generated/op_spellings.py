@@ -286,9 +286,13 @@ def squeeze_family(draw, v, name):
 
 def combine(draw, v, name):
     r = len(v.shape)
-    which = draw(st.sampled_from(["cat", "stack", "pad", "reshape", "contiguous", "clone"]))
+    which = draw(st.sampled_from(["cat", "stack", "pad", "reshape", "contiguous", "clone",
+                                  "repeat_interleave"]))
     d = _dim(draw, r)
     shape = list(v.shape)
+    if which == "repeat_interleave":
+        shape[_pos(d, r)] = mul("2", shape[_pos(d, r)])
+        return f"{v.name}.repeat_interleave(2, {d})", shape
     if which == "cat":
         shape[_pos(d, r)] = mul("2", shape[_pos(d, r)])
         return f"torch.cat([{v.name}, {v.name}], {d})", shape
@@ -331,13 +335,21 @@ def elementwise(draw, v, name):
 def reduce(draw, v, name):
     r = len(v.shape)
     d = _dim(draw, r)
-    fn = draw(st.sampled_from(["sum", "mean", "amax"]))
+    fn = draw(st.sampled_from(["sum", "mean", "amax", "max", "median", "kthvalue", "topk"]))
     shape = list(v.shape)
-    if draw(st.booleans()):
+    keep = draw(st.booleans())
+    if keep or fn == "topk":
         shape[_pos(d, r)] = "1"
-        return f"{v.name}.{fn}({d}, keepdim=True)", shape
-    del shape[_pos(d, r)]
-    return f"{v.name}.{fn}({d})", shape
+    else:
+        del shape[_pos(d, r)]
+    if fn in ("sum", "mean", "amax"):
+        return f"{v.name}.{fn}({d}{', keepdim=True' if keep else ''})", shape
+    # the (values, indices) pairs: by item or by field; k = 1, which every size allows
+    args = {"max": f"{d}", "median": f"dim={d}", "kthvalue": f"1, {d}",
+            "topk": f"1, {d}"}[fn] + (", keepdim=True" if keep and fn != "topk" else "")
+    item = draw(st.sampled_from(["[0]", "[1]", ".values", ".indices"]))
+    text = f"{v.name}.{fn}({args}){item}"
+    return (text, shape, "int64") if item in ("[1]", ".indices") else (text, shape)
 
 
 def convert(draw, v, name):

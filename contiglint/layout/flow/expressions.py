@@ -149,6 +149,9 @@ class ExpressionMixin:
             if owner.instance:
                 return module_parameter(owner, node.attr)
             return Ref(f"{owner.qualname}.{node.attr}")
+        if isinstance(owner, Seq) and owner.items is not None and len(owner.items) == 2 and \
+                node.attr in catalogue.PAIR_FIELDS:
+            return owner.items[catalogue.PAIR_FIELDS[node.attr]]  # `x.max(1).values`
         if owner is NOT_TENSOR or isinstance(owner, (Const, Seq, IntVal, Function)):
             return NOT_TENSOR if owner is NOT_TENSOR or isinstance(owner, Const) else OPAQUE
         return self.tensor_attribute(node, owner)

@@ -43,6 +43,7 @@ from contiglint.layout.model.values import (
     CONTIGUOUS,
     UNKNOWN_TENSOR,
     Const,
+    IntVal,
     Kind,
     Tensor,
     Value,
@@ -127,6 +128,8 @@ def _fresh_copy(call: Call) -> Value:
         return tr.fresh_same_rank(call)
     if name == "repeat" and call.this is not None:
         return _repeated(call)
+    if name == "repeat_interleave" and call.this is not None:
+        return _interleaved(call)
     reduction = call.kwargs.get("reduction")
     if isinstance(reduction, Const) and reduction.value == "none":
         if name in catalogue.TARGET_LEADS and call.args:
@@ -134,6 +137,22 @@ def _fresh_copy(call: Call) -> Value:
                                                       args=[call.this] + call.args[1:]))
         return ew.elementwise(call)  # measured: mse/huber loss with reduction='none' keep x.t()
     return CONTIGUOUS
+
+
+def _interleaved(call: Call) -> Value:
+    """`x.repeat_interleave(repeats, dim)`: x's sizes, dim's times the repeats (a tensor of
+    counts makes that size one the code does not choose); flat where no dim is given."""
+    dim = call.arg(1, "dim")
+    if dim is None or isinstance(dim, Const) and dim.value is None:
+        return tr.fresh(call, [None])
+    geometry, at = call.tensor.geometry, call.dim_arg(1, "dim")
+    if geometry is None or at is None or not 0 <= at < geometry.rank:
+        return tr.fresh_same_rank(call)
+    repeats = call.arg(0, "repeats")
+    size = multiply(repeats.size, geometry.sizes[at]) if isinstance(repeats, IntVal) and \
+        repeats.size is not None and geometry.sizes[at] is not None else None
+    result = tr.fresh(call, [size if i == at else s for i, s in enumerate(geometry.sizes)])
+    return result if size is not None else evolve(result, lost=True)
 
 
 def _repeated(call: Call) -> Value:
@@ -258,7 +277,7 @@ TRANSFERS: dict[str, Transfer] = {
     "keep_channels_last": windows.keep_channels_last, "adaptive_pool": tr.adaptive_pool,
     "recurrent": tr.recurrent,
     "encoder": _encoder, "multihead_attention": shapes.multihead_attention,
-    "topk": tr.tuple_of(_fresh_copy), "stft": st.stft, "not_tensor": tr.not_tensor,
+    "topk": reductions.top_values, "stft": st.stft, "not_tensor": tr.not_tensor,
     "fft": st.fft, "resolve": _resolve, "rearrange": einops_transfers.rearrange,
 }
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Optional
 
 from contiglint.layout.model.geometry import Geometry
-from contiglint.layout.model.sizes import ONE
+from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.sizes import ONE, literal
 from contiglint.layout.model.transfer import (Call, _literal_dim, _truthy, channels_last, fresh,
-                                              kept_origin)
-from contiglint.layout.model.values import CONTIGUOUS, Const, Kind, Seq, Tensor, Value
+                                              fresh_same_rank, kept_origin)
+from contiglint.layout.model.values import CONTIGUOUS, Const, IntVal, Kind, Seq, Tensor, Value
 from contiglint.layout.model.views import least_rank
 
 
@@ -53,8 +54,10 @@ def _dropped_unplaced(call: Call) -> Tensor:
     return Tensor(Kind.CONTIGUOUS, min_rank=max(least - len(set(dims)), 0), lost=True)
 
 
+# reductions whose first argument is the dim and second keepdim: one tensor out, or values and
+# indices (`x.max(-1)`, `x.median(1, True)`: the values are what `reduction` describes)
 _SHAPED_REDUCTIONS = frozenset({"sum", "mean", "amax", "amin", "prod", "logsumexp", "nansum",
-                                "nanmean"})  # one tensor out (max/min/median(dim) give pairs)
+                                "nanmean", "max", "min", "median", "nanmedian", "mode"})
 
 
 def _reduced_sizes(call: Call) -> Optional[list]:
@@ -150,8 +153,32 @@ def _kept_dims(call: Call) -> Tensor:
 
 
 def reduction_pair(call: Call) -> Value:
-    """max/min/median/mode: over a dim, a `(values, indices)` pair; over everything, a 0-d
-    tensor. Both contiguous (measured)."""
+    """max/min/median/mode: over a dim, a `(values, indices)` pair of the same sizes; over
+    everything, a 0-d tensor. Both contiguous (measured)."""
     if call.arg(0, "dim") is None:
         return CONTIGUOUS
-    return Seq((reduction(call), CONTIGUOUS))
+    return _with_indices(reduction(call), call)
+
+
+def top_values(call: Call) -> Value:
+    """`x.topk(k, dim=-1)`: values and indices of x's sizes with k at dim; `x.kthvalue(k,
+    dim=-1, keepdim=False)`: those of a reduction over dim. Both fresh and contiguous, whatever
+    x's layout and dim (measured on 2.13)."""
+    dim = call.arg(1, "dim") or IntVal(literal(-1))
+    if call.name.rsplit(".", 1)[-1] == "kthvalue":
+        keepdim = call.arg(2, "keepdim") or Const(False)
+        return _with_indices(reduction(evolve(call, name="max", args=[dim, keepdim], kwargs={})),
+                             call)
+    geometry, dims, k = call.tensor.geometry, _literal_dims(dim), call.arg(0, "k")
+    if geometry is None or dims is None or not -geometry.rank <= dims[0] < geometry.rank:
+        return _with_indices(fresh_same_rank(call), call)
+    at = dims[0] % geometry.rank
+    return _with_indices(fresh(call, [size if i != at else k.size if isinstance(k, IntVal)
+                                      else None for i, size in enumerate(geometry.sizes)]), call)
+
+
+def _with_indices(values: Value, call: Call) -> Seq:
+    """`(values, indices)`: the indices have the values' sizes and layout, and dtype int64."""
+    if not isinstance(values, Tensor):
+        return Seq((values, values))
+    return Seq((evolve(values, dtype=call.tensor.dtype), evolve(values, dtype="int64")))

@@ -354,13 +354,6 @@ def _truthy(value: Optional[Value]) -> bool:
     return isinstance(value, Const) and bool(value.value)
 
 
-def tuple_of(transfer: Transfer, count: int = 2) -> Transfer:
-    def apply(call: Call) -> Value:
-        result = transfer(call)
-        return Seq(tuple([result] + [CONTIGUOUS] * (count - 1)))
-    return apply
-
-
 def recurrent(call: Call) -> Value:
     """nn.RNN/LSTM/GRU: `(output, hidden)`; with batch_first=True the output is the internal
     (T, B, H) buffer transposed to (B, T, H), so it is non-contiguous (measured on 2.13). For a
