@@ -8,6 +8,7 @@ from contiglint.catalogue.dtypes import CONVERSIONS as CONVERSION_DTYPES
 from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix
 from contiglint.layout.model.dtype_views import last_dim_unit_stride
+from contiglint.layout.model.path_facts import bind_size
 from contiglint.layout.model.values import Tensor
 from contiglint.layout.model.view_verdict import view_verdict
 from contiglint.layout.model.witness import dtype_view_witness, own_sizes, view_witness
@@ -86,10 +87,11 @@ class ViewOnNonContiguous(Rule):
         geometry = tensor.witness_geometry \
             if tensor.geometry is not None or verdict == "raises" else None
         witness = None
-        if (verdict in ("raises", "merge") or named(tensor, sink.sizes)) and \
-                geometry is not None and sink.sizes is not None:
+        if verdict in ("raises", "merge") and geometry is not None and sink.sizes is not None:
             witness = view_witness(geometry, own_sizes(geometry, sink.sizes, owner),
                                    sink.path)
+        elif geometry is not None and named(tensor, sink.sizes):
+            witness = _whatever_stand_ins(tensor, list(sink.sizes), owner, sink)
         if witness is None and not ctx.strict:
             return  # no concrete sizes shown by the code fail: strict-mode only
         call = sink.node
@@ -136,10 +138,9 @@ class ViewOnNonContiguous(Rule):
 def named(tensor: Tensor, target: Optional[tuple]) -> bool:
     """Whether the view's target is written in the tensor's own sizes: every size of its
     layout and of the target is known, and the target's sizes are made of names its layout's
-    sizes are made of (`B, N, K, S = x.shape; x.transpose(2, 3).view(B, N, -1, K * 2)`).
-    Where the verdict leaves it to the sizes, a witness then gives values to those names
-    only. Not where a size is only a stand-in for an unknown one (`t.size(0)` of a
-    `torch.tensor(pairs)`, whose data fixes it). A name the target takes from elsewhere
+    sizes are made of (`B, N, K, S = x.shape; x.transpose(2, 3).view(B, N, -1, K * 2)`),
+    none of them a stand-in (below). Where the verdict leaves it to the sizes, a witness then
+    gives values to those names only. A name the target takes from elsewhere
     (`self.embed_dim`, `x_size[0]`) may be tied to them in ways the code does not show (it is
     the channel count the layer was built for), and a witness that sets it apart would be a
     guess."""
@@ -149,9 +150,39 @@ def named(tensor: Tensor, target: Optional[tuple]) -> bool:
     sizes = [size for size in target if size != "-1"]
     if any(size is None for size in (*geometry.sizes, *sizes)):
         return False
-    own = size_names(geometry.sizes)
-    return size_names(sizes) <= own and not any(".size(" in name or ".shape" in name
-                                                for name in own)
+    wanted = size_names(sizes)
+    return wanted <= size_names(geometry.sizes) and not stand_ins(wanted)
+
+
+def stand_ins(names) -> list[str]:
+    """The names that only stand for a size the code does not show (`t.size(0)`, `x.shape[1]`):
+    its value may be fixed where the code cannot see (the data of a `torch.tensor(pairs)`)."""
+    return sorted(name for name in names if ".size(" in name or ".shape" in name)
+
+
+STAND_IN_VALUES = (2, 1, 3, 5, 8)  # the witness shown is at the first
+
+
+def _whatever_stand_ins(tensor: Tensor, target: list, owner: str, sink: ViewSink):
+    """A witness of a view whose target is written in the tensor's own sizes (`named`), that
+    holds whatever size its stand-ins have: the other names are a caller's to choose, a
+    stand-in's may be fixed by data, so the view must fail for each value of them tried (the
+    witness at the first is shown); None where one has none."""
+    unknown = stand_ins(size_names(tensor.geometry.sizes))
+    if not unknown:
+        return view_witness(tensor.geometry, own_sizes(tensor.geometry, target, owner),
+                            sink.path)
+    shown = None
+    for value in STAND_IN_VALUES:
+        bound = tensor
+        for name in unknown:
+            bound = bind_size(bound, name, value)
+        witness = view_witness(bound.geometry, own_sizes(bound.geometry, target, owner),
+                               sink.path)
+        if witness is None:
+            return None
+        shown = shown or witness
+    return shown
 
 
 def size_names(sizes) -> set:

@@ -230,7 +230,7 @@ class MethodMixin:
                               self.program.index.raw_buffer(node))
         if name in SHAPE_CONSUMERS or isinstance(func.value, (ast.Name, ast.Attribute)):
             tensor = self.named_sizes(func.value, tensor)  # size symbols survive permutes
-        if name in ("view", "reshape") and not (
+        if name in catalogue.SIZES_BY_NAME and not (
                 len(node.args) == 1 and isinstance(node.args[0], (ast.Name, ast.Attribute))):
             # (one name of unknown type may be a whole shape: `x.view(new_shape)`)
             args = self.named_size_arguments(node, args)

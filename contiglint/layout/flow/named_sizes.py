@@ -34,9 +34,13 @@ class NamedSizeMixin:
                 for value, expr in zip(args, node.args)]
 
     def named_size_value(self, value: Value, expr: ast.expr) -> Value:
-        """One size argument: an unknown name (or product of names) is the size it stands for."""
-        return IntVal(self.named_size(expr)) if value is OPAQUE and (isinstance(
-            expr, (ast.Name, ast.Attribute, ast.BinOp)) or is_constant_item(expr)) else value
+        """One size argument: an unknown name (or product of names) is the size it stands for;
+        what names no size stays unknown (`x.expand(n + x.shape)` is a whole shape)."""
+        if value is not OPAQUE or not (isinstance(expr, (ast.Name, ast.Attribute, ast.BinOp)) or
+                                       is_constant_item(expr)):
+            return value
+        size = self.named_size(expr)
+        return value if size is None else IntVal(size)
 
     def named_size(self, expr: ast.expr) -> Size:
         if isinstance(expr, (ast.Name, ast.Attribute)):
