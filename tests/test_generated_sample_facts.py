@@ -155,6 +155,18 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
     ("params", ("x = torch.randn(B, N, C)",),
      [("v0 = x.topk(1, 1).indices", "op", ""), ("v1 = v0.transpose(1, 2)", "op", ""),
       ("s = v1.view(torch.float64)", "dtype_view", "v1")], ("B", "N", "C"), 3, SIZES3, ["ok"]),
+    # ... and at a rank the model does not know, topk's k elements at its dim are sizes an
+    # op made: a witness gave that dim 2 elements (seed 140: a false view finding)
+    ("size", ("B = x.size(0)",),
+     [("v0 = x.topk(1, 0)[1]", "op", ""), ("v3 = v0.unsqueeze(1).expand(-1, 3)", "op", ""),
+      ("s5 = v3.view(1, -1)", "view", "v3")], ("x",), 1, ((4,), (1,)), ["can raise"]),
+    # keepdim over dim 1 of a tensor of unknown rank, then .mT: at rank 2 the moved dims are
+    # the kept size-1 dim and dim 0, contiguous; at rank 4 they are two others, and a view
+    # merging them raises (seed 140, opaque: the view was called safe)
+    ("opaque", (),
+     [("v0 = x.max(1, keepdim=True)[1]", "op", ""), ("v1 = v0.mT", "op", ""),
+      ("s3 = v1.view(x.size(0), -1)", "view", "v1")],
+     ("x",), 4, ((4, 5, 6, 7), (1, 5, 6, 7), (1, 1, 1, 1)), ["unknown"]),
     # repeat_interleave over a dim keeps x's other sizes (its rank only was known)
     ("params", ("x = torch.randn(B, N, C)",),
      [("v0 = x.transpose(1, 2).repeat_interleave(2, dim=1)", "op", ""),

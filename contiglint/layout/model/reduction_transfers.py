@@ -171,7 +171,11 @@ def top_values(call: Call) -> Value:
                              call)
     geometry, dims, k = call.tensor.geometry, _literal_dims(dim), call.arg(0, "k")
     if geometry is None or dims is None or not -geometry.rank <= dims[0] < geometry.rank:
-        return _with_indices(fresh_same_rank(call), call)
+        # k elements at a dim the model cannot place: sizes an op made, not a caller's
+        least = max([call.tensor.min_rank] + [least_rank(d) for d in dims or ()])
+        values = fresh_same_rank(call) if call.tensor.rank is not None else \
+            Tensor(Kind.CONTIGUOUS, min_rank=least)
+        return _with_indices(evolve(values, lost=True), call)
     at = dims[0] % geometry.rank
     return _with_indices(fresh(call, [size if i != at else k.size if isinstance(k, IntVal)
                                       else None for i, size in enumerate(geometry.sizes)]), call)

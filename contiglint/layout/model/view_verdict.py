@@ -21,7 +21,11 @@ def view_verdict(tensor: Tensor, target: Optional[list], owner: Optional[str] = 
     `owner` is the source text of the viewed tensor (its `owner.size(i)` symbols name its dims).
     """
     if not tensor.noncontiguous:
-        return "ok"
+        # contiguous at the least rank the tensor can have only (`maybe`: `x.sum(1,
+        # keepdim=True).mT`, whose moved dims are dim 1 of size 1 and dim 0 at rank 2 only):
+        # at other ranks the view may merge dims that are apart
+        return "unknown" if tensor.maybe and tensor.kind is Kind.CONTIGUOUS and \
+            tensor.geometry is None else "ok"
     geometry = tensor.geometry
     if geometry is None or target is None:
         return _coarse_verdict(tensor, target, owner)
