@@ -46,7 +46,8 @@ class ViewOnNonContiguous(Rule):
     D=5: (2, 3, 4, 5) with strides (60, 5, 15, 1) viewed as (2, 3, 20)`. Where the sizes
     decide which dims merge (`B, N, K, S = x.shape; x.transpose(2, 3).view(B, N, -1, K * 2)`
     raises unless K is 1), the view is reported when the code writes the target in the
-    tensor's own sizes and some of them fail. Without a witness (the tensor's rank or sizes
+    tensor's own sizes and some of them fail; a size the code only reads (`mask.size(0)`,
+    which data may fix) must fail at every value tried. Without a witness (the tensor's rank or sizes
     are not shown by the code, only assumed, or the target names sizes from elsewhere, such
     as a layer's configured width) the view is reported in `--strict` mode only.
 
