@@ -155,11 +155,17 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
     ("params", ("x = torch.randn(B, N, C)",),
      [("v0 = x.topk(1, 1).indices", "op", ""), ("v1 = v0.transpose(1, 2)", "op", ""),
       ("s = v1.view(torch.float64)", "dtype_view", "v1")], ("B", "N", "C"), 3, SIZES3, ["ok"]),
-    # ... and at a rank the model does not know, topk's k elements at its dim are sizes an
-    # op made: a witness gave that dim 2 elements (seed 140: a false view finding)
+    # ... and at a rank the model does not know, topk's k elements lie at its dim in the
+    # geometry assumed at the least rank, as keepdim's size-1 dim does: a witness gave dim 0
+    # of topk(1, 0) two elements (seed 140: a false view finding), and the transpose of
+    # topk(1, -1) of a matrix was called permuted (seed 141, opaque)
     ("size", ("B = x.size(0)",),
      [("v0 = x.topk(1, 0)[1]", "op", ""), ("v3 = v0.unsqueeze(1).expand(-1, 3)", "op", ""),
-      ("s5 = v3.view(1, -1)", "view", "v3")], ("x",), 1, ((4,), (1,)), ["can raise"]),
+      ("s5 = v3.view(1, -1)", "view", "v3")], ("x",), 1, ((4,), (1,)), ["unknown"]),
+    ("opaque", (),
+     [("v2 = x.topk(1, -1).values", "op", ""), ("v4 = v2.t()", "op", ""),
+      ("s7 = v4.data_ptr()", "probe", "v4")], ("x",), 2, ((4, 5), (4, 1), (1, 5)),
+     ["unknown"]),
     # keepdim over dim 1 of a tensor of unknown rank, then .mT: at rank 2 the moved dims are
     # the kept size-1 dim and dim 0, contiguous; at rank 4 they are two others, and a view
     # merging them raises (seed 140, opaque: the view was called safe)

@@ -47,9 +47,10 @@ class ViewOnNonContiguous(Rule):
     decide which dims merge (`B, N, K, S = x.shape; x.transpose(2, 3).view(B, N, -1, K * 2)`
     raises unless K is 1), the view is reported when the code writes the target in the
     tensor's own sizes and some of them fail; a size the code only reads (`mask.size(0)`,
-    which data may fix) must fail at every value tried. Without a witness (the tensor's rank or sizes
-    are not shown by the code, only assumed, or the target names sizes from elsewhere, such
-    as a layer's configured width) the view is reported in `--strict` mode only.
+    which data may fix) must fail at every value tried. Without a witness (the tensor's rank
+    or sizes are not shown by the code, only assumed, or the target names sizes from
+    elsewhere, such as a layer's configured width) the view is reported in `--strict` mode
+    only.
 
     **Fix.** `.reshape(...)` (safe: it returns a view wherever `.view` would have succeeded and
     copies only where `.view` raises). With `fix-style = "contiguous-view"` the fix inserts

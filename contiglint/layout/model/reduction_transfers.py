@@ -170,6 +170,14 @@ def top_values(call: Call) -> Value:
         return _with_indices(reduction(evolve(call, name="max", args=[dim, keepdim], kwargs={})),
                              call)
     geometry, dims, k = call.tensor.geometry, _literal_dims(dim), call.arg(0, "k")
+    if geometry is None and dims is not None and isinstance(k, IntVal) and k.size is not None:
+        # rank unknown: k elements at dim in the geometry assumed at the least rank, as keepdim
+        # places its size-1 dim there (`x.topk(1, -1)` has a size-1 last dim at every rank)
+        kept = _kept_at_least_rank(evolve(call, name="amax", args=[dim, Const(True)], kwargs={}))
+        if kept is not None:
+            at = dims[0] % kept.assumed.rank
+            return _with_indices(evolve(kept, assumed=kept.assumed.with_axis(at, size=k.size)),
+                                 call)
     if geometry is None or dims is None or not -geometry.rank <= dims[0] < geometry.rank:
         # k elements at a dim the model cannot place: sizes an op made, not a caller's
         least = max([call.tensor.min_rank] + [least_rank(d) for d in dims or ()])
