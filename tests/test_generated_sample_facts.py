@@ -173,6 +173,17 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
      [("v0 = x.max(1, keepdim=True)[1]", "op", ""), ("v1 = v0.mT", "op", ""),
       ("s3 = v1.view(x.size(0), -1)", "view", "v1")],
      ("x",), 4, ((4, 5, 6, 7), (1, 5, 6, 7), (1, 1, 1, 1)), ["unknown"]),
+    # one-element slices keep their dims of size 1: a cut of the next dim leaves no hole at
+    # any rank (`v1[:1, :1, :]` of a stack was called strided: seed 141, opaque)
+    ("opaque", (),
+     [("v0 = x.contiguous()", "op", ""), ("v1 = torch.stack([v0, v0], 1)", "op", ""),
+      ("v3 = v1[:1, :1, :]", "op", ""), ("s4 = v3.data_ptr()", "probe", "v3")],
+     ("x",), 2, ((4, 5), (1, 5), (3, 2)), ["contiguous"]),
+    # ... but a cut after a dim of more than one element still leaves holes
+    ("opaque", (),
+     [("v0 = x.contiguous()", "op", ""), ("v3 = v0[-1:, 2:3, :, 1:]", "op", ""),
+      ("s4 = v3.data_ptr()", "probe", "v3")],
+     ("x",), 4, ((4, 5, 6, 7), (1, 3, 2, 2), (2, 4, 3, 3)), ["strided"]),
     # repeat_interleave over a dim keeps x's other sizes (its rank only was known)
     ("params", ("x = torch.randn(B, N, C)",),
      [("v0 = x.transpose(1, 2).repeat_interleave(2, dim=1)", "op", ""),

@@ -127,6 +127,15 @@ class _Call:
         self.origin = origin
 
 
+def _one_element(item: Index) -> bool:
+    """A slice that keeps at most one element of its dim (`:1`, `2:3`, `-1:`)."""
+    if item.kind != "slice" or (item.step or 1) != 1:
+        return False
+    lower, upper = item.lower or 0, item.upper
+    return (upper is not None and 0 <= lower and upper - lower == 1) or \
+        (lower == -1 and upper is None)
+
+
 def _cuts(item: Index) -> bool:
     return item.kind == "int" or (item.kind == "slice" and (item.bounded or (item.step or 1) != 1))
 
@@ -240,9 +249,11 @@ def _coarse(tensor: Tensor, items: Sequence[Index], origin: Origin, consumed: in
         if item.kind == "ellipsis":
             seen_ellipsis = True
             continue
-        # Integers before an item drop their dims, so the item indexes the result's leading
-        # dim: `x[i, :n]` of a contiguous tensor is contiguous at every rank.
-        leading = not seen_ellipsis and all(i.kind in ("none", "int") for i in items[:position])
+        # Integers before an item drop their dims, and one-element slices keep them of size
+        # 1, so the item cuts the result's outermost dim of more than one element: `x[i, :n]`
+        # and `x[:1, :n]` of a contiguous tensor are contiguous at every rank.
+        leading = not seen_ellipsis and all(i.kind in ("none", "int") or _one_element(i)
+                                            for i in items[:position])
         if item.kind == "int" and not leading:
             breaks = dropped = True
         if item.kind == "slice" and _cuts(item) and (not leading or (item.step or 1) != 1):
