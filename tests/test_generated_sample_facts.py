@@ -166,6 +166,12 @@ SIZES4 = ((4, 5, 6, 7), (4, 5, 1, 7), (3, 3, 3, 3))
      [("v2 = x.topk(1, -1).values", "op", ""), ("v4 = v2.t()", "op", ""),
       ("s7 = v4.data_ptr()", "probe", "v4")], ("x",), 2, ((4, 5), (4, 1), (1, 5)),
      ["unknown"]),
+    # ... but max of two tensors is torch.maximum, elementwise: it keeps the operands'
+    # permuted layout (it was taken for a (values, indices) pair)
+    ("params", ("x = torch.randn(B, N)",),
+     [("v0 = x.t()", "op", ""), ("v1 = torch.max(v0, v0 * 2)", "op", ""),
+      ("s = v1.data_ptr()", "probe", "v1"), ("s2 = v1.view(-1)", "view", "v1")],
+     ("B", "N"), 2, ((4, 5), (1, 5), (4, 1)), ["permuted", "raises"]),
     # keepdim over dim 1 of a tensor of unknown rank, then .mT: at rank 2 the moved dims are
     # the kept size-1 dim and dim 0, contiguous; at rank 4 they are two others, and a view
     # merging them raises (seed 140, opaque: the view was called safe)

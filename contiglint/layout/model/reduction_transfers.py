@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from contiglint.layout.model.elementwise import elementwise
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.sizes import ONE, literal
@@ -154,7 +155,10 @@ def _kept_dims(call: Call) -> Tensor:
 
 def reduction_pair(call: Call) -> Value:
     """max/min/median/mode: over a dim, a `(values, indices)` pair of the same sizes; over
-    everything, a 0-d tensor. Both contiguous (measured)."""
+    everything, a 0-d tensor. Both contiguous (measured). `x.max(y)` of two tensors is
+    `torch.maximum`, elementwise."""
+    if isinstance(call.arg(0, "other"), Tensor):
+        return elementwise(call)
     if call.arg(0, "dim") is None:
         return CONTIGUOUS
     return _with_indices(reduction(call), call)
