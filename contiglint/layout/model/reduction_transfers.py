@@ -171,8 +171,7 @@ def top_values(call: Call) -> Value:
     dim = call.arg(1, "dim") or IntVal(literal(-1))
     if call.name.rsplit(".", 1)[-1] == "kthvalue":
         keepdim = call.arg(2, "keepdim") or Const(False)
-        return _with_indices(reduction(evolve(call, name="max", args=[dim, keepdim], kwargs={})),
-                             call)
+        return reduction_pair(evolve(call, name="max", args=[dim, keepdim], kwargs={}))
     geometry, dims, k = call.tensor.geometry, _literal_dims(dim), call.arg(0, "k")
     if geometry is None and dims is not None and isinstance(k, IntVal) and k.size is not None:
         # rank unknown: k elements at dim in the geometry assumed at the least rank, as keepdim
@@ -184,9 +183,9 @@ def top_values(call: Call) -> Value:
                                  call)
     if geometry is None or dims is None or not -geometry.rank <= dims[0] < geometry.rank:
         # k elements at a dim the model cannot place: sizes an op made, not a caller's
-        least = max([call.tensor.min_rank] + [least_rank(d) for d in dims or ()])
-        values = fresh_same_rank(call) if call.tensor.rank is not None else \
-            Tensor(Kind.CONTIGUOUS, min_rank=least)
+        values = fresh_same_rank(call) if geometry is not None else Tensor(
+            Kind.CONTIGUOUS, min_rank=max([call.tensor.min_rank] + [least_rank(d)
+                                                                    for d in dims or ()]))
         return _with_indices(evolve(values, lost=True), call)
     at = dims[0] % geometry.rank
     return _with_indices(fresh(call, [size if i != at else k.size if isinstance(k, IntVal)
