@@ -26,12 +26,13 @@ def expected_failure_spans(tree: ast.Module, text: str) -> list[tuple[int, int]]
     spans = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.With, ast.AsyncWith)) and node.body and \
-                any(_expects_exception(item.context_expr) for item in node.items):
+                any(expects_exception(item.context_expr) for item in node.items):
             spans.append((node.body[0].lineno, node.end_lineno or node.body[-1].lineno))
     return spans
 
 
-def _expects_exception(expression: ast.expr) -> bool:
+def expects_exception(expression: ast.expr) -> bool:
+    """Is `expression` a context manager that expects an exception (above)?"""
     if not isinstance(expression, ast.Call):
         return False
     function = expression.func

@@ -19,6 +19,7 @@ from contiglint.layout.flow.annotations import annotated_tensor
 from contiglint.layout.flow import conditions
 from contiglint.layout.flow.assignment import AssignMixin
 from contiglint.layout.flow.branch_statements import BranchMixin
+from contiglint.expected import expects_exception
 from contiglint.layout.flow.environments import Env, join_envs
 from contiglint.layout.flow.loop_statements import LoopMixin
 from contiglint.layout.flow.calls import CallMixin
@@ -297,7 +298,13 @@ class Frame(BranchMixin, LoopMixin, AssignMixin, UnpackMixin, ExpressionMixin, S
             if item.optional_vars is not None:
                 self.assign(item.optional_vars, OPAQUE if not isinstance(value, Tensor)
                             else value, None)
+        # a block that expects an exception stops where it is raised, and the code after it
+        # runs on: what held at its end may not hold there (a view that raised ran no further)
+        expecting = any(expects_exception(item.context_expr) for item in node.items)
+        entry = dict(self.env) if expecting and self.env is not None else None
         self.run_block(node.body)
+        if expecting:
+            self.env = join_envs(entry, self.env)
 
     stmt_AsyncWith = stmt_With
 
