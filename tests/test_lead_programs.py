@@ -4,6 +4,7 @@ Each runs under torch with none, one and two leading dims, through the same orac
 generated program (tests/generated/oracle.py): no verdict, finding or witness may disagree."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 
 from tests.generated.cases import agreed, program
@@ -110,4 +111,86 @@ def test_a_view_into_the_lead_of_a_cut_is_not_taken_as_a_callers():
     verdicts = agreed(lead_program([
         ("v0 = x.narrow(-1, 0, 1)", "op", ""), ("v1 = v0.view(*batch, 1, C, 1)", "op", ""),
         ("v2 = v1.swapaxes(-1, -2)", "op", ""), ("s5 = v2.data_ptr()", "probe", "v2")]))
+    assert [v.engine for v in verdicts] == ["unknown"]
+
+
+SIZES1 = ((5, 3, 6), (6,), (5, 6), (1, 6), (5, 1))
+PROLOGUE1 = ("*batch, D = x.shape",)
+
+
+def test_a_view_of_the_dims_after_the_lead_with_a_minus_one_is_decided_by_them():
+    # `x.mT.view(*batch, -1)` merges the swapped last dims at every number of leading dims:
+    # a default finding whose witness torch fails at (the `-1` had no verdict)
+    verdicts = agreed(lead_program([
+        ("v1 = x.mT", "op", ""), ("s2 = v1.view(*batch, -1)", "view", "v1")]))
+    assert [(v.engine, v.finding, bool(v.witness)) for v in verdicts] == [("raises", True, True)]
+
+
+@pytest.mark.parametrize("shape", ["-1", "*batch, -1", "*batch, D * 3"])
+def test_an_expand_of_the_dims_after_the_lead_keeps_the_lead(shape):
+    # `x.unsqueeze(-1).expand(*batch, D, 3)` grows the new last dim alone: merging it with D
+    # raises for any D > 1, at every number of leading dims (it had no verdict)
+    verdicts = agreed(program("lead", PROLOGUE1, [
+        ("v0 = x.unsqueeze(-1).expand(*batch, D, 3)", "op", ""),
+        (f"s1 = v0.view({shape})", "view", "v0"), ("s2 = v0.view(*batch, D, 3, 1)", "view", "v0")],
+        ("x",), 3, SIZES1))
+    # (adding a size-1 dim after the lead has no verdict: the coarse one at an unknown rank)
+    assert [(v.engine, v.finding) for v in verdicts] == [("raises", True), ("unknown", False)]
+    assert verdicts[0].witness
+
+
+def test_a_join_with_the_contiguous_copy_keeps_the_lead():
+    # `x.contiguous() if p else x` has x's dims after the lead on both paths: the swap of
+    # them is decided by them (the join had dropped the lead)
+    verdicts = agreed(lead_program([
+        ("v2 = x.contiguous() if p else x", "op", ""), ("v3 = v2.mT", "op", ""),
+        ("s4 = v3.view(*batch, -1)", "view", "v3")], paths=True))
+    assert [(v.engine, v.finding) for v in verdicts] == [("raises", True)]
+
+
+def test_a_view_after_the_lead_of_a_transposed_tensor_regroups_the_dims_after_it():
+    # splitting C of the swapped dims keeps them apart in memory; merging them back raises,
+    # merging only the split does not (the view of a non-contiguous tensor dropped the lead)
+    verdicts = agreed(lead_program([
+        ("v0 = x.transpose(-2, -1)", "op", ""),
+        ("v1 = v0.view(*batch, D, C // 2, 2)", "op", ""),
+        ("s2 = v1.view(*batch, -1)", "view", "v1"), ("s3 = v1.view(*batch, D, C)", "view", "v1"),
+        ("v4 = v0.reshape(*batch, -1)", "op", ""), ("s5 = v4.view(*batch, C, D)", "view", "v4")]))
+    assert [(v.engine, v.finding) for v in verdicts] == \
+        [("raises", True), ("unknown", False), ("ok", False)]
+
+
+def test_a_witness_keeps_the_sizes_at_which_an_earlier_view_ran():
+    # on the path where v1 is the expand, `v1.view(*batch, -1)` raises for D > 1: the write
+    # after it runs there for D = 1 only, and a witness of D = 2 for it was wrong
+    agreed(program("lead", PROLOGUE1, [
+        ("v0 = x.unsqueeze(-1).expand(*batch, D, 3)", "op", ""),
+        ("v1 = v0.contiguous() if p else v0", "op", ""),
+        ("v3 = v1.view(*batch, -1)", "op", ""), ("v4 = v1.transpose(-1, -2)", "op", ""),
+        ("s6 = v4.add_(1)", "write", "v4")], ("x",), 3,
+        tuple(s + (p,) for p in (1, 0) for s in SIZES1), paths=True))
+
+
+def test_a_reshape_that_may_view_an_expand_stays_only_maybe_contiguous_after_the_lead():
+    # for D = 1 the reshape views the expand (a stride 0 is left): a view of it into the
+    # lead is no proof of contiguity, and `.view(-1)` of that raises there
+    verdicts = agreed(program("lead", PROLOGUE1, [
+        ("v1 = x.unsqueeze(-1).expand(*batch, D, 3)", "op", ""),
+        ("v3 = v1.reshape(*batch, -1)", "op", ""),
+        ("v4 = v3.view(*batch, v3.size(-1))", "op", ""),
+        ("s5 = v4.view(-1)", "view", "v4"), ("s6 = v4.add_(1)", "write", "v4")],
+        ("x",), 3, SIZES1))
+    assert [v.engine for v in verdicts] == ["unknown", "unknown"]
+
+
+def test_a_dtype_view_of_a_join_with_the_contiguous_copy_is_not_called_safe():
+    # the swap puts D last: of stride 1 on the expand's path, of stride 3 on the copy's, where
+    # `.view(torch.uint8)` raises; it was called safe from the expand's path alone
+    verdicts = agreed(program("lead", PROLOGUE1, [
+        ("v0 = x.unsqueeze(-1).expand(*batch, D, 3)", "op", ""),
+        ("v1 = v0.contiguous() if p else v0", "op", ""),
+        ("v3 = v1.unsqueeze(-1).expand(*batch, D, 3, 3)", "op", ""),
+        ("v4 = v3.transpose(-3, -1)", "op", ""),
+        ("s5 = v4.view(torch.uint8)", "dtype_view", "v4")], ("x",), 3,
+        tuple(s + (p,) for p in (1, 0) for s in SIZES1), paths=True))
     assert [v.engine for v in verdicts] == ["unknown"]

@@ -69,7 +69,8 @@ def contiguous(call: Call) -> Value:
     stale = tensor.stale_unit_strides or dtype_views.last_dim_unit_stride(tensor) is not True
     return Tensor(Kind.CONTIGUOUS, geometry, partial=kept, min_rank=tensor.min_rank,  # may be
                   assumed=Geometry.contiguous(list(assumed.sizes)) if keeps else None,  # self
-                  lost=tensor.lost, stale_unit_strides=stale)
+                  lost=tensor.lost, stale_unit_strides=stale,
+                  lead=tensor.lead if keeps else None)  # the leading dims stay outermost
 
 
 def convert(call: Call) -> Value:

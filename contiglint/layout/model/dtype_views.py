@@ -83,7 +83,13 @@ def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
             return False if tensor.kind is Kind.PERMUTED else None
         if geometry.rank and geometry.axes[-1].size == (1, ()):
             return _size_one_last_unit_stride(geometry)
-    return _last_innermost(geometry)
+    unit = _last_innermost(geometry)
+    if unit and tensor.maybe:
+        # the layout of some paths only: on the others (`elsewhere` where it is known) the last
+        # dim may lie elsewhere in memory (a transpose of the contiguous copy a join met)
+        other = tensor.alternative
+        return True if other is not None and _last_innermost(other) else None
+    return unit
 
 
 def _last_innermost(geometry) -> Optional[bool]:

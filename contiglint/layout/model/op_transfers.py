@@ -100,7 +100,8 @@ def _settled(transfer: Transfer, keeps_lead: bool) -> Transfer:
 
 # the transfers that keep a `Tensor.lead` where they change only the dims after it (and make
 # one: a view or a reshape into `(*lead, ...)`); every other drops it
-LEAD_KEEPING = frozenset({"transpose", "matrix_transpose", "view", "reshape", "elementwise"})
+LEAD_KEEPING = frozenset({"transpose", "matrix_transpose", "view", "reshape", "elementwise",
+                          "unsqueeze", "expand", "contiguous"})
 
 
 def _dropout(call: Call) -> Value:

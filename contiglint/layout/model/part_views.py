@@ -11,6 +11,7 @@ from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import (ONE, WILDCARD, Size, is_one, literal, size_text,
                                           symbol)
 from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.reshape_views import led_sizes
 from contiglint.layout.model.values import (
     OPAQUE,
     Const,
@@ -20,7 +21,7 @@ from contiglint.layout.model.values import (
     Tensor,
     Value,
 )
-from contiglint.layout.model.views import _norm, _without, apply_view, least_rank
+from contiglint.layout.model.views import _norm, _without, after_lead, apply_view, least_rank
 
 
 # --- selecting part of a tensor -------------------------------------------------------------
@@ -247,6 +248,12 @@ def expand(call: Call, sizes: Optional[list] = None) -> Tensor:
     """Stride-0 dims where a size-1 dim grows (or a leading dim is added). A dim of unknown
     size, or of a named one, given another size may already have it (no broadcast): such
     growth is only `maybe`."""
+    if sizes is None:
+        led = led_sizes(call.args, wildcard=True)
+        kept = after_lead(call, lambda inner: expand(inner, led[1]), led[0]) \
+            if led is not None else None
+        if kept is not None:  # `x.expand(*batch, d, 3)`: the dims after x's own lead
+            return kept
     sizes = call.sizes(0, "size") if sizes is None else sizes
     guessed = []
 

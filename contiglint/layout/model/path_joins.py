@@ -144,9 +144,12 @@ def _join_tensors(a: Tensor, b: Tensor) -> Tensor:
     # of a diagonal to one element is contiguous at stride N + 1): open
     stale = a.stale_unit_strides or b.stale_unit_strides or geometry != a.geometry and \
         odd_unit_strides(a.geometry) or geometry != b.geometry and odd_unit_strides(b.geometry)
+    # one unpack's lead on both, with the same dims after it: it leads the join too
+    lead = a.lead if a.lead is b.lead and assumed is not None and \
+        a.min_rank == b.min_rank == assumed.rank else None
     return Tensor(kind, geometry, None, maybe, a.partial or b.partial,
                   least, assumed, a.dtype if a.dtype == b.dtype else None,
-                  a.kept_by or b.kept_by, a.lost or b.lost or named, stale)
+                  a.kept_by or b.kept_by, a.lost or b.lost or named, stale, lead=lead)
 
 
 def odd_unit_strides(geometry: Optional[Geometry]) -> bool:

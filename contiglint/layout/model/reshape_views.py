@@ -14,11 +14,11 @@ from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.model.view_verdict import (
     resolve_wildcard, verdict_without_grouping, view_verdict,
 )
-from contiglint.layout.model.views import _norm, _result, apply_view
-from contiglint.layout.model.witness import reshape_proven_contiguous
+from contiglint.layout.model.views import _norm, _result, after_lead, apply_view
+from contiglint.layout.model.witness import ViewRuns, reshape_proven_contiguous
 from contiglint.layout.model.witness_sizes import is_atom
-from contiglint.layout.model.values import (UNKNOWN_TENSOR, IntVal, Kind, Lead, Spread, Tensor,
-                                            Value)
+from contiglint.layout.model.values import (UNKNOWN_TENSOR, IntVal, Kind, Lead, Ref, Spread,
+                                            Tensor, Value)
 
 
 def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False) -> Value:
@@ -30,7 +30,14 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
             not tensor.lost and not tensor.made_sizes and tensor.partial is None:
         # `x.view(*batch, d // 2, 2)`: `batch`'s dims lead, of any number, none included
         return Tensor(tensor.kind, None, min_rank=len(led[1]),
-                      assumed=Geometry.contiguous(led[1]), lead=led[0])
+                      assumed=Geometry.contiguous(led[1]), lead=led[0],
+                      maybe=tensor.maybe and tensor.kind is Kind.CONTIGUOUS)
+    if target is None and "shape" not in call.kwargs:
+        led = led_sizes(call.args, wildcard=True)
+        kept = after_lead(call, lambda inner: view(inner, list(led[1]), copy_if_needed),
+                          led[0]) if led is not None else None
+        if kept is not None:  # `r.view(*batch, d, c // 2, 2)` of `r = x.mT`: r's dims after
+            return kept  # its own lead regrouped, the lead kept
     if target is None:
         return _unshaped(tensor)
     target = resolve_wildcard(tensor, target)
@@ -75,6 +82,22 @@ def element_count(call: Call) -> Optional[ElementCount]:
     return ElementCount.of(source.sizes, target) if source is not None else None
 
 
+def view_runs(call: Call) -> Optional[ViewRuns]:
+    """What `tensor.view(shape)` shows of the sizes past it, where the tensor is not
+    contiguous and the geometry a witness would give sizes to is known (its own, or the one
+    after a lead the shape starts with): they let the view succeed. None for a dtype view,
+    or where the shape or the geometry is not known."""
+    tensor = call.tensor
+    if not tensor.noncontiguous or "dtype" in call.kwargs or \
+            any(isinstance(arg, Ref) for arg in call.args):
+        return None
+    target = with_lead(tensor, call.sizes(0, "size"), call.args)
+    geometry = tensor.witness_geometry
+    if target is None or geometry is None or None in target:
+        return None
+    return ViewRuns(geometry, tuple(target))
+
+
 def _sized_by_rest(tensor: Tensor, result: Tensor) -> Tensor:
     """`result`, a view of `tensor` of unknown rank with a `-1`, whose size there is no free
     name where the sizes assumed at the least rank name some: it is their product over the
@@ -99,15 +122,17 @@ def _unshaped(tensor: Tensor) -> Tensor:
     return Tensor(Kind.UNKNOWN, lost=True)
 
 
-def led_sizes(args: list) -> Optional[tuple[Lead, list]]:
+def led_sizes(args: list, wildcard: bool = False) -> Optional[tuple[Lead, list]]:
     """The `Lead` a view's or a reshape's shape starts with and the known sizes after it
-    (`x.view(*batch, d // 2, 2)`), or None."""
+    (`x.view(*batch, d // 2, 2)`), or None. With `wildcard`, one `-1` among them is kept
+    as "-1" (a view of a tensor whose dims after the same lead are known: `x.mT.view(*batch,
+    -1)`); else a `-1` gives None (the dims it stands for are not known)."""
     if len(args) < 2 or not isinstance(args[0], Spread) or args[0].of is None:
         return None
     sizes = [arg.size if isinstance(arg, IntVal) else None for arg in args[1:]]
-    if None in sizes or literal(-1) in sizes:
+    if None in sizes or sizes.count(literal(-1)) > (1 if wildcard else 0):
         return None
-    return args[0].of, sizes
+    return args[0].of, [WILDCARD if size == literal(-1) else size for size in sizes]
 
 
 def with_lead(tensor: Tensor, target: Optional[list], args: list) -> Optional[list]:
@@ -115,7 +140,7 @@ def with_lead(tensor: Tensor, target: Optional[list], args: list) -> Optional[li
     (`r.view(*batch, d)` of `r = x.view(*batch, d // 2, 2).mT`), the sizes after it: the
     view keeps those leading dims and is decided by the dims after them (`tensor.assumed`),
     for every number of leading dims."""
-    led = led_sizes(args) if target is None else None
+    led = led_sizes(args, wildcard=True) if target is None else None
     if led is None or led[0] is not tensor.lead or tensor.geometry is not None or \
             tensor.assumed is None or tensor.assumed.rank != tensor.min_rank:
         return target

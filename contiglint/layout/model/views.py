@@ -20,6 +20,7 @@ from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import (
     Kind,
     Tensor,
+    Value,
     classify,
 )
 
@@ -293,6 +294,31 @@ def _lead_kept(tensor: Tensor, result: Tensor, dims: tuple) -> Tensor:
     return evolve(result, lead=tensor.lead if kept else None) if kept or result.lead else result
 
 
+def after_lead(call: Call, transfer: Callable[[Call], Value], lead: object) -> Optional[Tensor]:
+    """`transfer` applied to the dims of `call.tensor` after its `lead` alone, where `lead`
+    (the one an op's sizes start with: `x.expand(*batch, d, 3)`, `r.view(*batch, d // 2, 2,
+    c)`) is that lead: those dims are the geometry assumed after it, and the leading dims,
+    outermost and untouched, do not change what the op does to them at any number of leading
+    dims. The result keeps the lead. None where the tensor has another lead or none, or the
+    op's result on those dims has no geometry."""
+    tensor = call.tensor
+    assumed = tensor.assumed
+    if tensor.lead is None or lead is not tensor.lead or tensor.geometry is not None or \
+            assumed is None or assumed.rank != tensor.min_rank or tensor.lost or \
+            tensor.partial is not None:
+        return None
+    inner = evolve(tensor, geometry=assumed, assumed=None, lead=None)
+    result = transfer(evolve(call, this=inner))
+    if not isinstance(result, Tensor) or result.geometry is None or \
+            None in result.geometry.sizes:
+        return None
+    # a layout the op left unknown of a tensor an op broke is the op's, not a caller's: no
+    # witness may take it for a fresh tensor of those sizes
+    lost = result.lost or tensor.noncontiguous and result.kind is Kind.UNKNOWN
+    return evolve(result, geometry=None, assumed=result.geometry,
+                  min_rank=result.geometry.rank, lead=tensor.lead, lost=lost)
+
+
 def t(call: Call) -> Tensor:
     """`.t()`/`.T`: a no-op below 2-D, swaps 2-D, reverses dims for `.T` on N-D. `t()` raises
     above 2-D, so a `t()` that permutes anything has exactly two dims: a later
@@ -355,7 +381,13 @@ def unsqueeze(call: Call) -> Tensor:
     # the input has at least `dim` dims (-dim - 1 for a negative one): at that rank the
     # new dim is the last, at every rank it has size 1
     least = 0 if dim is None else dim if dim >= 0 else -dim - 1
-    return apply_view(call, change, None, least)
+    result = apply_view(call, change, None, least)
+    tensor = call.tensor
+    if dim is not None and dim < 0 and tensor.lead is not None and \
+            tensor.assumed is not None and -dim - 1 <= tensor.assumed.rank:
+        # a dim counted from the back, among those after the lead: the lead stays
+        return after_lead(call, unsqueeze, tensor.lead) or result
+    return result
 
 
 def _without(g: Geometry, gone: list[int]) -> Geometry:
