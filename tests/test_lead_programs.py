@@ -160,17 +160,6 @@ def test_a_view_after_the_lead_of_a_transposed_tensor_regroups_the_dims_after_it
         [("raises", True), ("unknown", False), ("ok", False)]
 
 
-def test_a_witness_keeps_the_sizes_at_which_an_earlier_view_ran():
-    # on the path where v1 is the expand, `v1.view(*batch, -1)` raises for D > 1: the write
-    # after it runs there for D = 1 only, and a witness of D = 2 for it was wrong
-    agreed(program("lead", PROLOGUE1, [
-        ("v0 = x.unsqueeze(-1).expand(*batch, D, 3)", "op", ""),
-        ("v1 = v0.contiguous() if p else v0", "op", ""),
-        ("v3 = v1.view(*batch, -1)", "op", ""), ("v4 = v1.transpose(-1, -2)", "op", ""),
-        ("s6 = v4.add_(1)", "write", "v4")], ("x",), 3,
-        tuple(s + (p,) for p in (1, 0) for s in SIZES1), paths=True))
-
-
 def test_a_reshape_that_may_view_an_expand_stays_only_maybe_contiguous_after_the_lead():
     # for D = 1 the reshape views the expand (a stride 0 is left): a view of it into the
     # lead is no proof of contiguity, and `.view(-1)` of that raises there

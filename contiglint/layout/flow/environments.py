@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Optional
 
 from contiglint.layout.model.path_conditions import NO_CONDITIONS, ElementCount, PathConditions
-from contiglint.layout.model.witness import ViewRuns
 from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import OPAQUE, Const, Value
 
@@ -43,9 +42,8 @@ def path_conditions(env: Env) -> PathConditions:
     return PathConditions(above, counts) if above or counts else NO_CONDITIONS
 
 
-def counted(env: Env, count: ElementCount | ViewRuns) -> None:
-    """Note in `env` that the path ran a view or reshape whose element counts agree, or a
-    view of a non-contiguous tensor that succeeded (`witness.ViewRuns`)."""
+def counted(env: Env, count: ElementCount) -> None:
+    """Note in `env` that the path ran a view or reshape whose element counts agree."""
     if env is not None:
         env[COUNTS] = Const(_facts(env, COUNTS) | {count})
 

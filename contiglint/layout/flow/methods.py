@@ -25,7 +25,7 @@ from contiglint.layout.sinks.records import (
 )
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.sizes import literal
-from contiglint.layout.model.reshape_views import element_count, view_runs, with_lead
+from contiglint.layout.model.reshape_views import element_count, with_lead
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.path_joins import join
 from contiglint.layout.model.values import (
@@ -242,10 +242,6 @@ class MethodMixin:
             count = element_count(Call(name, tensor, args, kwargs))
             if count is not None:
                 counted(self.env, count)
-        if name == "view":  # and the sizes let it succeed
-            runs = view_runs(Call(name, tensor, args, kwargs))
-            if runs is not None:
-                counted(self.env, runs)
         if is_inplace_method(name):
             self.sinks.inplace(node, func.value, tensor, f".{name}()")
         if name in SIZE_CHANGING and isinstance(func.value, ast.Name):

@@ -8,9 +8,7 @@ reach the sink. Two things on the path rule sizes out:
 - a view or reshape the path ran: it raises unless its input and its shape have the same
   number of elements (one `-1`: a shape whose other sizes divide it). `x.reshape(*batch,
   D // 2, 2)` earlier on the path holds only for an even D, so a later sink's witness may not
-  take D = 3 (`counts`; flow/methods.py records each). A view of a tensor that is not
-  contiguous also raises unless the sizes let it merge what it merges (`witness.ViewRuns`,
-  kept among the counts): past `x.unsqueeze(-1).expand(b, d, 3).view(b, -1)` only d = 1 runs.
+  take D = 3 (`counts`; flow/methods.py records each).
 
 Each is kept in the flow pass's environment along the path (flow/environments.py), joined
 where paths meet by what both paths show, and carried by every sink (`Sink.path`).

@@ -15,10 +15,10 @@ from contiglint.layout.model.view_verdict import (
     resolve_wildcard, verdict_without_grouping, view_verdict,
 )
 from contiglint.layout.model.views import _norm, _result, after_lead, apply_view
-from contiglint.layout.model.witness import ViewRuns, reshape_proven_contiguous
+from contiglint.layout.model.witness import reshape_proven_contiguous
 from contiglint.layout.model.witness_sizes import is_atom
-from contiglint.layout.model.values import (UNKNOWN_TENSOR, IntVal, Kind, Lead, Ref, Spread,
-                                            Tensor, Value)
+from contiglint.layout.model.values import (UNKNOWN_TENSOR, IntVal, Kind, Lead, Spread, Tensor,
+                                            Value)
 
 
 def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False) -> Value:
@@ -80,22 +80,6 @@ def element_count(call: Call) -> Optional[ElementCount]:
     else:
         source = tensor.geometry
     return ElementCount.of(source.sizes, target) if source is not None else None
-
-
-def view_runs(call: Call) -> Optional[ViewRuns]:
-    """What `tensor.view(shape)` shows of the sizes past it, where the tensor is not
-    contiguous and the geometry a witness would give sizes to is known (its own, or the one
-    after a lead the shape starts with): they let the view succeed. None for a dtype view,
-    or where the shape or the geometry is not known."""
-    tensor = call.tensor
-    if not tensor.noncontiguous or "dtype" in call.kwargs or \
-            any(isinstance(arg, Ref) for arg in call.args):
-        return None
-    target = with_lead(tensor, call.sizes(0, "size"), call.args)
-    geometry = tensor.witness_geometry
-    if target is None or geometry is None or None in target:
-        return None
-    return ViewRuns(geometry, tuple(target))
 
 
 def _sized_by_rest(tensor: Tensor, result: Tensor) -> Tensor:

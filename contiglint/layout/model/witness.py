@@ -222,23 +222,6 @@ def _holes(viewed: "_ViewProblem") -> Optional[Witness]:
     return None
 
 
-@dataclass(frozen=True)
-class ViewRuns:
-    """A view the path ran of a tensor whose layout the model knows (`geometry`, viewed as
-    `target`: sizes and "-1"): the code after it runs only for sizes at which that view
-    succeeds (`x.unsqueeze(-1).expand(b, d, 3)` viewed as `(b, -1)` runs on for d = 1
-    alone), which a witness of a later sink keeps (path_conditions.PathConditions)."""
-
-    geometry: Geometry
-    target: tuple
-
-    def broken_by(self, values: dict) -> bool:
-        """Whether the view raises at these sizes (name -> int); where they do not make the
-        tensor and the shape concrete, not."""
-        made = _ViewProblem(self.geometry, self.target).at(values, solving=False)
-        return made is not None and view_strides(*made[1:]) is None
-
-
 class _ViewProblem:
     """`.view(*target)` of a tensor of `geometry`, made concrete under an assignment."""
 
