@@ -25,19 +25,19 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     """`.view(shape)` (and `.reshape` with `copy_if_needed`): regroup the geometry."""
     tensor = call.tensor
     target = call.sizes(0, "shape") if target is None else target
-    led = led_sizes(call.args) if target is None and "shape" not in call.kwargs else None
-    if led is not None and tensor.geometry is None and not tensor.noncontiguous and \
-            not tensor.lost and not tensor.made_sizes and tensor.partial is None:
+    led = led_sizes(call.args, wildcard=True) \
+        if target is None and "shape" not in call.kwargs else None
+    if led is not None and WILDCARD not in led[1] and tensor.geometry is None and \
+            not tensor.noncontiguous and not tensor.lost and not tensor.made_sizes and \
+            tensor.partial is None:
         # `x.view(*batch, d // 2, 2)`: `batch`'s dims lead, of any number, none included
         return Tensor(tensor.kind, None, min_rank=len(led[1]),
                       assumed=Geometry.contiguous(led[1]), lead=led[0],
                       maybe=tensor.maybe and tensor.kind is Kind.CONTIGUOUS)
-    if target is None and "shape" not in call.kwargs:
-        led = led_sizes(call.args, wildcard=True)
-        kept = after_lead(call, lambda inner: view(inner, list(led[1]), copy_if_needed),
-                          led[0]) if led is not None else None
-        if kept is not None:  # `r.view(*batch, d, c // 2, 2)` of `r = x.mT`: r's dims after
-            return kept  # its own lead regrouped, the lead kept
+    kept = after_lead(call, lambda inner: view(inner, list(led[1]), copy_if_needed),
+                      led[0]) if led is not None else None
+    if kept is not None:  # `r.view(*batch, d, c // 2, 2)` of `r = x.mT`: r's dims after its
+        return kept  # own lead regrouped, the lead kept
     if target is None:
         return _unshaped(tensor)
     target = resolve_wildcard(tensor, target)

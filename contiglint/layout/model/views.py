@@ -381,13 +381,14 @@ def unsqueeze(call: Call) -> Tensor:
     # the input has at least `dim` dims (-dim - 1 for a negative one): at that rank the
     # new dim is the last, at every rank it has size 1
     least = 0 if dim is None else dim if dim >= 0 else -dim - 1
-    result = apply_view(call, change, None, least)
     tensor = call.tensor
     if dim is not None and dim < 0 and tensor.lead is not None and \
             tensor.assumed is not None and -dim - 1 <= tensor.assumed.rank:
         # a dim counted from the back, among those after the lead: the lead stays
-        return after_lead(call, unsqueeze, tensor.lead) or result
-    return result
+        kept = after_lead(call, unsqueeze, tensor.lead)
+        if kept is not None:
+            return kept
+    return apply_view(call, change, None, least)
 
 
 def _without(g: Geometry, gone: list[int]) -> Geometry:
