@@ -124,15 +124,16 @@ def test_the_key_survives_a_line_shift():
     assert mutant_sites.relocate(entry, SOURCE.replace("x.reshape(2, -1)", "x.flatten()")) is None
 
 
-def _result(label, default, every):
-    return {"label": label, "new_findings": {"default": default, "all rules": every}}
+def _result(label, default, every, strict=()):
+    return {"label": label,
+            "new_findings": {"default": default, "all rules": every, "strict": list(strict)}}
 
 
 def test_caught_and_flagged_are_counted_per_rule_and_once_overall():
-    results = [_result("bug", ["CTG101"], ["CTG101", "CTG102"]),
-               _result("bug", [], ["CTG102"]),
-               _result("bug", [], []),
-               _result("harmless", [], ["CTG101"]),
+    results = [_result("bug", ["CTG101"], ["CTG101", "CTG102"], ["CTG101", "CTG102"]),
+               _result("bug", [], ["CTG102"], ["CTG102"]),
+               _result("bug", [], [], ["CTG101"]),
+               _result("harmless", [], ["CTG101"], ["CTG101"]),
                _result("harmless", [], []),
                _result("undecided", ["CTG101"], ["CTG101"])]
     table = mutants.tally(results)
@@ -141,19 +142,24 @@ def test_caught_and_flagged_are_counted_per_rule_and_once_overall():
     assert table["all rules"]["all"] == Counter(bug=3, harmless=2, caught=2, flagged=1)
     assert table["all rules"]["CTG101"] == Counter(caught=1, flagged=1)
     assert table["all rules"]["CTG102"] == Counter(caught=2)
+    assert table["strict"]["all"] == Counter(bug=3, harmless=2, caught=3, flagged=1)
+    assert table["strict"]["CTG101"] == Counter(caught=2, flagged=1)
 
 
 def test_the_table_prints_each_rule_overall_and_per_operator(capsys):
-    results = [dict(_result("bug", [], ["CTG101"]), operator="drop-contiguous"),
-               dict(_result("bug", [], []), operator="reshape-to-view"),
+    results = [dict(_result("bug", [], ["CTG101"], ["CTG101"]), operator="drop-contiguous"),
+               dict(_result("bug", [], [], ["CTG101"]), operator="reshape-to-view"),
                dict(_result("harmless", [], ["CTG101"]), operator="reshape-to-view")]
     mutants.print_table(results, "toy")
     rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()
             if line and not line.startswith(("mutant", "rule"))}
-    assert rows["CTG101"] == ["0/2", "0%", "0/1", "0%", "1/2", "50%", "1/1", "100%"]
+    assert rows["CTG101"] == ["0/2", "0%", "0/1", "0%", "1/2", "50%", "1/1", "100%",
+                              "2/2", "100%", "0/1", "0%"]
     assert rows["all"] == rows["CTG101"]
-    assert rows["drop-contiguous"] == ["0/1", "0%", "0/0", "1/1", "100%", "0/0"]
-    assert rows["reshape-to-view"] == ["0/1", "0%", "0/1", "0%", "0/1", "0%", "1/1", "100%"]
+    assert rows["drop-contiguous"] == ["0/1", "0%", "0/0", "1/1", "100%", "0/0", "1/1", "100%",
+                                       "0/0"]
+    assert rows["reshape-to-view"] == ["0/1", "0%", "0/1", "0%", "0/1", "0%", "1/1", "100%",
+                                       "1/1", "100%", "0/1", "0%"]
 
 
 def test_imported_package_modules_are_found(tmp_path):
