@@ -183,3 +183,33 @@ def test_a_dtype_view_of_a_join_with_the_contiguous_copy_is_not_called_safe():
         ("s5 = v4.view(torch.uint8)", "dtype_view", "v4")], ("x",), 3,
         tuple(s + (p,) for p in (1, 0) for s in SIZES1), paths=True))
     assert [v.engine for v in verdicts] == ["unknown"]
+
+
+@pytest.mark.parametrize("product", ["x @ x.mT", "torch.matmul(x, torch.ones(*batch, D, 3))"])
+def test_a_product_of_two_tensors_after_one_lead_keeps_the_lead(product):
+    # the operands' leading dims are the same sizes: the product has them, and the swap of its
+    # last dims raises when merged back at every number of leading dims (the lead was dropped)
+    verdicts = agreed(lead_program([
+        (f"v0 = {product}", "op", ""), ("v1 = v0.mT", "op", ""),
+        ("s2 = v1.view(*batch, -1)", "view", "v1"), ("s3 = v0.view(*batch, -1)", "view", "v0")]))
+    assert [(v.engine, v.finding) for v in verdicts] == [("raises", True), ("ok", False)]
+    assert verdicts[0].witness
+
+
+def test_a_product_with_a_tensor_of_unknown_rank_keeps_no_lead():
+    # `w` may add leading dims of its own (a broadcast): no view into `(*batch, ...)` is decided
+    verdicts = agreed(lead_program([
+        ("v0 = x @ x.mT", "op", ""), ("v1 = v0 @ torch.ones_like(v0).flatten(0, -3)", "op", ""),
+        ("v2 = v1.mT", "op", ""), ("s3 = v2.view(*batch, -1)", "view", "v2")]))
+    assert [v.finding for v in verdicts] == [False]
+
+
+@pytest.mark.parametrize("unary", ["torch.relu(x)", "x.float()", "x.flip(-1)", "x.clone()"])
+def test_a_unary_op_that_keeps_the_shape_keeps_the_lead(unary):
+    # the result has x's dims after the lead, densely: the swap of them raises when merged
+    # back (the lead was dropped at the unary op)
+    verdicts = agreed(lead_program([
+        (f"v0 = {unary}", "op", ""), ("v1 = torch.transpose(v0, -2, -1)", "op", ""),
+        ("s2 = v1.view(*batch, D * C)", "view", "v1")]))
+    assert [(v.engine, v.finding) for v in verdicts] == [("raises", True)]
+    assert verdicts[0].witness

@@ -61,12 +61,14 @@ class Op:
     modules: tuple[str, ...] = ()  # nn.Module classes whose call applies this op
     untested: str = ""  # why the table test cannot execute this entry, if it cannot
     keeps_lead: bool = False  # the transfer decides whether its result keeps a `Tensor.lead`
+    same_shape: bool = False  # a unary op whose result has its input's shape (SAME_SHAPE)
 
     def __post_init__(self) -> None:
         if self.effect in ("breaks", "preserves", "depends") and \
                 self.transfer not in cv.DTYPE_SETTERS:
             object.__setattr__(self, "transfer", cv.keeping_dtype(self.transfer))
-        object.__setattr__(self, "transfer", _settled(self.transfer, self.keeps_lead))
+        object.__setattr__(self, "transfer", _settled(self.transfer, self.keeps_lead,
+                                                      self.same_shape))
 
 
 def _stays_made(this, result: Value) -> Value:
@@ -79,19 +81,24 @@ def _stays_made(this, result: Value) -> Value:
     return result
 
 
-def _settled(transfer: Transfer, keeps_lead: bool) -> Transfer:
+def _settled(transfer: Transfer, keeps_lead: bool, same_shape: bool = False) -> Transfer:
     """What every op's result gets. Sizes an op made from lost sizes stay lost: where the
     input's sizes are lost and the result's come from them (`.mT` of a repeat of unknown
     sizes), the result's are lost too, not free sizes for a witness, nor for an op that fixes
     the rank later. And an op that does not say which dims it changed (not `keeps_lead`)
     drops its input's `Tensor.lead`: the leading dims may be what it changed (`x[0]`,
-    `x.flatten(0, 1)`, a broadcast)."""
+    `x.flatten(0, 1)`, a broadcast), unless it is a unary op that keeps the shape
+    (`same_shape`: `torch.relu(x)`, `x.float()`) and the result's dims after the lead are the
+    input's."""
     def apply(call: Call) -> Value:
         result = _stays_made(call.this, transfer(call))
         if keeps_lead or not isinstance(result, Tensor) or result.lead is None or \
                 result is call.this or not isinstance(call.this, Tensor) or \
                 result.lead is not call.this.lead:
             return result  # a factory's own lead (`torch.ones(*batch, n, d)`) stays
+        if same_shape and result.geometry is None and result.assumed is not None and \
+                result.min_rank == call.this.min_rank == result.assumed.rank:
+            return result  # its dims after the lead are the input's, in their dense order
         return evolve(result, lead=None)
     apply.__name__ = getattr(transfer, "__name__", "transfer")
     apply.__doc__ = getattr(transfer, "__doc__", None)
@@ -101,7 +108,10 @@ def _settled(transfer: Transfer, keeps_lead: bool) -> Transfer:
 # the transfers that keep a `Tensor.lead` where they change only the dims after it (and make
 # one: a view or a reshape into `(*lead, ...)`); every other drops it
 LEAD_KEEPING = frozenset({"transpose", "matrix_transpose", "view", "reshape", "elementwise",
-                          "unsqueeze", "expand", "contiguous"})
+                          "unsqueeze", "expand", "contiguous", "matmul"})
+# unary transfers whose result has the input's shape, its dims in the input's dense order:
+# where the result's dims after a lead are the input's, the lead stays (`_settled`)
+SAME_SHAPE = frozenset({"pointwise", "preserve", "convert", "clone"})
 
 
 def _dropout(call: Call) -> Value:
@@ -288,7 +298,8 @@ def _op(entry: catalogue.Entry) -> Op:
         raise catalogue.CatalogueError(f"no layout transfer named {entry.transfer!r} (the "
                                        f"catalogue entry of {entry.spellings[0]!r})")
     return Op(entry.methods, entry.functions, entry.effect, TRANSFERS[entry.transfer],
-              entry.modules, entry.untested, entry.transfer in LEAD_KEEPING)
+              entry.modules, entry.untested, entry.transfer in LEAD_KEEPING,
+              entry.transfer in SAME_SHAPE)
 
 
 TABLE: tuple[Op, ...] = tuple(_op(entry) for entry in catalogue.TABLE)

@@ -61,11 +61,17 @@ def matmul_shape(a: Sequence[Size], b: Sequence[Size]) -> Optional[list[Size]]:
 def matmul(call: Call) -> Value:
     """matmul/mm/bmm/mv/dot and `@`: a fresh contiguous tensor (measured for transposed,
     broadcast and 1-D operands) whose shape follows the operands' (facts.MATMUL); other
-    products of the family (addmm, baddbmm, inner, tensordot): contiguous, shape unknown."""
+    products of the family (addmm, baddbmm, inner, tensordot): contiguous, shape unknown.
+    Two operands after one lead (`*batch, n, d = x.shape`; `x @ x.mT`) keep it
+    (`_led_product`)."""
     name = call.name.rsplit(".", 1)[-1]
     if name not in facts.MATMUL:
         return CONTIGUOUS
     left, right = call.this, call.arg(0, facts.MATMUL[name])
+    if name == "matmul":
+        led = _led_product(left, right)
+        if led is not None:
+            return led
     a, b = sizes_of(left), sizes_of(right)
     exact = EXACT_RANKS.get(name)
     if exact and (a is None or b is None):
@@ -77,6 +83,28 @@ def matmul(call: Call) -> Value:
     if a is None or b is None:
         return _assumed_product(left, right)
     return _fresh(matmul_shape(a, b))
+
+
+def _led_product(left: Optional[Value], right: Optional[Value]) -> Optional[Tensor]:
+    """`torch.matmul` of two tensors after the same `Tensor.lead` with as many dims after it,
+    at least two (`x @ x.mT`, `x @ torch.ones(*batch, d, k)`): their leading dims are the same
+    sizes, so the product has them too, followed by the product of the dims after the lead;
+    contiguous (at no leading dims a 2-D product, an mm; at some, a batched one of equal
+    ranks, a bmm: both fresh). None for other operands (one of unknown rank may broadcast
+    leading dims of its own)."""
+    if not (isinstance(left, Tensor) and isinstance(right, Tensor)) or left.lead is None or \
+            left.lead is not right.lead:
+        return None
+    a, b = left.assumed, right.assumed
+    if left.geometry is not None or right.geometry is not None or a is None or b is None or \
+            not left.min_rank == right.min_rank == a.rank == b.rank >= 2 or \
+            left.made_sizes or right.made_sizes:
+        return None
+    shape = matmul_shape(a.sizes, b.sizes)
+    if shape is None:
+        return None
+    return Tensor(Kind.CONTIGUOUS, None, min_rank=len(shape), assumed=Geometry.contiguous(shape),
+                  lead=left.lead)
 
 
 EXACT_RANKS = {"bmm": 3, "mm": 2}  # the rank each operand of these products must have
