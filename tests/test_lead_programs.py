@@ -213,3 +213,44 @@ def test_a_unary_op_that_keeps_the_shape_keeps_the_lead(unary):
         ("s2 = v1.view(*batch, D * C)", "view", "v1")]))
     assert [(v.engine, v.finding) for v in verdicts] == [("raises", True)]
     assert verdicts[0].witness
+
+
+@pytest.mark.parametrize("reduced", ["x.sum(-1)", "x.amax(-1)", "x.max(-1)[0]"])
+def test_a_reduction_over_a_dim_after_the_lead_keeps_the_lead(reduced):
+    # (C,) after the lead, expanded along a new last dim: merging the two raises for C > 1 at
+    # every number of leading dims (the reduction had dropped the lead)
+    verdicts = agreed(lead_program([
+        (f"v0 = {reduced}", "op", ""), ("v1 = v0.unsqueeze(-1).expand(*batch, C, 3)", "op", ""),
+        ("s2 = v1.view(*batch, C * 3)", "view", "v1")]))
+    assert [(v.engine, v.finding) for v in verdicts] == [("raises", True)]
+    assert verdicts[0].witness
+
+
+def test_a_reduction_over_a_leading_dim_keeps_no_lead():
+    # dim -3 is a leading dim (or none, at no leading dims, where torch raises): no verdict
+    # into `(*batch, ...)` follows from the dims after the lead
+    verdicts = agreed(lead_program([
+        ("v0 = x.sum(-1, keepdim=True)", "op", ""), ("v1 = v0.expand(*batch, C, 3)", "op", ""),
+        ("v2 = v1.mean(0)", "op", ""), ("s3 = v2.data_ptr()", "probe", "v2")]))
+    assert [v.finding for v in verdicts] == [False]
+
+
+@pytest.mark.parametrize("indexed, target", [
+    ("x[..., ::2]", "*batch, C * v1.size(-1)"),  # raises for odd D: the witness must say so
+    ("x.unsqueeze(-1).expand(*batch, C, D, 3)[..., ::2]", "*batch, C, D * 2")])
+def test_an_index_after_an_ellipsis_that_breaks_the_dims_after_the_lead_keeps_it(indexed,
+                                                                                  target):
+    verdicts = agreed(lead_program([
+        (f"v1 = {indexed}", "op", ""), (f"s2 = v1.view({target})", "view", "v1")]))
+    assert [(v.engine, v.finding) for v in verdicts] == [("raises", True)]
+    assert verdicts[0].witness
+
+
+@pytest.mark.parametrize("indexed", ["x[..., 1:, :]", "x[..., 0, :]", "x[..., :1]"])
+def test_an_index_that_leaves_the_dims_after_the_lead_contiguous_drops_it(indexed):
+    # contiguous after the lead, with holes between the leading dims' blocks: `.view(-1)`
+    # raises with leading dims and not without, and no view is called safe
+    verdicts = agreed(lead_program([
+        (f"v1 = {indexed}", "op", ""), ("s2 = v1.view(-1)", "view", "v1")]))
+    assert [v.engine for v in verdicts] == ["unknown"]
+

@@ -108,7 +108,7 @@ def _settled(transfer: Transfer, keeps_lead: bool, same_shape: bool = False) -> 
 # the transfers that keep a `Tensor.lead` where they change only the dims after it (and make
 # one: a view or a reshape into `(*lead, ...)`); every other drops it
 LEAD_KEEPING = frozenset({"transpose", "matrix_transpose", "view", "reshape", "elementwise",
-                          "unsqueeze", "expand", "contiguous", "matmul"})
+                          "unsqueeze", "expand", "contiguous", "matmul", "reduction"})
 # unary transfers whose result has the input's shape, its dims in the input's dense order:
 # where the result's dims after a lead are the input's, the lead stays (`_settled`)
 SAME_SHAPE = frozenset({"pointwise", "preserve", "convert", "clone"})
@@ -329,11 +329,31 @@ def module(qualname: str) -> Optional[Op]:
 def index(tensor: Tensor, items, origin, owner: Optional[str] = None) -> Tensor:
     """`tensor[items]`: indexing.py's result, with the dtype kept and lost sizes kept lost
     (`v[v > 0][::2]` has a length no input chooses)."""
-    result = _stays_made(tensor, indexing.index(tensor, items, origin, owner))
-    if result.lead is not None and result is not tensor:
-        result = evolve(result, lead=None)  # an index may take the leading dims (`x[0]`)
+    result = _index_after_lead(tensor, items, origin)
+    if result is None:
+        result = _stays_made(tensor, indexing.index(tensor, items, origin, owner))
+        if result.lead is not None and result is not tensor:
+            result = evolve(result, lead=None)  # an index may take the leading dims (`x[0]`)
     return evolve(result, dtype=tensor.dtype) if tensor.dtype and \
         result.dtype is None else result
+
+
+def _index_after_lead(tensor: Tensor, items, origin) -> Optional[Tensor]:
+    """`x[..., ::2]`, `x[..., 0]`: basic indexing after an ellipsis, of no more dims than
+    those after the tensor's lead, indexes those dims alone and keeps the lead
+    (`views.after_lead`) where it leaves them non-contiguous: then the whole tensor is not
+    contiguous either, and a view into `(*batch, ...)` is decided by them. A contiguous
+    result of them says nothing of the whole (`x[..., 1:, :]` leaves holes between the
+    leading dims' blocks): the lead is dropped, as for any other index. None where the index
+    is not of that form."""
+    if tensor.lead is None or tensor.assumed is None or not items or \
+            items[0].kind != "ellipsis" or \
+            any(item.kind not in ("slice", "int", "none") for item in items[1:]) or \
+            sum(item.kind in ("slice", "int") for item in items) > tensor.assumed.rank:
+        return None
+    result = vw.after_lead(Call("index", tensor, origin=origin),
+                           lambda call: indexing.index(call.tensor, items, origin), tensor.lead)
+    return result if result is not None and result.noncontiguous else None
 
 
 FLOAT_FACTORIES = dtypes.FLOAT_FACTORIES

@@ -11,12 +11,16 @@ from contiglint.layout.model.sizes import ONE, literal
 from contiglint.layout.model.transfer import (Call, _literal_dim, _truthy, channels_last, fresh,
                                               fresh_same_rank, kept_origin)
 from contiglint.layout.model.values import CONTIGUOUS, Const, IntVal, Kind, Seq, Tensor, Value
-from contiglint.layout.model.views import least_rank
+from contiglint.layout.model.views import after_lead, least_rank
 
 
 def reduction(call: Call) -> Value:
     """Reductions over a dim return fresh contiguous tensors (measured: sum, mean, amax,
-    norm, argmax, max over permuted and channels_last inputs). Keepdim keeps channels_last."""
+    norm, argmax, max over permuted and channels_last inputs). Keepdim keeps channels_last.
+    Over dims counted from the back within those after a `Tensor.lead`, the lead stays."""
+    led = _after_lead(call)
+    if led is not None:
+        return led
     if call.tensor.channels_last and _truthy(call.kwargs.get("keepdim")):
         return _kept_dims(call)
     sizes = _reduced_sizes(call)
@@ -37,6 +41,20 @@ def reduction(call: Call) -> Value:
         # choose, so a later op that fixes the rank gives them no free sizes
         return Tensor(Kind.CONTIGUOUS, min_rank=call.tensor.min_rank, lost=True)
     return _dropped_unplaced(call)
+
+
+def _after_lead(call: Call) -> Optional[Tensor]:
+    """A reduction over dims counted from the back, each among the dims after the tensor's
+    lead (`*batch, c, d = x.shape`; `x.sum(-1)`): those dims reduced as a tensor of their own
+    would be, the leading dims, outermost and untouched, kept (`views.after_lead`)."""
+    tensor = call.tensor
+    if tensor.lead is None or tensor.assumed is None or \
+            call.name.rsplit(".", 1)[-1] not in _SHAPED_REDUCTIONS:
+        return None
+    dims = _literal_dims(call.arg(0, "dim"))
+    if dims is None or not all(-tensor.assumed.rank <= d < 0 for d in dims):
+        return None
+    return after_lead(call, reduction, tensor.lead)
 
 
 def _dropped_unplaced(call: Call) -> Tensor:
