@@ -254,3 +254,13 @@ def test_an_index_that_leaves_the_dims_after_the_lead_contiguous_drops_it(indexe
         (f"v1 = {indexed}", "op", ""), ("s2 = v1.view(-1)", "view", "v1")]))
     assert [v.engine for v in verdicts] == ["unknown"]
 
+
+def test_a_flatten_that_keeps_a_size_one_dim_keeps_its_stride_open():
+    # (seed 196) `ones(*batch, 1, D).mT` is contiguous with its size-1 last dim at stride D;
+    # flattening the dims before it keeps that stride, and a dtype view raises on it (it was
+    # called safe: the flatten of unknown rank made it a fresh contiguous tensor)
+    verdicts = agreed(program("lead", PROLOGUE1, [
+        ("v1 = torch.ones(*batch, 1, D)", "op", ""), ("v3 = v1.transpose(-1, -2)", "op", ""),
+        ("v4 = v3.flatten(0, -2)", "op", ""), ("s5 = v4.view(torch.short)", "dtype_view", "v4")],
+        ("x",), 3, SIZES1))
+    assert [v.engine for v in verdicts] == ["unknown"]

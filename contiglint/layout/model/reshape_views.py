@@ -196,9 +196,14 @@ def _flattened_unplaced(tensor: Tensor, start: Optional[int], end: Optional[int]
         return Tensor(Kind.UNKNOWN, min_rank=least, lost=True)
     if tensor.kind is Kind.UNKNOWN:
         return evolve(UNKNOWN_TENSOR, min_rank=least, lost=tensor.lost)
-    # a copy, or a view where sizes let the dims merge: as contiguous as the input then
+    # a copy, or a view where sizes let the dims merge: as contiguous as the input then, and
+    # a size-1 dim it keeps keeps its stride (`ones(*b, 1, d).mT.flatten(0, -2)` is (n, 1)
+    # with the last stride d)
+    assumed = tensor.assumed
+    stale = tensor.stale_unit_strides or assumed is not None and assumed.is_contiguous() and \
+        assumed != Geometry.contiguous(list(assumed.sizes))
     return evolve(CONTIGUOUS, maybe=tensor.noncontiguous, min_rank=least,
-                  lost=tensor.made_sizes)
+                  lost=tensor.made_sizes, stale_unit_strides=stale)
 
 
 def _flattened_known(call: Call, geometry: Geometry, start: int, end: int) -> Value:
