@@ -177,8 +177,8 @@ def elementwise(call: Call) -> Value:
     condition's bool, though it follows the condition's layout)."""
     result = _layout(call)
     if isinstance(result, Tensor):
-        result = _with_lead(result, [call.this] + [a for a in call.args if isinstance(a, Tensor)
-                                                   or a is OPAQUE])
+        operands = [a for a in call.args if isinstance(a, Tensor) or a is OPAQUE]
+        result = with_first_lead(result, [call.this] + operands)
     if isinstance(result, Tensor) and result.dtype is not None:
         dtypes = {a.dtype for a in [call.this] + list(call.args) if isinstance(a, Tensor)}
         if dtypes != {result.dtype}:
@@ -186,9 +186,11 @@ def elementwise(call: Call) -> Value:
     return result
 
 
-def _with_lead(result: Tensor, operands: list) -> Tensor:
-    """The first operand's `Tensor.lead` where the others are a caller's shapes of no more
-    dims than the ones after it (`torch.ones(*batch, n, d) / scale`: at a 0-d `scale`, the
+def with_first_lead(result: Tensor, operands: list) -> Tensor:
+    """The first operand's `Tensor.lead` where the result has its dims after the lead and
+    the first is the only operand (a unary op that keeps the shape: op_transfers.SAME_SHAPE),
+    or the others are a caller's shapes of no more dims than the ones after it
+    (`torch.ones(*batch, n, d) / scale`: at a 0-d `scale`, the
     result has `batch`'s dims and (n, d), as the view `.view(*batch, n * d)` reads it); no
     lead elsewhere (a broadcast may add or grow leading dims)."""
     first = operands[0] if operands else None

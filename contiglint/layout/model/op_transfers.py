@@ -96,9 +96,8 @@ def _settled(transfer: Transfer, keeps_lead: bool, same_shape: bool = False) -> 
                 result is call.this or not isinstance(call.this, Tensor) or \
                 result.lead is not call.this.lead:
             return result  # a factory's own lead (`torch.ones(*batch, n, d)`) stays
-        if same_shape and result.geometry is None and result.assumed is not None and \
-                result.min_rank == call.this.min_rank == result.assumed.rank:
-            return result  # its dims after the lead are the input's, in their dense order
+        if same_shape:  # the lead stays where its dims after the lead are the input's
+            return ew.with_first_lead(result, [call.this])
         return evolve(result, lead=None)
     apply.__name__ = getattr(transfer, "__name__", "transfer")
     apply.__doc__ = getattr(transfer, "__doc__", None)

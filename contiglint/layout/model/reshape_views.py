@@ -9,6 +9,7 @@ from typing import Optional
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
 from contiglint.layout.model.path_conditions import ElementCount
+from contiglint.layout.model.path_joins import odd_unit_strides
 from contiglint.layout.model.sizes import ONE, WILDCARD, align, literal, product, quotient
 from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.model.view_verdict import (
@@ -199,11 +200,9 @@ def _flattened_unplaced(tensor: Tensor, start: Optional[int], end: Optional[int]
     # a copy, or a view where sizes let the dims merge: as contiguous as the input then, and
     # a size-1 dim it keeps keeps its stride (`ones(*b, 1, d).mT.flatten(0, -2)` is (n, 1)
     # with the last stride d)
-    assumed = tensor.assumed
-    stale = tensor.stale_unit_strides or assumed is not None and assumed.is_contiguous() and \
-        assumed != Geometry.contiguous(list(assumed.sizes))
     return evolve(CONTIGUOUS, maybe=tensor.noncontiguous, min_rank=least,
-                  lost=tensor.made_sizes, stale_unit_strides=stale)
+                  lost=tensor.made_sizes, stale_unit_strides=tensor.stale_unit_strides or
+                  odd_unit_strides(tensor.assumed))
 
 
 def _flattened_known(call: Call, geometry: Geometry, start: int, end: int) -> Value:
