@@ -260,3 +260,32 @@ def test_a_flatten_that_keeps_a_size_one_dim_keeps_its_stride_open():
         ("v4 = v3.flatten(0, -2)", "op", ""), ("s5 = v4.view(torch.short)", "dtype_view", "v4")],
         ("x",), 3, SIZES1))
     assert [v.engine for v in verdicts] == ["unknown"]
+
+
+SLICED2 = ("batch = x.shape[:-2]", "C, D = x.shape[-2:]")
+
+
+@pytest.mark.parametrize("prologue, made", [
+    (PROLOGUE2, "x.mT"), (SLICED2, "x.mT"), (PROLOGUE2, "x.transpose(-1, -2)"),
+    (PROLOGUE2, "torch.ones(*batch, C, D).mT")])
+def test_a_view_that_folds_the_lead_into_a_swapped_dim_raises_with_a_leading_dim(prologue,
+                                                                                 made):
+    # (D, C) viewed as (-1, C) is the same shape; with a leading dim of size L the view merges
+    # L with D, which the swap moved to stride 1: torch raises. No verdict holds at every
+    # number of leading dims, and the finding's witness names one, x's first (there was no
+    # finding: the dims after the lead alone say nothing)
+    verdicts = agreed(program("lead", prologue, [
+        (f"v1 = {made}", "op", ""), ("s2 = v1.view(-1, C)", "view", "v1")],
+        ("x",), 4, SIZES2))
+    assert [(v.engine, v.finding) for v in verdicts] == [("unknown", True)]
+    assert verdicts[0].witness["x.size(0)"] >= 2
+
+
+@pytest.mark.parametrize("made, target", [
+    ("x[..., ::2]", "-1, v1.size(-1)"),  # the leading dims merge with C: no hole between
+    ("x.mT", "*batch, -1"),  # the lead kept: decided after it, where it raises
+    ("x.unsqueeze(-2).expand(*batch, C, 3, D)", "-1, 3, D")])
+def test_a_view_that_folds_the_lead_where_it_merges_is_not_reported_for_it(made, target):
+    verdicts = agreed(lead_program([
+        (f"v1 = {made}", "op", ""), (f"s2 = v1.view({target})", "view", "v1")]))
+    assert all("x.size(0)" not in (v.witness or {}) for v in verdicts)

@@ -8,10 +8,12 @@ from contiglint.catalogue.dtypes import CONVERSIONS as CONVERSION_DTYPES
 from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix
 from contiglint.layout.model.dtype_views import last_dim_unit_stride
+from contiglint.layout.model.leads import at_one_leading_dim
 from contiglint.layout.model.path_facts import bind_size
 from contiglint.layout.model.values import Tensor
 from contiglint.layout.model.view_verdict import view_verdict
-from contiglint.layout.model.witness import dtype_view_witness, own_sizes, view_witness
+from contiglint.layout.model.witness import (Witness, dtype_view_witness, own_sizes,
+                                             view_witness)
 from contiglint.layout.model.witness_sizes import Names
 from contiglint.layout.sinks.records import ViewSink
 from contiglint.rules.base import Option, Report, Rule, RuleContext
@@ -47,7 +49,12 @@ class ViewOnNonContiguous(Rule):
     decide which dims merge (`B, N, K, S = x.shape; x.transpose(2, 3).view(B, N, -1, K * 2)`
     raises unless K is 1), the view is reported when the code writes the target in the
     tensor's own sizes and some of them fail; a size the code only reads (`mask.size(0)`,
-    which data may fix) must fail at every value tried. Without a witness (the tensor's rank
+    which data may fix) must fail at every value tried. Where the code names a tensor's last
+    dims and leaves the others to a lead of any length (`*batch, C, D = x.shape`), a view that
+    folds the leading dims (`x.mT.view(-1, C)`: the same shape without them, a merge of a
+    leading dim with the swapped D with them) is reported with a witness at one leading dim,
+    x's first: `raises for x.size(0)=2, D=3, C=4: (2, 3, 4) with strides (12, 1, 3) viewed as
+    (6, 4)`. Without a witness (the tensor's rank
     or sizes are not shown by the code, only assumed, or the target names sizes from
     elsewhere, such as a layer's configured width) the view is reported in `--strict` mode
     only.
@@ -80,21 +87,15 @@ class ViewOnNonContiguous(Rule):
         if tensor is None or not tensor.noncontiguous:
             return
         owner = sink.owner or ast.unparse(sink.target)
-        verdict = view_verdict(tensor, list(sink.sizes) if sink.sizes is not None else None,
-                               owner)
-        if verdict == "ok":
-            return
-        # Where the rank is unknown, a view into fewer dims than the ops before it need ("raises"
-        # of the least rank they allow) is witnessed at that rank; any other guess is strict-only.
-        geometry = tensor.witness_geometry \
-            if tensor.geometry is not None or verdict == "raises" else None
-        witness = None
-        if verdict in ("raises", "merge") and geometry is not None and sink.sizes is not None:
-            witness = view_witness(geometry, own_sizes(geometry, sink.sizes, owner),
-                                   sink.path)
-        elif geometry is not None and named(tensor, sink.sizes):
-            witness = _whatever_stand_ins(tensor, list(sink.sizes), owner, sink)
-        if witness is None and not ctx.strict:
+        verdict, witness = _witnessed(tensor, sink, owner)
+        whole = at_one_leading_dim(tensor) if witness is None and not sink.led else None
+        if whole is not None:  # a view that folds leading dims the code never counts
+            folded, witness = _witnessed(whole, sink, owner)
+            if witness is not None:  # it raises where there are some, not where there are none
+                verdict = "merge"
+            elif verdict == "ok":
+                verdict = folded
+        if verdict == "ok" or witness is None and not ctx.strict:
             return  # no concrete sizes shown by the code fail: strict-mode only
         call = sink.node
         text = "raises" if verdict == "raises" and not tensor.maybe else "can raise"
@@ -135,6 +136,24 @@ class ViewOnNonContiguous(Rule):
         replacement = "reshape_as" if func.attr == "view_as" else "reshape"
         return Fix("safe", (Edit(start, end, replacement),), f"replace .{func.attr}() with "
                    f".{replacement}(), which copies where .view() would raise")
+
+
+def _witnessed(tensor: Tensor, sink: ViewSink, owner: str) -> tuple[str, Optional[Witness]]:
+    """Would the view raise (view_verdict.py), and the witness of it, where concrete sizes the
+    code shows fail."""
+    verdict = view_verdict(tensor, list(sink.sizes) if sink.sizes is not None else None, owner)
+    if verdict == "ok":
+        return verdict, None
+    # Where the rank is unknown, a view into fewer dims than the ops before it need ("raises"
+    # of the least rank they allow) is witnessed at that rank; any other guess is strict-only.
+    geometry = tensor.witness_geometry \
+        if tensor.geometry is not None or verdict == "raises" else None
+    if verdict in ("raises", "merge") and geometry is not None and sink.sizes is not None:
+        return verdict, view_witness(geometry, own_sizes(geometry, sink.sizes, owner),
+                                     sink.path)
+    if geometry is not None and named(tensor, sink.sizes):
+        return verdict, _whatever_stand_ins(tensor, list(sink.sizes), owner, sink)
+    return verdict, None
 
 
 def named(tensor: Tensor, target: Optional[tuple]) -> bool:

@@ -288,12 +288,17 @@ class MethodMixin:
             if "dtype" in kwargs:  # `view(dtype=...)`: by dtype even where it is not known
                 dtype = kwargs["dtype"].qualname if isinstance(kwargs["dtype"], Ref) else \
                     next(ast.unparse(k.value) for k in node.keywords if k.arg == "dtype")
-            sizes = None if dtype else with_lead(tensor, Call(func.attr, tensor, args, kwargs)
-                                                 .sizes(0, "size"), args) \
-                if func.attr == "view" else _other_sizes(args)
+            sizes, led = None, False
+            if func.attr != "view":
+                sizes = _other_sizes(args)
+            elif not dtype:
+                sizes = Call(func.attr, tensor, args, kwargs).sizes(0, "size")
+                if sizes is None:  # `x.view(*batch, d)`: the sizes after x's lead, if its own
+                    sizes = with_lead(tensor, None, args)
+                    led = sizes is not None
             self.sinks.record(ViewSink, node, func.value, tensor, func.attr, dtype=dtype,
                               sizes=tuple(sizes) if sizes is not None else None,
-                              owner=self.size_owner(func.value, short=False))
+                              owner=self.size_owner(func.value, short=False), led=led)
         elif kind == "device_move":
             self.sinks.record(DeviceMoveSink, node, func.value, tensor, func.attr,
                               device=self.moves_device(node, func.attr, args, kwargs),

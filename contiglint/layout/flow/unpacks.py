@@ -133,8 +133,9 @@ class UnpackMixin:
                 tensor.assumed is not None and not tensor.assumed.unsized:
             return None
         sizes = [symbol(t.id) for t in names]
+        lead = _lead_of(tensor, len(names)) or Lead(each=IntVal(None), owner=key)
         self.env[key] = evolve(tensor, assumed=Geometry.contiguous(sizes), min_rank=len(names),
-                               lead=_lead_of(tensor, len(names)) or Lead(each=IntVal(None)))
+                               lead=lead)
         return {t.id: IntVal(size) for t, size in zip(names, sizes)}
 
     def leading_sizes(self, node: ast.Subscript) -> Optional[Lead]:
@@ -154,7 +155,7 @@ class UnpackMixin:
         lead = _lead_of(tensor, last)
         if lead is not None:
             return lead
-        lead = Lead(each=IntVal(None))
+        lead = Lead(each=IntVal(None), owner=key)
         if _free_sizes(tensor, last):
             assumed = tensor.assumed if tensor.assumed is not None and \
                 tensor.assumed.rank == last else Geometry.contiguous([None] * last)

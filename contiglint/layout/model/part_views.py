@@ -21,7 +21,8 @@ from contiglint.layout.model.values import (
     Tensor,
     Value,
 )
-from contiglint.layout.model.views import _norm, _without, after_lead, apply_view, least_rank
+from contiglint.layout.model.leads import after_lead
+from contiglint.layout.model.views import _norm, _without, apply_view, least_rank
 
 
 # --- selecting part of a tensor -------------------------------------------------------------

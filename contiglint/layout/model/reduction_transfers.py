@@ -11,7 +11,8 @@ from contiglint.layout.model.sizes import ONE, literal
 from contiglint.layout.model.transfer import (Call, _literal_dim, _truthy, channels_last, fresh,
                                               fresh_same_rank, kept_origin)
 from contiglint.layout.model.values import CONTIGUOUS, Const, IntVal, Kind, Seq, Tensor, Value
-from contiglint.layout.model.views import after_lead, least_rank
+from contiglint.layout.model.leads import after_lead
+from contiglint.layout.model.views import least_rank
 
 
 def reduction(call: Call) -> Value:

@@ -15,7 +15,8 @@ from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.model.view_verdict import (
     resolve_wildcard, verdict_without_grouping, view_verdict,
 )
-from contiglint.layout.model.views import _norm, _result, after_lead, apply_view
+from contiglint.layout.model.leads import after_lead
+from contiglint.layout.model.views import _norm, _result, apply_view
 from contiglint.layout.model.witness import reshape_proven_contiguous
 from contiglint.layout.model.witness_sizes import is_atom
 from contiglint.layout.model.values import (UNKNOWN_TENSOR, IntVal, Kind, Lead, Spread, Tensor,

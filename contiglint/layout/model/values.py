@@ -169,7 +169,11 @@ class Seq:
 class Lead(Seq):
     """The leading sizes of a shape whose rank is not known, as a starred unpack gives them
     (`*batch, d = x.shape`): any number of items, none included. Compared by identity: a
-    tensor's `lead` is one unpack's, not any other of the same look."""
+    tensor's `lead` is one unpack's, not any other of the same look. `owner`: the source text
+    of the tensor whose shape it leads (`x`), whose `x.size(0)` a witness at one leading dim
+    names (leads.at_one_leading_dim)."""
+
+    owner: Optional[str] = None
 
     __eq__ = object.__eq__
     __hash__ = object.__hash__

@@ -1,7 +1,8 @@
 """Ops that return views by moving, adding or removing dims (transpose, permute, movedim,
 unsqueeze, squeeze), and `apply_view`, which every view op uses to change a geometry
 (`.view`/`reshape`/`flatten`: reshape_views.py; cuts: part_views.py; whether `.view(shape)`
-can succeed: view_verdict.py; the layout of literal strides: stride_facts.py).
+can succeed: view_verdict.py; the layout of literal strides: stride_facts.py; the ops on the dims
+after a lead of unknown length: leads.py).
 
 Each transfer computes the exact result geometry when the input's rank is known, and falls back
 to a coarse kind (permuted, strided, broadcast) when it is not. An input of unknown layout is
@@ -14,15 +15,11 @@ from typing import Callable, Optional
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Geometry
+from contiglint.layout.model.leads import after_lead, lead_kept
 from contiglint.layout.model.sizes import is_one
 from contiglint.layout.model.transfer import Call
 from contiglint.layout.model.path_joins import join
-from contiglint.layout.model.values import (
-    Kind,
-    Tensor,
-    Value,
-    classify,
-)
+from contiglint.layout.model.values import Kind, Tensor, classify
 
 GeometryChange = Callable[[Geometry], Optional[Geometry]]
 
@@ -236,7 +233,7 @@ def transpose(call: Call) -> Tensor:
         lost = _maybe_one_dim(a, b, tensor)  # swapped or not
         if lost is not None:
             return lost
-    return _lead_kept(tensor, apply_view(call, change, Kind.PERMUTED if distinct else
+    return lead_kept(tensor, apply_view(call, change, Kind.PERMUTED if distinct else
                                          Kind.UNKNOWN, _least_rank(a, b)), (a, b))
 
 
@@ -279,44 +276,7 @@ def matrix_transpose(call: Call) -> Tensor:
         if g.rank < 2:
             return None
         return g.permuted(list(range(g.rank - 2)) + [g.rank - 1, g.rank - 2])
-    return _lead_kept(call.tensor, apply_view(call, change, Kind.PERMUTED, 2), (-1, -2))
-
-
-def _lead_kept(tensor: Tensor, result: Tensor, dims: tuple) -> Tensor:
-    """`result` of an op that moved only `dims` of `tensor`: where they are counted from the
-    back and lie after its `lead` (in the geometry assumed after it), the result keeps that
-    lead; else none."""
-    assumed = tensor.assumed
-    kept = tensor.lead is not None and result.geometry is None and assumed is not None and \
-        result.assumed is not None and result.assumed.rank == assumed.rank == \
-        tensor.min_rank == result.min_rank and \
-        all(d is not None and -assumed.rank <= d < 0 for d in dims)
-    return evolve(result, lead=tensor.lead if kept else None) if kept or result.lead else result
-
-
-def after_lead(call: Call, transfer: Callable[[Call], Value], lead: object) -> Optional[Tensor]:
-    """`transfer` applied to the dims of `call.tensor` after its `lead` alone, where `lead`
-    (the one an op's sizes start with: `x.expand(*batch, d, 3)`, `r.view(*batch, d // 2, 2,
-    c)`) is that lead: those dims are the geometry assumed after it, and the leading dims,
-    outermost and untouched, do not change what the op does to them at any number of leading
-    dims. The result keeps the lead. None where the tensor has another lead or none, or the
-    op's result on those dims has no geometry."""
-    tensor = call.tensor
-    assumed = tensor.assumed
-    if tensor.lead is None or lead is not tensor.lead or tensor.geometry is not None or \
-            assumed is None or assumed.rank != tensor.min_rank or tensor.lost or \
-            tensor.partial is not None:
-        return None
-    inner = evolve(tensor, geometry=assumed, assumed=None, lead=None)
-    result = transfer(evolve(call, this=inner))
-    if not isinstance(result, Tensor) or result.geometry is None or \
-            None in result.geometry.sizes:
-        return None
-    # a layout the op left unknown of a tensor an op broke is the op's, not a caller's: no
-    # witness may take it for a fresh tensor of those sizes
-    lost = result.lost or tensor.noncontiguous and result.kind is Kind.UNKNOWN
-    return evolve(result, geometry=None, assumed=result.geometry,
-                  min_rank=result.geometry.rank, lead=tensor.lead, lost=lost)
+    return lead_kept(call.tensor, apply_view(call, change, Kind.PERMUTED, 2), (-1, -2))
 
 
 def t(call: Call) -> Tensor:

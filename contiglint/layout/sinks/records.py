@@ -81,6 +81,9 @@ class ViewSink(Sink):
     # the text that names the viewed tensor's sizes (`x` of `v.view(...)` where v = x.float():
     # flow/size_aliases.py); None: the target's own
     owner: Optional[str] = None
+    # the sizes are those after the tensor's lead, which the view keeps (`x.view(*batch, d)`
+    # of a tensor with that lead: reshape_views.with_lead)
+    led: bool = False
 
 
 @record

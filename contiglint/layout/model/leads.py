@@ -1,0 +1,91 @@
+"""The lead: leading dims of a tensor whose number the code never counts.
+
+`*batch, C, D = x.shape` (or `batch = x.shape[:-2]`) names x's last dims and leaves the
+others, any number of them, none included, to a `Lead` (values.py). The tensor keeps the lead
+(`Tensor.lead`) with the geometry of its dims after it (`Tensor.assumed`), and so do the ops
+on those dims alone (`x.mT`, `x.expand(*batch, C, D, 3)`, `r.view(*batch, D // 2, 2)`): what
+they do to the dims after the lead does not depend on how many leading dims there are. An op
+that does not say which dims it changed drops the lead.
+
+In every case the lead survives, the geometry after it lies over a base that is the leading
+dims' block of memory: a caller's x (its block is its dims after the lead), a fresh result of
+an op (its own), a view of either (the leading dims keep their strides). So the whole tensor
+at one leading dim is that geometry with one more base axis, outermost, and a dim of size L
+over it (`at_one_leading_dim`): a view that folds the lead (`x.mT.view(-1, C)`) is decided
+there, and fails for some L where the dims after the lead cannot merge with it, though it
+succeeds where there are none.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.geometry import Axis, Geometry
+from contiglint.layout.model.sizes import symbol
+from contiglint.layout.model.transfer import Call
+from contiglint.layout.model.values import Kind, Tensor, Value, classify
+
+
+def lead_kept(tensor: Tensor, result: Tensor, dims: tuple) -> Tensor:
+    """`result` of an op that moved only `dims` of `tensor`: where they are counted from the
+    back and lie after its `lead` (in the geometry assumed after it), the result keeps that
+    lead; else none."""
+    assumed = tensor.assumed
+    kept = tensor.lead is not None and result.geometry is None and assumed is not None and \
+        result.assumed is not None and result.assumed.rank == assumed.rank == \
+        tensor.min_rank == result.min_rank and \
+        all(d is not None and -assumed.rank <= d < 0 for d in dims)
+    return evolve(result, lead=tensor.lead if kept else None) if kept or result.lead else result
+
+
+def after_lead(call: Call, transfer: Callable[[Call], Value], lead: object) -> Optional[Tensor]:
+    """`transfer` applied to the dims of `call.tensor` after its `lead` alone, where `lead`
+    (the one an op's sizes start with: `x.expand(*batch, d, 3)`, `r.view(*batch, d // 2, 2,
+    c)`) is that lead: those dims are the geometry assumed after it, and the leading dims,
+    outermost and untouched, do not change what the op does to them at any number of leading
+    dims. The result keeps the lead. None where the tensor has another lead or none, or the
+    op's result on those dims has no geometry."""
+    tensor = call.tensor
+    if lead is not tensor.lead or _after(tensor) is None:
+        return None
+    inner = evolve(tensor, geometry=tensor.assumed, assumed=None, lead=None)
+    result = transfer(evolve(call, this=inner))
+    if not isinstance(result, Tensor) or result.geometry is None or \
+            None in result.geometry.sizes:
+        return None
+    # a layout the op left unknown of a tensor an op broke is the op's, not a caller's: no
+    # witness may take it for a fresh tensor of those sizes
+    lost = result.lost or tensor.noncontiguous and result.kind is Kind.UNKNOWN
+    return evolve(result, geometry=None, assumed=result.geometry,
+                  min_rank=result.geometry.rank, lead=tensor.lead, lost=lost)
+
+
+def at_one_leading_dim(tensor: Tensor) -> Optional[Tensor]:
+    """The tensor at one leading dim, of the size `x.size(0)` names (x: the tensor whose
+    shape gave the lead): its dims after the lead as assumed, below one more base axis,
+    outermost. None where it has no lead, its dims after the lead are not known, or another
+    layout on other paths (`elsewhere`) would need one of its own."""
+    assumed = _after(tensor)
+    owner = tensor.lead.owner if tensor.lead is not None else None
+    if assumed is None or owner is None or tensor.elsewhere is not None:
+        return None
+    name = f"{owner}.size(0)"
+    if any(size is None or name in size[1] for size in assumed.sizes):
+        return None  # a size of its own the lead's would be tied to
+    outer = 1 + max((*assumed.memory, *(b for axis in assumed.axes for b in axis.base),
+                     *(b for b, _ in assumed.extents)), default=-1)
+    whole = Geometry((Axis(symbol(name), (outer,)), *assumed.axes), (outer, *assumed.memory),
+                     assumed.extents)
+    kind = classify(whole) if tensor.kind is not Kind.UNKNOWN else Kind.UNKNOWN
+    return evolve(tensor, kind=kind, geometry=whole, assumed=None, min_rank=whole.rank,
+                  lead=None)
+
+
+def _after(tensor: Tensor):
+    """The geometry of `tensor`'s dims after its lead, where it has a lead and they are known
+    (at the least rank, and neither a part of a larger storage nor sizes an op lost)."""
+    assumed = tensor.assumed
+    if tensor.lead is None or tensor.geometry is not None or assumed is None or \
+            assumed.rank != tensor.min_rank or tensor.lost or tensor.partial is not None:
+        return None
+    return assumed
