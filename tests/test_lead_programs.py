@@ -289,3 +289,26 @@ def test_a_view_that_folds_the_lead_where_it_merges_is_not_reported_for_it(made,
     verdicts = agreed(lead_program([
         (f"v1 = {made}", "op", ""), (f"s2 = v1.view({target})", "view", "v1")]))
     assert all("x.size(0)" not in (v.witness or {}) for v in verdicts)
+
+
+@pytest.mark.parametrize("made", ["x * x", "x * x.sum(-1, keepdim=True)",
+                                  "torch.ones(*batch, C, D) + x.flip(-1)"])
+def test_an_elementwise_op_of_operands_after_one_lead_keeps_it(made):
+    # the operands' leading dims are the same sizes, outermost in each: so are the result's,
+    # and merging its expanded last dims back raises at every number of leading dims (an op
+    # of more than one tensor operand dropped the lead)
+    verdicts = agreed(lead_program([
+        (f"v0 = {made}", "op", ""), ("v1 = v0.unsqueeze(-1).expand(*batch, C, D, 3)", "op", ""),
+        ("s2 = v1.view(*batch, C, D * 3)", "view", "v1")]))
+    assert [(v.engine, v.finding) for v in verdicts] == [("raises", True)]
+
+
+def test_an_elementwise_op_with_an_operand_reduced_over_a_leading_dim_keeps_no_lead():
+    # `x.sum(-3, keepdim=True)` has no lead (dim -3 is a leading dim, or none): the result's
+    # leading dims are not decided
+    verdicts = agreed(lead_program([
+        ("v0 = x * x.sum(-3, keepdim=True)", "op", ""),
+        ("v1 = v0.unsqueeze(-1).expand(*batch, C, D, 3)", "op", ""),
+        ("s2 = v1.view(*batch, C, D * 3)", "view", "v1")]))
+    assert [v.finding for v in verdicts] == [False]
+

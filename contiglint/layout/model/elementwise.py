@@ -8,6 +8,7 @@ from typing import Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
+from contiglint.layout.model.leads import operands_after_lead
 from contiglint.layout.model.sizes import ONE, is_made
 from contiglint.layout.model.transfer import Call, copies_unit_strides_open, densify, preserve
 from contiglint.layout.model.path_joins import odd_unit_strides
@@ -175,8 +176,8 @@ def elementwise(call: Call) -> Value:
     """The result of an elementwise op: its layout (`_layout`), with an operand's dtype only
     where every tensor operand has it (`torch.where(x > 0, x, 0.0)` has x's dtype, not the
     condition's bool, though it follows the condition's layout)."""
-    result = _layout(call)
-    if isinstance(result, Tensor):
+    result = operands_after_lead(call, _layout) or _layout(call)
+    if isinstance(result, Tensor) and result.lead is None:
         operands = [a for a in call.args if isinstance(a, Tensor) or a is OPAQUE]
         result = with_first_lead(result, [call.this] + operands)
     if isinstance(result, Tensor) and result.dtype is not None:

@@ -23,7 +23,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.geometry import Axis, Geometry
 from contiglint.layout.model.sizes import symbol
 from contiglint.layout.model.transfer import Call
-from contiglint.layout.model.values import Kind, Tensor, Value, classify
+from contiglint.layout.model.values import OPAQUE, Kind, Tensor, Value, classify
 
 
 def lead_kept(tensor: Tensor, result: Tensor, dims: tuple) -> Tensor:
@@ -48,16 +48,42 @@ def after_lead(call: Call, transfer: Callable[[Call], Value], lead: object) -> O
     tensor = call.tensor
     if lead is not tensor.lead or _after(tensor) is None:
         return None
-    inner = evolve(tensor, geometry=tensor.assumed, assumed=None, lead=None)
-    result = transfer(evolve(call, this=inner))
+    return _led(transfer(evolve(call, this=_inner(tensor))), [tensor])
+
+
+def operands_after_lead(call: Call, transfer: Callable[[Call], Value]) -> Optional[Tensor]:
+    """`transfer` (an elementwise op's layout) applied to the dims after the lead alone of
+    operands that all have the same one, with as many dims after it (`x * x`, `x + x.mT`): the
+    leading dims are the same sizes in each, outermost in memory in each, so TensorIterator
+    keeps them outermost in the result, and the dims after them broadcast among themselves.
+    The result keeps the lead. None where an operand has another lead, none, or another
+    number of dims after it (it would broadcast against the leading dims), or is not known."""
+    tensors = [call.tensor] + [a for a in call.args if isinstance(a, Tensor)]
+    lead, rank = call.tensor.lead, call.tensor.min_rank
+    if len(tensors) < 2 or any(a is OPAQUE for a in call.args) or any(
+            t.lead is not lead or _after(t) is None or t.min_rank != rank for t in tensors):
+        return None
+    args = [_inner(a) if isinstance(a, Tensor) else a for a in call.args]
+    return _led(transfer(evolve(call, this=_inner(call.tensor), args=args)), tensors)
+
+
+def _inner(tensor: Tensor) -> Tensor:
+    """`tensor`'s dims after its lead, as a tensor of their own."""
+    return evolve(tensor, geometry=tensor.assumed, assumed=None, lead=None)
+
+
+def _led(result: Value, operands: list[Tensor]) -> Optional[Tensor]:
+    """`result`, an op's on the dims after the lead of `operands`, as the tensor with that
+    lead; None where it has no geometry of known sizes."""
     if not isinstance(result, Tensor) or result.geometry is None or \
             None in result.geometry.sizes:
         return None
     # a layout the op left unknown of a tensor an op broke is the op's, not a caller's: no
     # witness may take it for a fresh tensor of those sizes
-    lost = result.lost or tensor.noncontiguous and result.kind is Kind.UNKNOWN
+    lost = result.lost or any(t.noncontiguous for t in operands) and \
+        result.kind is Kind.UNKNOWN
     return evolve(result, geometry=None, assumed=result.geometry,
-                  min_rank=result.geometry.rank, lead=tensor.lead, lost=lost)
+                  min_rank=result.geometry.rank, lead=operands[0].lead, lost=lost)
 
 
 def at_one_leading_dim(tensor: Tensor) -> Optional[Tensor]:
