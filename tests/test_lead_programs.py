@@ -312,3 +312,14 @@ def test_an_elementwise_op_with_an_operand_reduced_over_a_leading_dim_keeps_no_l
         ("s2 = v1.view(*batch, C, D * 3)", "view", "v1")]))
     assert [v.finding for v in verdicts] == [False]
 
+
+@pytest.mark.parametrize("fold, target", [
+    ("reshape(-1, 3)", "-1"), ("view(-1, 3)", "-1"), ("reshape(-1, D, 3)", "-1")])
+def test_a_view_that_folds_the_lead_where_it_merges_keeps_the_layout(fold, target):
+    # an expand after the lead, folded with the leading dims where they merge: the expanded
+    # last dim stays broadcast (stride 0), and merging it raises at every number of leading
+    # dims (the fold left the layout unknown)
+    verdicts = agreed(lead_program([
+        ("v0 = x.unsqueeze(-1).expand(*batch, C, D, 3)", "op", ""), (f"v1 = v0.{fold}", "op", ""),
+        (f"s2 = v1.view({target})", "view", "v1")]))
+    assert [(v.engine, v.finding) for v in verdicts] == [("raises", True)]

@@ -15,7 +15,7 @@ from contiglint.layout.model.transfer import CONTIGUOUS, Call, fresh
 from contiglint.layout.model.view_verdict import (
     resolve_wildcard, verdict_without_grouping, view_verdict,
 )
-from contiglint.layout.model.leads import after_lead
+from contiglint.layout.model.leads import after_lead, at_one_leading_dim
 from contiglint.layout.model.views import _norm, _result, apply_view
 from contiglint.layout.model.witness import reshape_proven_contiguous
 from contiglint.layout.model.witness_sizes import is_atom
@@ -42,6 +42,9 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
         return kept  # own lead regrouped, the lead kept
     if target is None:
         return _unshaped(tensor)
+    folded = _folded_lead(call, target)
+    if folded is not None:
+        return folded
     target = resolve_wildcard(tensor, target)
     sizes = [None if s == "-1" else s for s in target]
     geometry = tensor.geometry
@@ -68,6 +71,24 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     if copies:
         return _copied(call, sizes, geometry, target)
     return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
+
+
+def _folded_lead(call: Call, target: list) -> Optional[Tensor]:
+    """A view or a reshape that folds the leading dims of a non-contiguous tensor with a lead
+    (leads.py) into sizes after none (`x.unsqueeze(-1).expand(*batch, d, 3).reshape(-1, 3)`):
+    where the tensor at one leading dim views so, it does at any number of them (the leading
+    dims' block is row-major: they merge with one another, and with the dims after them where
+    one does), and the result is that view, the size `x.size(0)` of the one leading dim
+    standing for the product of them all. None elsewhere: a reshape that copies with leading
+    dims and views without has a layout of each."""
+    whole = at_one_leading_dim(call.tensor) if call.tensor.noncontiguous else None
+    if whole is None:
+        return None
+    geometry, target = whole.geometry, resolve_wildcard(whole, target)
+    groups = align(list(geometry.sizes), [WILDCARD if s == "-1" else s for s in target])
+    regrouped = geometry.regrouped(groups, [None if s == "-1" else s for s in target]) \
+        if groups is not None else None
+    return _result(whole, regrouped, call, None) if regrouped is not None else None
 
 
 def element_count(call: Call) -> Optional[ElementCount]:
