@@ -177,3 +177,20 @@ def test_where_paths_meet_the_element_counts_both_ran_stay():
                 tuple(s + (flag,) for s in LEAD_SIZES1 for flag in (1, 0)), paths=True)
     [verdict] = agreed(p)
     assert verdict.finding and verdict.witness["D"] % 2 == 0
+
+
+@pytest.mark.parametrize("guard, expected", [("v1.size(0) < 2", "ok"),
+                                             ("v1.size(0) > 1", "raises")])
+def test_a_size_test_of_a_product_binds_each_name_or_keeps_the_product_above_one(guard,
+                                                                                expected):
+    """`v1.size(0)` is B * N: where it is below 2, each of B and N is 1 and the expanded
+    (1, 3) views as (3,); where it is above 1, the witness keeps it so. The test of a product
+    was read as no test at all, and the finding under `< 2` witnessed at B = 2, N = 3."""
+    p = program("unpack", ("B, N = x.shape",),
+                [("v0 = x.reshape(B * N, 1)", "op", ""),
+                 ("v1 = v0.expand(B * N, 3)", "op", ""),
+                 (f"s2 = v1.view(-1) if {guard} else None", "view", "v1", guard)], ("x",), 2,
+                ((1, 1), (1, 5), (4, 5), (4, 1)))
+    verdicts, found, _ = compare(p)
+    assert not found, [d.detail for d in found]
+    assert [(v.engine, v.finding) for v in verdicts] == [(expected, expected == "raises")]

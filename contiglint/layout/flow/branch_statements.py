@@ -10,7 +10,7 @@ from contiglint.layout.model.frozen import evolve
 from contiglint.layout.flow import conditions
 from contiglint.layout.flow.environments import (ABOVE_ONE, AT_ONE, Env, join_envs,
                                                  sizes_above_one, sizes_at_one, truth_of)
-from contiglint.layout.model.sizes import literal, symbol
+from contiglint.layout.model.sizes import Size, literal, size_text, symbol
 from contiglint.layout.model.stride_checks import layout_reads, stride_truth, undecided_strides
 from contiglint.layout.model.values import (
     OPAQUE,
@@ -124,11 +124,12 @@ class BranchMixin:
         return [(node.func.value.id, node.func.attr == "is_contiguous" and not node.keywords)
                 for node in layout_reads(test)]
 
-    def unit_size_test(self, test: ast.expr, env: Env) -> Optional[tuple[str, bool]]:
-        """The size symbol that `test` tests to be 1, and on which side (True: where the test
-        holds: `n == 1`, `x.shape[1] == 1`, `x.size(-1) <= 1`, `b < 2`, `1 == n`; False:
-        where it fails: `n != 1`, `n > 1`, `n >= 2`), or None. A size is never negative, and
-        the view of a tensor without elements never raises either: `< 2` counts as 1."""
+    def unit_size_test(self, test: ast.expr, env: Env) -> Optional[tuple[Size, bool]]:
+        """The size that `test` tests to be 1, a name or a product of names, and on which
+        side (True: where the test holds: `n == 1`, `x.shape[1] == 1`, `x.size(-1) <= 1`,
+        `b < 2`, `1 == n`; False: where it fails: `n != 1`, `n > 1`, `n >= 2`), or None. A
+        size is never negative, and the view of a tensor without elements never raises
+        either: `< 2` counts as 1."""
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
             return None
         left, op, right = test.left, test.ops[0], test.comparators[0]
@@ -148,10 +149,9 @@ class BranchMixin:
         finally:
             self.env = saved
         if value is OPAQUE and isinstance(left, ast.Name):
-            return left.id, when  # an unknown name stands for itself in sizes
+            return symbol(left.id), when  # an unknown name stands for itself in sizes
         size = value.size if isinstance(value, IntVal) else None
-        return (size[1][0], when) if size is not None and size[0] == 1 and len(size[1]) == 1 \
-            else None
+        return (size, when) if size is not None and size[0] == 1 and size[1] else None
 
     def rank_test(self, test: ast.expr, env: Env) -> Optional[tuple[Env, Env]]:
         """The environments where a test of a tensor's rank against a literal holds and where
@@ -239,14 +239,18 @@ class BranchMixin:
                     return env, env
                 holds = dict(env, **equal)  # `n == x.shape[-1]`: n is that size there
                 return (env, holds) if negate else (holds, env)
-            name, when = unit
-            one = dict(env)  # `n == 1` holds on one side: n is 1 there, on the other not
-            for key, value in env.items():
-                one[key] = bind_size(value, name, 1, self.size_owner_of(key))
-            if name in env and env[name] is OPAQUE:
-                one[name] = IntVal(literal(1))  # the name itself, read later (`x.view(n, -1)`)
-            one[AT_ONE] = Const(sizes_at_one(env) | {name})  # and read later as `x.size(0)`
-            other = dict(env, **{ABOVE_ONE: Const(sizes_above_one(env) | {name})})
+            size, when = unit
+            # `n == 1` holds on one side: n is 1 there (each name of a product `b * n` is),
+            # on the other not (the product is not)
+            one = dict(env)
+            for name in size[1]:
+                for key, value in one.items():
+                    one[key] = bind_size(value, name, 1, self.size_owner_of(key))
+                if name in env and env[name] is OPAQUE:
+                    one[name] = IntVal(literal(1))  # the name, read later (`x.view(n, -1)`)
+            one[AT_ONE] = Const(sizes_at_one(env) | set(size[1]))  # read as `x.size(0)` too
+            above = size[1][0] if len(size[1]) == 1 else size_text(size)
+            other = dict(env, **{ABOVE_ONE: Const(sizes_above_one(env) | {above})})
             return (other, one) if negate == when else (one, other)
         yes, no = dict(env), dict(env)
         contiguous_branch, other = (no, yes) if negate else (yes, no)
