@@ -323,3 +323,15 @@ def test_a_view_that_folds_the_lead_where_it_merges_keeps_the_layout(fold, targe
         ("v0 = x.unsqueeze(-1).expand(*batch, C, D, 3)", "op", ""), (f"v1 = v0.{fold}", "op", ""),
         (f"s2 = v1.view({target})", "view", "v1")]))
     assert [(v.engine, v.finding) for v in verdicts] == [("raises", True)]
+
+
+@pytest.mark.parametrize("flattened, target", [
+    ("x.flatten(0, -2)", "1, D * v0.size(0)"), ("x.reshape(-1, D)", "-1"),
+    ("torch.flatten(x, 0, -2)", "-1")])
+def test_a_fold_of_the_lead_into_the_first_dim_after_it_names_its_size(flattened, target):
+    # (n, D) with n the leading dims' product times C (C at none): transposed, it merges
+    # nothing back. The fold had no sizes: a view of its swap had no witness
+    verdicts = agreed(program("lead", SLICED2, [
+        (f"v0 = {flattened}", "op", ""), ("v1 = v0.transpose(0, -1)", "op", ""),
+        (f"s2 = v1.view({target})", "view", "v1")], ("x",), 4, SIZES2))
+    assert [(v.engine, v.finding) for v in verdicts] == [("raises", True)]

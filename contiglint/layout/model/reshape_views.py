@@ -74,14 +74,14 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
 
 
 def _folded_lead(call: Call, target: list) -> Optional[Tensor]:
-    """A view or a reshape that folds the leading dims of a non-contiguous tensor with a lead
-    (leads.py) into sizes after none (`x.unsqueeze(-1).expand(*batch, d, 3).reshape(-1, 3)`):
+    """A view or a reshape that folds the leading dims of a tensor with a lead (leads.py) into
+    sizes after none (`x.unsqueeze(-1).expand(*batch, d, 3).reshape(-1, 3)`, `x.view(-1, D)`):
     where the tensor at one leading dim views so, it does at any number of them (the leading
     dims' block is row-major: they merge with one another, and with the dims after them where
     one does), and the result is that view, the size `x.size(0)` of the one leading dim
     standing for the product of them all. None elsewhere: a reshape that copies with leading
     dims and views without has a layout of each."""
-    whole = at_one_leading_dim(call.tensor) if call.tensor.noncontiguous else None
+    whole = at_one_leading_dim(call.tensor)
     if whole is None:
         return None
     geometry, target = whole.geometry, resolve_wildcard(whole, target)
@@ -198,7 +198,8 @@ def flatten(call: Call) -> Value:
     if start is not None and start == end and rank >= 1:
         return call.this  # one dim flattened: the tensor itself (torch returns it)
     if geometry is None and start is not None and end is not None:
-        kept = _flattened_assumption(call.tensor, start, end)
+        kept = _flattened_assumption(call.tensor, start, end) or \
+            _flattened_lead(call, start, end)
         if kept is not None:
             return kept
     if geometry is None and start == 0 and end == -1:
@@ -208,6 +209,20 @@ def flatten(call: Call) -> Value:
     return _flattened_unplaced(call.tensor, start, end) \
         if geometry is None or start is None or end is None else \
         _flattened_known(call, geometry, start, end)
+
+
+def _flattened_lead(call: Call, start: int, end: int) -> Optional[Tensor]:
+    """`flatten(0, end)` of a tensor with a lead (leads.py), `end` counted from the back among
+    the dims after it: the leading dims folded into the first of them, as a view that folds
+    the lead (`_folded_lead`). At no leading dims `x.flatten(0, -2)` of (C, D) is (C, D): the
+    size of the one leading dim is 1 there. None elsewhere (from dim 1 on, the dims flattened
+    differ with the number of leading dims)."""
+    whole = at_one_leading_dim(call.tensor) if start == 0 else None
+    if whole is None or not -whole.geometry.rank < end < 0:
+        return None
+    sizes = list(whole.geometry.sizes)
+    last = len(sizes) + end
+    return _folded_lead(call, [product(sizes[:last + 1])] + sizes[last + 1:])
 
 
 def _flattened_unplaced(tensor: Tensor, start: Optional[int], end: Optional[int]) -> Tensor:
