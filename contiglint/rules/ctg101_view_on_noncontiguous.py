@@ -8,6 +8,7 @@ from contiglint.catalogue.dtypes import CONVERSIONS as CONVERSION_DTYPES
 from contiglint.catalogue.dtypes import ELEMENT_SIZE
 from contiglint.findings import Edit, Fix
 from contiglint.layout.model.dtype_views import last_dim_unit_stride
+from contiglint.layout.model.frozen import evolve
 from contiglint.layout.model.leads import at_one_leading_dim
 from contiglint.layout.model.path_facts import bind_size
 from contiglint.layout.model.values import Tensor
@@ -89,18 +90,20 @@ class ViewOnNonContiguous(Rule):
         owner = sink.owner or ast.unparse(sink.target)
         verdict, witness = _witnessed(tensor, sink, owner)
         whole = at_one_leading_dim(tensor) if witness is None and not sink.led else None
+        folds = False
         if whole is not None:  # a view that folds leading dims the code never counts
             folded, witness = _witnessed(whole, sink, owner)
-            if witness is not None:  # it raises where there are some, not where there are none
-                verdict = "merge"
-            elif verdict == "ok":
-                verdict = folded
+            folds = witness is not None  # it raises where there are some, not where none
+            if folds or verdict == "ok":
+                verdict = "merge" if folds else folded
         if verdict == "ok" or witness is None and not ctx.strict:
             return  # no concrete sizes shown by the code fail: strict-mode only
         call = sink.node
         text = "raises" if verdict == "raises" and not tensor.maybe else "can raise"
-        message = (f".view() on a tensor {made_by(tensor)}{called_from(sink)} {text} 'view "
-                   f"size is not compatible with input tensor's size and stride'")
+        how = made_by(evolve(tensor, maybe=False) if folds else tensor) + called_from(sink) + \
+            (", merging its leading dims," if folds else "")
+        message = (f".view() on a tensor {how} {text} 'view size is not compatible with input "
+                   f"tensor's size and stride'")
         yield Report(call, message, self.fix(call, ctx), related(sink, tensor), witness)
 
     def check_dtype_view(self, sink: ViewSink, ctx: RuleContext) -> Iterable[Report]:

@@ -193,10 +193,11 @@ def with_first_lead(result: Tensor, operands: list) -> Tensor:
     or the others are a caller's shapes of no more dims than the ones after it
     (`torch.ones(*batch, n, d) / scale`: at a 0-d `scale`, the
     result has `batch`'s dims and (n, d), as the view `.view(*batch, n * d)` reads it); no
-    lead elsewhere (a broadcast may add or grow leading dims)."""
+    lead elsewhere (a broadcast may add or grow leading dims), nor of a cut (its holes
+    between the leading dims' blocks are TensorIterator's to close or keep)."""
     first = operands[0] if operands else None
     if isinstance(first, Tensor) and first.lead is not None and first.geometry is None and \
-            result.geometry is None and result.assumed is not None and \
+            first.partial is None and result.geometry is None and result.assumed is not None and \
             result.min_rank == first.min_rank == result.assumed.rank and \
             (len(operands) == 1 or _beside_unshaped_only(first, operands, first.min_rank)):
         return evolve(result, lead=first.lead)

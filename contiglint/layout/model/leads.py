@@ -90,10 +90,12 @@ def at_one_leading_dim(tensor: Tensor) -> Optional[Tensor]:
     """The tensor at one leading dim, of the size `x.size(0)` names (x: the tensor whose
     shape gave the lead): its dims after the lead as assumed, below one more base axis,
     outermost. None where it has no lead, its dims after the lead are not known, or another
-    layout on other paths (`elsewhere`) would need one of its own."""
-    assumed = _after(tensor)
+    layout on other paths (`elsewhere`) would need one of its own. A cut of the dims after the
+    lead (`partial`) is below the leading dim as its geometry shows it: its base whole."""
+    assumed = tensor.assumed
     owner = tensor.lead.owner if tensor.lead is not None else None
-    if assumed is None or owner is None or tensor.elsewhere is not None:
+    if owner is None or tensor.geometry is not None or assumed is None or \
+            assumed.rank != tensor.min_rank or tensor.lost or tensor.elsewhere is not None:
         return None
     name = f"{owner}.size(0)"
     if any(size is None or name in size[1] for size in assumed.sizes):

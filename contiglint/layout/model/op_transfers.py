@@ -18,6 +18,8 @@ from functools import partial
 from typing import Literal, Optional
 
 from contiglint.layout.model.frozen import evolve
+from contiglint.layout.model.leads import after_lead, at_one_leading_dim
+from contiglint.layout.model.witness import noncontiguous_witness
 from contiglint.catalogue import dtypes
 from contiglint.catalogue import ops as catalogue
 from contiglint.layout.model import einops_transfers
@@ -47,6 +49,7 @@ from contiglint.layout.model.values import (
     Kind,
     Tensor,
     Value,
+    classify,
 )
 
 Effect = Literal["breaks", "restores", "preserves", "depends", "unknown", "not-a-tensor"]
@@ -340,19 +343,25 @@ def index(tensor: Tensor, items, origin, owner: Optional[str] = None) -> Tensor:
 def _index_after_lead(tensor: Tensor, items, origin) -> Optional[Tensor]:
     """`x[..., ::2]`, `x[..., 0]`: basic indexing after an ellipsis, of no more dims than
     those after the tensor's lead, indexes those dims alone and keeps the lead
-    (`views.after_lead`) where it leaves them non-contiguous: then the whole tensor is not
-    contiguous either, and a view into `(*batch, ...)` is decided by them. A contiguous
-    result of them says nothing of the whole (`x[..., 1:, :]` leaves holes between the
-    leading dims' blocks): the lead is dropped, as for any other index. None where the index
-    is not of that form."""
+    (`leads.after_lead`) where it leaves them non-contiguous: then the whole tensor is not
+    contiguous either, and a view into `(*batch, ...)` is decided by them. Where it leaves
+    them contiguous with holes between the leading dims' blocks (`x[..., 1:, :]`), the whole
+    is not contiguous where there are leading dims (`leads.at_one_leading_dim`) and is where
+    there are none (`maybe`): a view that folds the lead is decided at one. None where the
+    index is not of that form, or leaves no holes."""
     if tensor.lead is None or tensor.assumed is None or not items or \
             items[0].kind != "ellipsis" or \
             any(item.kind not in ("slice", "int", "none") for item in items[1:]) or \
             sum(item.kind in ("slice", "int") for item in items) > tensor.assumed.rank:
         return None
-    result = vw.after_lead(Call("index", tensor, origin=origin),
-                           lambda call: indexing.index(call.tensor, items, origin), tensor.lead)
-    return result if result is not None and result.noncontiguous else None
+    result = after_lead(Call("index", tensor, origin=origin),
+                        lambda call: indexing.index(call.tensor, items, origin), tensor.lead)
+    if result is None or result.noncontiguous:
+        return result
+    whole = at_one_leading_dim(result)
+    if whole is None or noncontiguous_witness(whole.geometry) is None:
+        return None  # no sizes leave holes (`x[..., :1]`: size-1 dims have no stride)
+    return evolve(result, kind=classify(whole.geometry), maybe=True, origin=origin)
 
 
 FLOAT_FACTORIES = dtypes.FLOAT_FACTORIES
