@@ -350,3 +350,15 @@ def test_an_op_on_a_cut_with_holes_between_the_leading_blocks_keeps_no_lead(made
         ("v1 = x[..., 1:, :]", "op", ""), (f"v2 = {made}", "op", ""),
         ("s3 = v2.view(-1)", "view", "v2")]))
     assert [v.finding for v in verdicts] == [False]
+
+
+def test_a_dtype_view_of_a_join_with_a_transposed_copy_at_a_size_one_last_dim_is_not_safe():
+    # (seed 217) where D is 1, the expand's transpose has its last dim at stride 1, but the
+    # contiguous copy's transpose at stride 3: torch raises on that path (it was called safe)
+    verdicts = agreed(program("lead", PROLOGUE1, [
+        ("v1 = x.unsqueeze(-1).expand(*batch, D, 3)", "op", ""),
+        ("v2 = v1.contiguous() if p else v1", "op", ""), ("v3 = v2.transpose(-1, -2)", "op", ""),
+        ("s4 = v3.view(torch.bfloat16) if v3.shape[-1] == 1 else None", "dtype_view", "v3",
+         "v3.shape[-1] == 1")],
+        ("x",), 3, tuple(s + (p,) for p in (1, 0) for s in SIZES1), paths=True))
+    assert [v.engine for v in verdicts] == ["unknown"]

@@ -82,7 +82,10 @@ def last_dim_unit_stride(tensor: Tensor) -> Optional[bool]:
         if geometry is None:
             return False if tensor.kind is Kind.PERMUTED else None
         if geometry.rank and geometry.axes[-1].size == (1, ()):
-            return _size_one_last_unit_stride(geometry)
+            # of some paths only (`maybe`): on the others the size-1 last dim may have
+            # another stride (a transpose of the contiguous copy a join met)
+            unit = _size_one_last_unit_stride(geometry)
+            return None if unit and tensor.maybe else unit
     unit = _last_innermost(geometry)
     if unit and tensor.maybe:
         # the layout of some paths only: on the others (`elsewhere` where it is known) the last
