@@ -2,7 +2,9 @@
 functions, operators and subscripts. Each op says which inputs it fits (by rank and dtype) and
 writes its expression with the result's shape as source expressions. The parameters are chosen
 to be valid for every size assignment (a narrow of length 1, a select of 0 or -1, a split of
-1); where a size cannot be written, the result's own `vK.size(i)` stands for it."""
+1); where a size cannot be written, the result's own `vK.size(i)` stands for it. Here: the
+views, cuts and index ops, and the table of every op (`OPS`); the ops that compute a new
+tensor are tests/generated/compute_spellings.py's."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,18 +12,18 @@ from typing import Callable, Optional
 
 from hypothesis import strategies as st
 
+from tests.generated.compute_spellings import (CONVERT, CONVERTED, channels_last, combine,
+                                               convert, draw_dim, elementwise, linalg, mul,
+                                               nn2d, position, reduce)
+
+__all__ = ["CONVERT", "CONVERTED", "DTYPES", "OPS", "Made", "Op", "Var", "mul"]
+
 # every dtype torch can view memory as (the float8/e8m0/float4 ones among them)
 DTYPES = ("float32", "float64", "float16", "bfloat16", "int8", "uint8", "int16", "int32",
           "int64", "uint16", "uint32", "uint64", "bool", "complex64", "complex128",
           "complex32", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
           "float8_e8m0fnu", "float4_e2m1fn_x2", "float", "half", "double", "long", "int",
           "short", "cfloat")
-CONVERT = ("half()", "double()", "float()", "bfloat16()", "to(torch.float16)",
-           "to(torch.int32)", "to(torch.float64)", "to(torch.uint8)", "long()", "byte()")
-CONVERTED = {"half()": "float16", "double()": "float64", "float()": "float32",
-             "bfloat16()": "bfloat16", "to(torch.float16)": "float16",
-             "to(torch.int32)": "int32", "to(torch.float64)": "float64",
-             "to(torch.uint8)": "uint8", "long()": "int64", "byte()": "uint8"}
 
 
 @dataclass(frozen=True)
@@ -37,17 +39,6 @@ class Made:
     name: str
     text: str
     var: Var
-
-
-def mul(a: str, b: str) -> str:
-    if a.isdigit() and b.isdigit():
-        return str(int(a) * int(b))
-    if a == "1":
-        return b
-    if b == "1":
-        return a
-    wrap = lambda s: f"({s})" if any(c in s for c in "+-/") else s  # noqa: E731
-    return f"{wrap(a)} * {wrap(b)}"
 
 
 @dataclass(frozen=True)
@@ -72,14 +63,6 @@ class Op:
         return Made(name, text, Var(name, shape, self.family, dtype[0] if dtype else var.dtype))
 
 
-def _dim(draw, rank: int) -> int:
-    return draw(st.integers(-rank, rank - 1))
-
-
-def _pos(d: int, rank: int) -> int:
-    return d + rank if d < 0 else d
-
-
 def _swap(shape, a, b):
     out = list(shape)
     out[a], out[b] = out[b], out[a]
@@ -89,8 +72,8 @@ def _swap(shape, a, b):
 def transpose(spelling: str):
     def build(draw, v, name):
         r = len(v.shape)
-        a, b = _dim(draw, r), _dim(draw, r)
-        shape = _swap(v.shape, _pos(a, r), _pos(b, r))
+        a, b = draw_dim(draw, r), draw_dim(draw, r)
+        shape = _swap(v.shape, position(a, r), position(b, r))
         if spelling == "method":
             return f"{v.name}.{draw(st.sampled_from(['transpose', 'swapaxes', 'swapdims']))}" \
                    f"({a}, {b})", shape
@@ -112,9 +95,9 @@ def permute(spelling: str):
 
 def movedim(draw, v, name):
     r = len(v.shape)
-    a, b = _dim(draw, r), _dim(draw, r)
+    a, b = draw_dim(draw, r), draw_dim(draw, r)
     shape = list(v.shape)
-    shape.insert(_pos(b, r), shape.pop(_pos(a, r)))
+    shape.insert(position(b, r), shape.pop(position(a, r)))
     fn = draw(st.sampled_from(["x.movedim", "x.moveaxis", "torch.movedim"]))
     return (f"torch.movedim({v.name}, {a}, {b})" if fn.startswith("torch")
             else f"{v.name}.{fn[2:]}({a}, {b})"), shape
@@ -127,10 +110,10 @@ def matrix_t(draw, v, name):
 
 def narrow(draw, v, name):
     r = len(v.shape)
-    d = _dim(draw, r)
+    d = draw_dim(draw, r)
     start = draw(st.sampled_from(["0", f"{v.shape[d]} - 1"]))
     shape = list(v.shape)
-    shape[_pos(d, r)] = "1"
+    shape[position(d, r)] = "1"
     if draw(st.booleans()):
         return f"{v.name}.narrow({d}, {start}, 1)", shape
     return f"torch.narrow({v.name}, {d}, {start}, 1)", shape
@@ -138,9 +121,9 @@ def narrow(draw, v, name):
 
 def select(draw, v, name):
     r = len(v.shape)
-    d, i = _dim(draw, r), draw(st.sampled_from([0, -1]))
+    d, i = draw_dim(draw, r), draw(st.sampled_from([0, -1]))
     shape = list(v.shape)
-    del shape[_pos(d, r)]
+    del shape[position(d, r)]
     if draw(st.booleans()):
         return f"{v.name}.select({d}, {i})", shape
     return f"torch.select({v.name}, {d}, {i})", shape
@@ -148,25 +131,25 @@ def select(draw, v, name):
 
 def piece(draw, v, name):
     r = len(v.shape)
-    d = _dim(draw, r)
+    d = draw_dim(draw, r)
     shape = list(v.shape)
     which = draw(st.sampled_from(["split", "chunk", "unbind", "sws", "tsplit", "tsplit_fn"]))
     at = draw(st.sampled_from([0, -1]))
     if which == "unbind":
-        del shape[_pos(d, r)]
+        del shape[position(d, r)]
         fn = draw(st.sampled_from([f"{v.name}.unbind({d})", f"torch.unbind({v.name}, {d})"]))
         return f"{fn}[{at}]", shape
     if which == "split":
-        shape[_pos(d, r)] = "1"
+        shape[position(d, r)] = "1"
         return f"{v.name}.split(1, {d})[{at}]", shape
     if which == "tsplit_fn":
-        shape[_pos(d, r)] = "1"
+        shape[position(d, r)] = "1"
         return f"torch.split({v.name}, 1, dim={d})[{at}]", shape
     if which == "sws":
-        size = v.shape[_pos(d, r)]
-        shape[_pos(d, r)] = "1" if at == 0 else f"{size} - 1"
+        size = v.shape[position(d, r)]
+        shape[position(d, r)] = "1" if at == 0 else f"{size} - 1"
         return f"{v.name}.split_with_sizes([1, {size} - 1], {d})[{at}]", shape
-    shape[_pos(d, r)] = None
+    shape[position(d, r)] = None
     fn = "chunk" if which == "chunk" else "tensor_split"
     return f"{v.name}.{fn}(2, {d})[0]", shape
 
@@ -242,7 +225,7 @@ def expand(draw, v, name):
 
 def unfold(draw, v, name):
     r = len(v.shape)
-    d = _dim(draw, r)
+    d = draw_dim(draw, r)
     shape = list(v.shape) + ["1"]
     return f"{v.name}.unfold({d}, 1, 1)", shape
 
@@ -260,7 +243,7 @@ def squeeze_family(draw, v, name):
     shape = list(v.shape)
     if which == "unsqueeze":
         d = draw(st.integers(-r - 1, r))
-        shape.insert(_pos(d, r + 1), "1")
+        shape.insert(position(d, r + 1), "1")
         return draw(st.sampled_from([f"{v.name}.unsqueeze({d})",
                                      f"torch.unsqueeze({v.name}, {d})"])), shape
     if which == "squeeze":
@@ -279,107 +262,9 @@ def squeeze_family(draw, v, name):
         shape[a:b + 1] = [merged]
         return draw(st.sampled_from([f"{v.name}.flatten({a}, {b})",
                                      f"torch.flatten({v.name}, {a}, {b})"])), shape
-    d = _dim(draw, r)
-    shape[_pos(d, r):_pos(d, r) + 1] = ["1", shape[_pos(d, r)]]
+    d = draw_dim(draw, r)
+    shape[position(d, r):position(d, r) + 1] = ["1", shape[position(d, r)]]
     return f"{v.name}.unflatten({d}, (1, -1))", shape
-
-
-def combine(draw, v, name):
-    r = len(v.shape)
-    which = draw(st.sampled_from(["cat", "stack", "pad", "reshape", "contiguous", "clone",
-                                  "repeat_interleave"]))
-    d = _dim(draw, r)
-    shape = list(v.shape)
-    if which == "repeat_interleave":
-        shape[_pos(d, r)] = mul("2", shape[_pos(d, r)])
-        return f"{v.name}.repeat_interleave(2, {d})", shape
-    if which == "cat":
-        shape[_pos(d, r)] = mul("2", shape[_pos(d, r)])
-        return f"torch.cat([{v.name}, {v.name}], {d})", shape
-    if which == "stack":
-        s = draw(st.integers(0, r))
-        shape.insert(s, "2")
-        return f"torch.stack([{v.name}, {v.name}], {s})", shape
-    if which == "pad":
-        shape[-1] = f"{shape[-1]} + 2"
-        return f"F.pad({v.name}, (1, 1))", shape
-    if which == "reshape":
-        return f"{v.name}.reshape(-1)", [None]
-    return f"{v.name}.{which}()", shape
-
-
-def linalg(draw, v, name):
-    r = len(v.shape)
-    which = draw(st.sampled_from(["matmul", "at", "einsum"] + (["bmm"] if r == 3 else [])))
-    shape = list(v.shape[:-1]) + [v.shape[-2]]
-    if which == "matmul":
-        return f"torch.matmul({v.name}, {v.name}.mT)", shape
-    if which == "at":
-        return f"{v.name} @ {v.name}.mT", shape
-    if which == "bmm":
-        return f"torch.bmm({v.name}, {v.name}.transpose(1, 2))", shape
-    letters = "abcd"[:r]
-    out = draw(st.permutations(letters))
-    return f"torch.einsum('{letters}->{''.join(out)}', {v.name})", \
-        [v.shape[letters.index(c)] for c in out]
-
-
-def elementwise(draw, v, name):
-    text = draw(st.sampled_from([f"{v.name} + 1", f"{v.name} * {v.name}", f"-{v.name}",
-                                 f"torch.relu({v.name})", f"{v.name}.exp()",
-                                 f"F.gelu({v.name})", f"torch.where({v.name} > 0, {v.name}, 0.0)",
-                                 f"torch.add({v.name}, 1)"]))
-    return text, list(v.shape)
-
-
-def reduce(draw, v, name):
-    r = len(v.shape)
-    d = _dim(draw, r)
-    fn = draw(st.sampled_from(["sum", "mean", "amax", "max", "median", "kthvalue", "topk"]))
-    shape = list(v.shape)
-    keep = draw(st.booleans())
-    if keep or fn == "topk":
-        shape[_pos(d, r)] = "1"
-    else:
-        del shape[_pos(d, r)]
-    if fn in ("sum", "mean", "amax"):
-        return f"{v.name}.{fn}({d}{', keepdim=True' if keep else ''})", shape
-    # the (values, indices) pairs: by item or by field; k = 1, which every size allows
-    args = {"max": f"{d}", "median": f"dim={d}", "kthvalue": f"1, {d}",
-            "topk": f"1, {d}"}[fn] + (", keepdim=True" if keep and fn != "topk" else "")
-    item = draw(st.sampled_from(["[0]", "[1]", ".values", ".indices"]))
-    text = f"{v.name}.{fn}({args}){item}"
-    return (text, shape, "int64") if item in ("[1]", ".indices") else (text, shape)
-
-
-def convert(draw, v, name):
-    method = draw(st.sampled_from(CONVERT))
-    return f"{v.name}.{method}", list(v.shape), CONVERTED[method]
-
-
-def channels_last(draw, v, name):
-    text = draw(st.sampled_from([
-        f"{v.name}.contiguous(memory_format=torch.channels_last)",
-        f"{v.name}.to(memory_format=torch.channels_last)",
-        f"{v.name}.contiguous(memory_format=torch.contiguous_format)"]))
-    return text, list(v.shape)
-
-
-def nn2d(draw, v, name):
-    shape = list(v.shape)
-    which = draw(st.sampled_from(["conv", "max", "avg", "interp", "adaptive"]))
-    if which == "conv":
-        shape[1] = "3"
-        # the weight in the input's dtype: F.conv2d raises on a double input and a float weight
-        return (f"F.conv2d({v.name}, torch.randn(3, {v.name}.size(1), 1, 1, "
-                f"dtype={v.name}.dtype))", shape)
-    if which in ("max", "avg"):
-        return f"F.{which}_pool2d({v.name}, 1)", shape
-    if which == "adaptive":
-        shape[2:] = ["1", "1"]
-        return f"F.adaptive_avg_pool2d({v.name}, 1)", shape
-    shape[2:] = [mul(s, "2") for s in shape[2:]]
-    return f"F.interpolate({v.name}, scale_factor=2)", shape
 
 
 OPS = (
