@@ -4,11 +4,7 @@ megatron-core (tuning corpus). Run: python benchmarks/mutants_repro/cap_vq_lig_m
 import torch
 
 from cap_vq_lig_meg import PatchModel, SeriesModel, _scaled, patch_layer_grad
-from common import raw, run_all
-
-
-def _r(mutant):
-    return (lambda t, *s: t.view(*s)) if mutant else (lambda t, *s: t.reshape(*s))
+from common import raw, reshaped, run_all
 
 
 def cap_neuron_conductance(mutant, model, shape, n_steps):
@@ -36,20 +32,20 @@ def cap_occlusion_ablated(mutant, layout, k, shape):
     if layout == "channels_last":
         x = x.contiguous(memory_format=torch.channels_last)
     input_tensor = torch.cat([x] * k)
-    return _r(mutant)(input_tensor.clone(), (k, -1) + tuple(input_tensor.shape[1:]))
+    return reshaped(mutant)(input_tensor.clone(), (k, -1) + tuple(input_tensor.shape[1:]))
 
 
 def vq_append_dims(mutant, shape, ndims, transposed):
     # vector_quantize_pytorch/vector_quantize_pytorch.py append_dims_to
     t = torch.randn(*shape)
     t = t.transpose(0, -1) if transposed else t
-    return _r(mutant)(t, *t.shape, *((1,) * (ndims - t.ndim)))
+    return reshaped(mutant)(t, *t.shape, *((1,) * (ndims - t.ndim)))
 
 
 def vq_beam_losses(mutant, input_shape):
     # vector_quantize_pytorch/residual_vq.py: all_losses = torch.empty((0,)) on beam search
     all_losses = torch.empty((0,), dtype=torch.float32)
-    return _r(mutant)(all_losses, *input_shape[:-1], 1, 0)
+    return reshaped(mutant)(all_losses, *input_shape[:-1], 1, 0)
 
 
 def lig_grpo_seq(mutant, which, B, L):
@@ -91,14 +87,14 @@ def meg_gdn_g(mutant, B, L, H, chunk):
     # x.transpose(1, 2).contiguous().to(float32), padded to a multiple of the chunk size
     g = torch.randn(B, L, H).transpose(1, 2).contiguous().to(torch.float32)
     g = torch.nn.functional.pad(g, (0, (chunk - L % chunk) % chunk))
-    return _r(mutant)(g, g.shape[0], g.shape[1], -1, chunk)
+    return reshaped(mutant)(g, g.shape[0], g.shape[1], -1, chunk)
 
 
 def meg_trtllm_qkv_bias(mutant, heads, kv_heads, head_size):
     # megatron/core/export/trtllm/.../single_device_trtllm_model_weights_converter.py: the qkv
     # bias of the state dict, 1-D
     val = torch.nn.Parameter(torch.randn((heads + 2 * kv_heads) * head_size)).data
-    return _r(mutant)(val, kv_heads, heads // kv_heads + 2, head_size)
+    return reshaped(mutant)(val, kv_heads, heads // kv_heads + 2, head_size)
 
 
 CASES = {

@@ -30,6 +30,18 @@ def same(a, b) -> bool:
     return a == b
 
 
+def reshaped(mutant):
+    """The reshape-to-view operator at a site: `t.view(*s)` in the mutant, `t.reshape(*s)` in
+    the original."""
+    return (lambda t, *s: t.view(*s)) if mutant else (lambda t, *s: t.reshape(*s))
+
+
+def picked(mutant, which, name):
+    """`reshaped` at the site `name` of a case with several: the mutated one only where it is
+    the site `which`."""
+    return reshaped(mutant and which == name)
+
+
 def _short(inputs: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in inputs.items()) or "as called"
 

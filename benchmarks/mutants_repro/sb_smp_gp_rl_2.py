@@ -7,11 +7,7 @@ import warnings
 import torch
 import torch.nn.functional as F
 
-from common import raw, run_all
-
-
-def _r(mutant):
-    return (lambda t, *s: t.view(*s)) if mutant else (lambda t, *s: t.reshape(*s))
+from common import raw, reshaped, run_all
 
 
 def sb_over_add_halves(mutant, B, N, K, S):
@@ -39,33 +35,33 @@ def sb_transformer_st_src(mutant, B, T, F_, C):
     x = torch.randn(B, T, F_, 1).transpose(1, -1)
     x = torch.nn.Conv2d(1, C, 3, padding=1)(x).transpose(1, -1)
     bz, t, ch1, ch2 = x.shape
-    return _r(mutant)(x, bz, t, ch1 * ch2)
+    return reshaped(mutant)(x, bz, t, ch1 * ch2)
 
 
 def sb_drop_freq(mutant, B, T, C):
     # speechbrain/augment/time_domain.py DropFreq.forward: waveforms.clone() of a (B, T, C) batch
     dropped = torch.randn(B, T, C).clone()
-    return _r(mutant)(dropped, dropped.shape[0] * dropped.shape[2], dropped.shape[1], 1)
+    return reshaped(mutant)(dropped, dropped.shape[0] * dropped.shape[2], dropped.shape[1], 1)
 
 
 def smp_dice_true(mutant, mode, bs, C, H, W):
     # segmentation_models_pytorch/losses/dice.py DiceLoss.forward: the target mask
     y_true = (torch.rand(bs, C, H, W) > 0.5).long() if mode == "multilabel" else \
         torch.randint(0, 2, (bs, H, W))
-    return _r(mutant)(y_true, bs, 1 if mode == "binary" else C, -1)
+    return reshaped(mutant)(y_true, bs, 1 if mode == "binary" else C, -1)
 
 
 def smp_mit_out(mutant, B, heads, N, hd):
     # segmentation_models_pytorch/encoders/mix_transformer.py Attention.forward
     attn = torch.randn(B, heads, N, N).softmax(-1)
     x = (attn @ torch.randn(B, heads, N, hd)).transpose(1, 2)
-    return _r(mutant)(x, B, N, heads * hd)
+    return reshaped(mutant)(x, B, N, heads * hd)
 
 
 def smp_mit_kv(mutant, B, N, C, heads):
     # segmentation_models_pytorch/encoders/mix_transformer.py: kv = self.kv(x), a linear layer
     kv = torch.nn.Linear(C, 2 * C)(torch.randn(B, N, C))
-    return _r(mutant)(kv, B, -1, 2, heads, C // heads).permute(2, 0, 3, 1, 4)
+    return reshaped(mutant)(kv, B, -1, 2, heads, C // heads).permute(2, 0, 3, 1, 4)
 
 
 def rec_quint4x2(mutant, rows, cols):
@@ -73,7 +69,7 @@ def rec_quint4x2(mutant, rows, cols):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         emb = torch.quantize_per_tensor(torch.rand(rows, cols), 0.1, 0, torch.quint4x2)
-        return _r(mutant)(emb.int_repr(), [emb.shape[0], int((emb.shape[1] + 1) // 2)])
+        return reshaped(mutant)(emb.int_repr(), [emb.shape[0], int((emb.shape[1] + 1) // 2)])
 
 
 def pyannote_validation(mutant, which, B, frames, classes, left, right):
@@ -83,25 +79,25 @@ def pyannote_validation(mutant, which, B, frames, classes, left, right):
     preds = y_pred[:, left: frames - right: 10]
     target = y[:, left: frames - right: 10]
     t = preds if which == "preds" else target
-    return _r(mutant)(t, -1)
+    return reshaped(mutant)(t, -1)
 
 
 def pyannote_totatonet(mutant, bsz, n_sources, frames):
     # pyannote/audio/models/separation/ToTaToNet.py: outputs = classifier(outputs), nn.Linear
     outputs = torch.nn.Linear(16, 3)(torch.randn(bsz * n_sources, frames, 16))
-    return _r(mutant)(outputs, bsz, n_sources, -1).transpose(1, 2)
+    return reshaped(mutant)(outputs, bsz, n_sources, -1).transpose(1, 2)
 
 
 def gp_poly_grad_pi(mutant, n1, d):
     # gpytorch/kernels/polynomial_kernel_grad.py PolynomialKernelGrad.forward, diag=True
-    return _r(mutant)(torch.arange(n1 * (d + 1)).view(d + 1, n1).t(), n1 * (d + 1))
+    return reshaped(mutant)(torch.arange(n1 * (d + 1)).view(d + 1, n1).t(), n1 * (d + 1))
 
 
 def gp_rbf_gradgrad_diag(mutant, batch, n2, d):
     # gpytorch/kernels/rbf_kernel_gradgrad.py RBFKernelGradGrad.forward, diag=True
     lengthscale = torch.rand(1, d) + 0.5
     gg = 3 * torch.ones(*batch, n2, d) / lengthscale.pow(4)
-    return _r(mutant)(gg.transpose(-1, -2), *batch, n2 * d)
+    return reshaped(mutant)(gg.transpose(-1, -2), *batch, n2 * d)
 
 
 def gp_poly_grad_k12(mutant, batch, n1, n2, d):
@@ -111,14 +107,14 @@ def gp_poly_grad_k12(mutant, batch, n1, n2, d):
     ones_ = torch.ones(*batch, d, 1, n2)
     outer = torch.matmul(x1.transpose(-2, -1).unsqueeze(-1), ones_)
     K12 = (K12_base.unsqueeze(-3) * outer).transpose(-3, -2)
-    return _r(mutant)(K12, *batch, n1, d * n2)
+    return reshaped(mutant)(K12, *batch, n1, d * n2)
 
 
 def gp_newton_girard_ks(mutant, ndim, deg):
     # gpytorch/kernels/newton_girard_additive_kernel.py: the exponents 1..deg as a column
     shape = [1] * ndim
     shape[-3] = -1
-    return _r(mutant)(torch.arange(1, deg + 1, dtype=torch.float), *shape)
+    return reshaped(mutant)(torch.arange(1, deg + 1, dtype=torch.float), *shape)
 
 
 def rl_stack_pad(mutant, layers, hidden, pad):
@@ -145,7 +141,7 @@ def rl_openvla_window(mutant, B, T, chunk, action_dim, bins, vocab, top_k):
         indices = torch.argsort(window, dim=-1, descending=True, stable=True)[..., :top_k]
         window = torch.full_like(window, -torch.inf).scatter(-1, indices,
                                                              torch.gather(window, -1, indices))
-    return _r(mutant)(window, B, chunk, action_dim, bins)
+    return reshaped(mutant)(window, B, chunk, action_dim, bins)
 
 
 def rl_simplevla_tokens(mutant, n, L, vocab, bins):
@@ -153,13 +149,13 @@ def rl_simplevla_tokens(mutant, n, L, vocab, bins):
     # rollout's responses, shifted to bin indices
     responses = torch.randint(0, vocab, (n, L)).long()
     tokens = responses[0].long() - (vocab - bins)
-    return _r(mutant)(tokens, -1)[:32]
+    return reshaped(mutant)(tokens, -1)[:32]
 
 
 def td_positions(mutant, batch, shape):
     # tensordict/tensorclass.py NonTensorStack._reshape: positions = arange(numel).view(batch)
     positions = torch.arange(torch.Size(batch).numel()).view(batch)
-    return _r(mutant)(positions, shape)
+    return reshaped(mutant)(positions, shape)
 
 
 def td_store_slice(mutant, rows, cols, index):
@@ -168,7 +164,7 @@ def td_store_slice(mutant, rows, cols, index):
     tensor = torch.frombuffer(bytearray(torch.randn(rows, cols).numpy().tobytes()),
                               dtype=torch.float32).view(-1, cols)
     tensor = tensor[index]
-    return _r(mutant)(tensor, list(tensor.shape))
+    return reshaped(mutant)(tensor, list(tensor.shape))
 
 
 CASES = {

@@ -4,11 +4,7 @@
 import torch
 import torch.nn.functional as F
 
-from common import run_all
-
-
-def _r(mutant):
-    return (lambda t, *s: t.view(*s)) if mutant else (lambda t, *s: t.reshape(*s))
+from common import reshaped, run_all
 
 
 def tv_scale_channel(mutant, C, H, W):
@@ -16,14 +12,14 @@ def tv_scale_channel(mutant, C, H, W):
     # img[c] of the image; pil_to_tensor (transforms/functional.py) returns a
     # (H, W, C) buffer permuted to (C, H, W)
     img = torch.randint(0, 256, (H, W, C), dtype=torch.uint8).permute(2, 0, 1)
-    return [torch.bincount(_r(mutant)(img[c], -1), minlength=256) for c in range(C)]
+    return [torch.bincount(reshaped(mutant)(img[c], -1), minlength=256) for c in range(C)]
 
 
 def tv_affine_matrix(mutant):
     # torchvision/transforms/v2/functional/_geometry.py: the 6-vector of
     # _get_inverse_affine_matrix, as a fresh tensor
     affine_vector = [0.9, -0.1, 3.0, 0.1, 0.9, -2.0]
-    return _r(mutant)(torch.tensor(affine_vector, dtype=torch.float32), 2, 3).T
+    return reshaped(mutant)(torch.tensor(affine_vector, dtype=torch.float32), 2, 3).T
 
 
 def tv_center_crop_empty(mutant, shape, layout):
@@ -32,14 +28,14 @@ def tv_center_crop_empty(mutant, shape, layout):
     image = torch.empty(shape)
     if layout == "channels_last":
         image = image.contiguous(memory_format=torch.channels_last)
-    return _r(mutant)(image, tuple(image.shape[:-2]) + (3, 3))
+    return reshaped(mutant)(image, tuple(image.shape[:-2]) + (3, 3))
 
 
 def tv_fcos_ctrness(mutant, N, H, W, anchors):
     # torchvision/models/detection/fcos.py FCOSRegressionHead: one anchor per location (FCOS)
     bbox_ctrness = torch.nn.Conv2d(8, anchors, 3, padding=1)(torch.randn(N, 8, H, W))
     x = bbox_ctrness.view(N, -1, 1, H, W).permute(0, 3, 4, 1, 2)
-    return _r(mutant)(x, N, -1, 1)
+    return reshaped(mutant)(x, N, -1, 1)
 
 
 def timm_window_partition(mutant, layout, B, C, H, W, ws):
@@ -55,7 +51,7 @@ def timm_window_partition(mutant, layout, B, C, H, W, ws):
 def timm_std_conv_weight(mutant, out_ch, in_ch, k):
     # timm/layers/std_conv.py ScaledStdConv2d.forward: the conv's weight parameter
     weight = torch.nn.Conv2d(in_ch, out_ch, k).weight
-    return F.batch_norm(_r(mutant)(weight, 1, out_ch, -1), None, None, training=True,
+    return F.batch_norm(reshaped(mutant)(weight, 1, out_ch, -1), None, None, training=True,
                         momentum=0.0, eps=1e-6).reshape_as(weight)
 
 
@@ -65,7 +61,7 @@ def timm_attention_pool_latent(mutant, B, latent_len, heads, hd, N):
     q = torch.randn(B, heads, latent_len, hd)
     k, v = torch.randn(B, heads, N, hd), torch.randn(B, heads, N, hd)
     x = F.scaled_dot_product_attention(q, k, v).transpose(1, 2)
-    return _r(mutant)(x, B, latent_len, heads * hd)
+    return reshaped(mutant)(x, B, latent_len, heads * hd)
 
 
 def hf_openai_shift_logits(mutant, B, T, V):
@@ -88,7 +84,7 @@ def hf_led_value_states(mutant, bsz, heads, L, hd):
     # transformers/models/led/modeling_led.py LEDDecoderAttention.forward, no cache
     value_states = torch.nn.Linear(heads * hd, heads * hd)(torch.randn(bsz, L, heads * hd))
     value_states = value_states.view(bsz, -1, heads, hd).transpose(1, 2)
-    return _r(mutant)(value_states, bsz * heads, -1, hd)
+    return reshaped(mutant)(value_states, bsz * heads, -1, hd)
 
 
 def hf_xclip_attn_output(mutant, B, heads, Lq, Lk, hd):
@@ -97,7 +93,7 @@ def hf_xclip_attn_output(mutant, B, heads, Lq, Lk, hd):
     q, k, v = torch.randn(B, heads, Lq, hd), torch.randn(B, heads, Lk, hd), torch.randn(
         B, heads, Lk, hd)
     attn_output = F.scaled_dot_product_attention(q, k, v).transpose(1, 2).contiguous()
-    return _r(mutant)(attn_output, B, Lq, -1).contiguous()
+    return reshaped(mutant)(attn_output, B, Lq, -1).contiguous()
 
 
 def monai_channel_to_batch(mutant, b, c, h, w, d):
@@ -125,7 +121,7 @@ def monai_surface_areas(mutant, shape):
     code_pred = F.conv3d(seg, torch.rand(1, 1, 2, 2, 2))[0]
     table = torch.rand(256)
     areas = torch.index_select(table, 0, code_pred.view(-1).int().clamp(0, 255))
-    return _r(mutant)(areas, code_pred.shape)
+    return reshaped(mutant)(areas, code_pred.shape)
 
 
 def pyg_rgcn_block(mutant, nodes, in_ch, out_ch, blocks):
@@ -140,7 +136,7 @@ def pyg_hgt_keys(mutant, sizes, H, D):
     # torch_geometric/nn/conv/hgt_conv.py HGTConv._construct_src_node_feat: k_dict values are
     # (N, H, D) views of a linear layer's output
     ks = [torch.nn.Linear(8, H * D)(torch.randn(n, 8)).view(n, H, D) for n in sizes]
-    return _r(mutant)(torch.cat(ks, dim=0).transpose(0, 1), -1, D)
+    return reshaped(mutant)(torch.cat(ks, dim=0).transpose(0, 1), -1, D)
 
 
 CASES = {

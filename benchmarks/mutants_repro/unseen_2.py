@@ -4,18 +4,14 @@ of contiglint's corpora). Run: python benchmarks/mutants_repro/unseen_2.py [CASE
 import torch
 import torch.nn.functional as F
 
-from common import run_all
-
-
-def _r(mutant):
-    return (lambda t, *s: t.view(*s)) if mutant else (lambda t, *s: t.reshape(*s))
+from common import reshaped, run_all
 
 
 def lit_ce_logits(mutant, B, T, V):
     # litgpt/utils.py chunked_cross_entropy, tensor logits: finetune/full.py:284 passes
     # logits[..., :-1, :] (and targets[..., 1:])
     logits = torch.nn.Linear(8, V)(torch.randn(B, T + 1, 8))[..., :-1, :]
-    return _r(mutant)(logits, -1, logits.size(-1))
+    return reshaped(mutant)(logits, -1, logits.size(-1))
 
 
 def lit_ce_logit_chunks(mutant, B, chunk, n, V):
@@ -23,13 +19,13 @@ def lit_ce_logit_chunks(mutant, B, chunk, n, V):
     # lm_head_chunk_size: self.lm_head(x_i) for x_i in x.split(chunk, dim=1))
     x = torch.randn(B, chunk * n, 8)
     head = torch.nn.Linear(8, V)
-    return [_r(mutant)(head(x_i), -1, V) for x_i in x.split(chunk, dim=1)]
+    return [reshaped(mutant)(head(x_i), -1, V) for x_i in x.split(chunk, dim=1)]
 
 
 def lit_adapter_prefix(mutant, aT, n_embd):
     # litgpt/adapter.py CausalSelfAttention.scaled_dot_product_attention: an nn.Embedding weight
     weight = torch.nn.Embedding(aT, n_embd).weight
-    return _r(mutant)(weight, 1, aT, n_embd)
+    return reshaped(mutant)(weight, 1, aT, n_embd)
 
 
 def lit_attn_out_mha(mutant, B, T, n_head, head_size):
@@ -37,7 +33,7 @@ def lit_attn_out_mha(mutant, B, T, n_head, head_size):
     # returns y.transpose(1, 2)
     q, k, v = (torch.randn(B, n_head, T, head_size) for _ in range(3))
     y = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2)
-    return _r(mutant)(y, B, T, head_size * n_head)
+    return reshaped(mutant)(y, B, T, head_size * n_head)
 
 
 def ast_dual_path_fold(mutant, batch, chan, chunk, hop, frames):
@@ -49,7 +45,7 @@ def ast_dual_path_fold(mutant, batch, chan, chunk, hop, frames):
     x = F.fold(to_unfold, (output_size - 2 * chunk, 1), kernel_size=(chunk, 1),
                padding=(chunk, 0), stride=(hop, 1))
     x /= float(chunk) / hop
-    return _r(mutant)(x, batch, chan, frames)
+    return reshaped(mutant)(x, batch, chan, frames)
 
 
 def ast_fasnet_tac(mutant, batch, mics, ch, chunk, n_chunks):
@@ -60,27 +56,27 @@ def ast_fasnet_tac(mutant, batch, mics, ch, chunk, n_chunks):
     out = out.permute(0, 3, 4, 1, 2).reshape(batch * mics, -1, chunk, n_chunks)
     out = F.group_norm(out, 1).reshape(batch, mics, -1, chunk, n_chunks)
     out += x
-    return _r(mutant)(out, batch * mics, ch, chunk, n_chunks)
+    return reshaped(mutant)(out, batch * mics, ch, chunk, n_chunks)
 
 
 def ast_fasnet_enc_ln(mutant, batch, mics, enc_dim, seq):
     # asteroid/models/fasnet.py: self.enc_LN (a norm layer) on a contiguous (B * M, E, L)
     enc_output = torch.randn(batch * mics, seq, enc_dim).transpose(1, 2).contiguous()
     enc_output = F.group_norm(enc_output, 1)
-    return _r(mutant)(enc_output, batch, mics, enc_dim, seq)
+    return reshaped(mutant)(enc_output, batch, mics, enc_dim, seq)
 
 
 def ast_dprnn_first_out(mutant, batch, n_src, bn_chan, chunk, n_chunks):
     # asteroid/masknn/recurrent.py DPRNN.forward: first_out is PReLU then Conv2d
     output = torch.randn(batch, bn_chan, chunk, n_chunks)
     output = torch.nn.Conv2d(bn_chan, n_src * bn_chan, 1)(F.prelu(output, torch.tensor([0.25])))
-    return _r(mutant)(output, batch * n_src, bn_chan, chunk, n_chunks)
+    return reshaped(mutant)(output, batch * n_src, bn_chan, chunk, n_chunks)
 
 
 def sam_embed_boxes(mutant, shape):
     # segment_anything/modeling/prompt_encoder.py PromptEncoder._embed_boxes: boxes + 0.5
     boxes = torch.rand(*shape) * 1024 + 0.5
-    return _r(mutant)(boxes, -1, 2, 2)
+    return reshaped(mutant)(boxes, -1, 2, 2)
 
 
 def sam_rel_pos_q(mutant, B, heads, H, W, hd):
@@ -88,7 +84,7 @@ def sam_rel_pos_q(mutant, B, heads, H, W, hd):
     # qkv.reshape(3, B * heads, H * W, -1).unbind(0)
     qkv = torch.randn(B, H * W, 3 * heads * hd).reshape(B, H * W, 3, heads, -1)
     q, _, _ = qkv.permute(2, 0, 3, 1, 4).reshape(3, B * heads, H * W, -1).unbind(0)
-    return _r(mutant)(q, B * heads, H, W, hd)
+    return reshaped(mutant)(q, B * heads, H, W, hd)
 
 
 def sam_qkv_split(mutant, B, H, W, heads, hd):
@@ -97,7 +93,7 @@ def sam_qkv_split(mutant, B, H, W, heads, hd):
     # windowed blocks
     qkv = torch.randn(B, H * W, 3 * heads * hd).reshape(B, H * W, 3, heads, -1)
     qkv = qkv.permute(2, 0, 3, 1, 4)
-    return _r(mutant)(qkv, 3, B * heads, H * W, -1).unbind(0)
+    return reshaped(mutant)(qkv, 3, B * heads, H * W, -1).unbind(0)
 
 
 def rwkv_load_time_first(mutant, which, H, N):
@@ -105,16 +101,16 @@ def rwkv_load_time_first(mutant, which, H, N):
     w = torch.randn(H, N).float() if which != "decay_52" else torch.exp(
         -torch.exp(torch.randn(H * N).float())).reshape(-1, 1, 1)
     if which == "first":
-        return _r(mutant)(w, -1, 1, 1)
+        return reshaped(mutant)(w, -1, 1, 1)
     if which == "first_52":
-        return _r(mutant)(w, H, -1, 1)
-    return _r(mutant)(w, H, -1, 1)
+        return reshaped(mutant)(w, H, -1, 1)
+    return reshaped(mutant)(w, H, -1, 1)
 
 
 def rwkv_ws(mutant, H, T):
     # rwkv/model.py att_seq_v5_1: w = t_decay.reshape(-1, 1); ws = w.pow(T).reshape(H, 1, 1)
     w = torch.exp(-torch.exp(torch.randn(H).float())).reshape(-1, 1, 1).reshape(-1, 1)
-    return _r(mutant)(w.pow(T), H, 1, 1)
+    return reshaped(mutant)(w.pow(T), H, 1, 1)
 
 
 CASES = {
