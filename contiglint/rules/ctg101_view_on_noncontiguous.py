@@ -94,8 +94,10 @@ class ViewOnNonContiguous(Rule):
         if whole is not None:  # a view that folds leading dims the code never counts
             folded, witness = _witnessed(whole, sink, owner)
             folds = witness is not None  # it raises where there are some, not where none
-            if folds or verdict == "ok":
-                verdict = "merge" if folds else folded
+            if folds:
+                verdict = "merge"
+            elif verdict == "ok":
+                verdict = folded  # ok without leading dims: what one says (strict mode)
         if verdict == "ok" or witness is None and not ctx.strict:
             return  # no concrete sizes shown by the code fail: strict-mode only
         call = sink.node

@@ -73,6 +73,10 @@ class Geometry:
         caller chooses freely."""
         return self == Geometry.contiguous([None] * self.rank)
 
+    def fresh_ids(self):
+        """Ids for new base axes: none of them is one of this geometry's."""
+        return count(max(self.memory, default=-1) + 1)
+
     def without_extent(self) -> set[int]:
         """The base axes that have no extent in memory: those of size 1 (the base axis of a
         full size-1 dim, or one whose size `extents` says is 1). Strides skip them."""
@@ -252,7 +256,7 @@ class Geometry:
     def regrouped(self, groups, target_sizes: Sequence[Size]) -> Optional["Geometry"]:
         """The geometry after `.view(target)` given how source dims group onto target dims,
         or None when some merged group is not joinable (the view raises)."""
-        fresh = count(max(self.memory, default=-1) + 1)
+        fresh = self.fresh_ids()
         memory = list(self.memory)
         axes: list[Axis] = []
         for source, target in groups:

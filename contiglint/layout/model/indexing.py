@@ -6,7 +6,6 @@ TensorIterator orders the input's strides (Geometry.gathered).
 """
 from __future__ import annotations
 
-from itertools import count
 from typing import Optional, Sequence
 
 from contiglint.layout.model.frozen import evolve, record
@@ -145,7 +144,7 @@ def _apply(geometry: Geometry, items: Sequence[Index], consumed: int) -> Optiona
     gone: set[int] = set()  # base axes of size-1 dims an int drops: they have no extent
     split: dict[int, tuple[int, int]] = {}  # base axis -> the two it becomes (`_exact`)
     left: list[Axis] = []  # full dims an int or a cut leaves: their base axes' sizes stay
-    fresh = count(max(geometry.memory, default=-1) + 1)
+    fresh = geometry.fresh_ids()
     dim = 0
     for item in items:
         if item.kind == "ellipsis":

@@ -92,16 +92,13 @@ def at_one_leading_dim(tensor: Tensor) -> Optional[Tensor]:
     outermost. None where it has no lead, its dims after the lead are not known, or another
     layout on other paths (`elsewhere`) would need one of its own. A cut of the dims after the
     lead (`partial`) is below the leading dim as its geometry shows it: its base whole."""
-    assumed = tensor.assumed
-    owner = tensor.lead.owner if tensor.lead is not None else None
-    if owner is None or tensor.geometry is not None or assumed is None or \
-            assumed.rank != tensor.min_rank or tensor.lost or tensor.elsewhere is not None:
+    assumed = _known_after(tensor)
+    if assumed is None or tensor.lead.owner is None or tensor.elsewhere is not None:
         return None
-    name = f"{owner}.size(0)"
+    name = f"{tensor.lead.owner}.size(0)"
     if any(size is None or name in size[1] for size in assumed.sizes):
         return None  # a size of its own the lead's would be tied to
-    outer = 1 + max((*assumed.memory, *(b for axis in assumed.axes for b in axis.base),
-                     *(b for b, _ in assumed.extents)), default=-1)
+    outer = next(assumed.fresh_ids())
     whole = Geometry((Axis(symbol(name), (outer,)), *assumed.axes), (outer, *assumed.memory),
                      assumed.extents)
     kind = classify(whole) if tensor.kind is not Kind.UNKNOWN else Kind.UNKNOWN
@@ -109,11 +106,18 @@ def at_one_leading_dim(tensor: Tensor) -> Optional[Tensor]:
                   lead=None)
 
 
-def _after(tensor: Tensor):
+def _after(tensor: Tensor) -> Optional[Geometry]:
+    """`_known_after`, where the dims after the lead are not a part of a larger storage: a
+    transfer of them alone would not keep the holes a cut leaves between the leading dims'
+    blocks."""
+    return _known_after(tensor) if tensor.partial is None else None
+
+
+def _known_after(tensor: Tensor) -> Optional[Geometry]:
     """The geometry of `tensor`'s dims after its lead, where it has a lead and they are known
-    (at the least rank, and neither a part of a larger storage nor sizes an op lost)."""
+    (at the least rank, and not sizes an op lost)."""
     assumed = tensor.assumed
     if tensor.lead is None or tensor.geometry is not None or assumed is None or \
-            assumed.rank != tensor.min_rank or tensor.lost or tensor.partial is not None:
+            assumed.rank != tensor.min_rank or tensor.lost:
         return None
     return assumed

@@ -3,7 +3,6 @@ complex views. Each computes the exact result geometry when the input's rank is 
 back to a coarse kind when it is not (views.py's `apply_view`)."""
 from __future__ import annotations
 
-from itertools import count
 from typing import Optional
 
 from contiglint.layout.model.frozen import evolve
@@ -49,7 +48,7 @@ def _windows(geometry: Geometry, d: int, size: int, step: int) -> Optional[Geome
             not axis.base:
         return None
     count = (n - size) // step + 1 if n is not None else None
-    fresh_ids = count_from(geometry)
+    fresh_ids = geometry.fresh_ids()
     frames_id, window_id = next(fresh_ids), next(fresh_ids)
     memory = list(geometry.memory)
     where = memory.index(axis.base[0])
@@ -68,11 +67,6 @@ def _windows(geometry: Geometry, d: int, size: int, step: int) -> Optional[Geome
     window = Axis(literal(size), (window_id,), "cut" if short else "full")
     axes = geometry.axes[:d] + (frames,) + geometry.axes[d + 1:] + (window,)
     return Geometry(axes, tuple(memory))
-
-
-def count_from(geometry: Geometry):
-    """Fresh base-axis ids for a geometry."""
-    return count(max(geometry.memory, default=-1) + 1)
 
 
 def diagonal(call: Call) -> Tensor:
@@ -148,7 +142,7 @@ def view_as_real(call: Call) -> Tensor:
 
 
 def _with_pair(g: Geometry) -> Geometry:
-    new = next(count_from(g))
+    new = next(g.fresh_ids())
     return Geometry(g.axes + (Axis(literal(2), (new,), "full"),), g.memory + (new,))
 
 

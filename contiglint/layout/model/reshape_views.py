@@ -42,7 +42,7 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
         return kept  # own lead regrouped, the lead kept
     if target is None:
         return _unshaped(tensor)
-    folded = _folded_lead(call, target)
+    folded = _folded_lead(call, at_one_leading_dim(tensor), target)
     if folded is not None:
         return folded
     target = resolve_wildcard(tensor, target)
@@ -73,15 +73,15 @@ def view(call: Call, target: Optional[list] = None, copy_if_needed: bool = False
     return Tensor(Kind.UNKNOWN, Geometry.contiguous(sizes), min_rank=len(sizes))
 
 
-def _folded_lead(call: Call, target: list) -> Optional[Tensor]:
+def _folded_lead(call: Call, whole: Optional[Tensor], target: list) -> Optional[Tensor]:
     """A view or a reshape that folds the leading dims of a tensor with a lead (leads.py) into
     sizes after none (`x.unsqueeze(-1).expand(*batch, d, 3).reshape(-1, 3)`, `x.view(-1, D)`):
     where the tensor at one leading dim views so, it does at any number of them (the leading
     dims' block is row-major: they merge with one another, and with the dims after them where
     one does), and the result is that view, the size `x.size(0)` of the one leading dim
-    standing for the product of them all. None elsewhere: a reshape that copies with leading
-    dims and views without has a layout of each."""
-    whole = at_one_leading_dim(call.tensor)
+    standing for the product of them all (`whole`: the tensor at one, `at_one_leading_dim`).
+    None elsewhere: a reshape that copies with leading dims and views without has a layout of
+    each."""
     if whole is None:
         return None
     geometry, target = whole.geometry, resolve_wildcard(whole, target)
@@ -222,7 +222,7 @@ def _flattened_lead(call: Call, start: int, end: int) -> Optional[Tensor]:
         return None
     sizes = list(whole.geometry.sizes)
     last = len(sizes) + end
-    return _folded_lead(call, [product(sizes[:last + 1])] + sizes[last + 1:])
+    return _folded_lead(call, whole, [product(sizes[:last + 1])] + sizes[last + 1:])
 
 
 def _flattened_unplaced(tensor: Tensor, start: Optional[int], end: Optional[int]) -> Tensor:
